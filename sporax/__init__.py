@@ -1,0 +1,52 @@
+"""sporax: MindSpore's training API on JAX/XLA.
+
+``import sporax as ms`` works like ``import mindspore as ms``: Tensor, Parameter, Cells in ``nn``, ``ops``,
+gradients, ``jit`` and GRAPH_MODE, optimizers and train-step cells. ``sporax run train.py`` runs an
+unmodified MindSpore script.
+"""
+
+from . import _engine  # noqa: F401  (switches x64 on before anything creates arrays)
+from . import common, context, ops
+from .common import dtype
+from .common.api import jit, ms_function
+from .common.dtype import *  # noqa: F403
+from .common.parameter import Parameter, ParameterTuple
+from .common.seed import get_seed, set_seed
+from .common.tensor import COOTensor, CSRTensor, RowTensor, Tensor, is_tensor, tensor
+from .context import (
+    GRAPH_MODE,
+    PYNATIVE_MODE,
+    ParallelMode,
+    get_auto_parallel_context,
+    get_context,
+    reset_auto_parallel_context,
+    set_auto_parallel_context,
+    set_context,
+)
+from .ops.composite import get_grad, grad, jacfwd, jacrev, jvp, value_and_grad, vjp, vmap
+from . import nn, communication, parallel  # noqa: E402
+
+__version__ = "0.1.0"
+
+mstype = dtype
+
+
+def mutable(input_data, dynamic_len: bool = False):
+    """MindSpore's ``mutable``: mark a value as a variable input of a compiled function. Tensors already
+    are; Python numbers are compile-time constants in sporax, as in MindSpore's graph mode."""
+    return input_data
+
+
+def run_check() -> None:
+    """Check the installation by running a small computation (MindSpore's ``run_check``)."""
+    import numpy as np
+
+    x = Tensor(np.ones((2, 2), np.float32))
+    y = ops.add(x, x)
+    assert float(y.sum()) == 8.0
+    from ._engine import jax
+
+    print(f"sporax version: {__version__}")
+    print(
+        f"The result of multiplication calculation is correct, sporax has been installed on platform [{jax.default_backend().upper()}] successfully!"
+    )

@@ -1,0 +1,35 @@
+"""The JAX boundary. Everything outside ``_engine`` (and op kernels in ``ops``) reaches JAX through here.
+
+x64 is switched on at import: MindSpore has float64 and int64, and framework code always passes
+explicit dtypes, so no float64 compute sneaks into a float32 step.
+"""
+
+import jax
+
+jax.config.update("jax_enable_x64", True)
+
+import jax.numpy as jnp  # noqa: E402
+from jax import lax  # noqa: E402
+
+from . import _state as state  # noqa: E402
+from ._autodiff import custom_vjp_call, ones_cotangent, vjp_stateful, zeros_cotangent  # noqa: E402
+from ._jit import TRACE_ERRORS, StatefulJit, warn_user  # noqa: E402
+
+__all__ = [
+    "jax",
+    "jnp",
+    "lax",
+    "state",
+    "StatefulJit",
+    "TRACE_ERRORS",
+    "warn_user",
+    "vjp_stateful",
+    "custom_vjp_call",
+    "ones_cotangent",
+    "zeros_cotangent",
+    "is_tracer",
+]
+
+
+def is_tracer(x) -> bool:
+    return isinstance(x, jax.core.Tracer)

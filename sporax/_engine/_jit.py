@@ -1,0 +1,285 @@
+"""jit with implicit state.
+
+:class:`StatefulJit` compiles a Python function that reads and writes Parameters it was never passed
+(a network's weights, optimizer moments, BatchNorm statistics, the RNG key):
+
+1. the call's arguments are flattened; Tensors become dynamic inputs, everything else (numbers,
+   strings, Cells, dtypes) is static and part of the cache key together with shapes and dtypes;
+2. on a cache miss, one abstract pass (``jax.eval_shape``) under a *discovering* frame finds the
+   holders the function reads and writes;
+3. the function is compiled with those holders' values as explicit inputs and their new values as
+   outputs; buffers of written holders are donated;
+4. after each call the new values are written back to the holders.
+
+Inside an open frame (another trace, a gradient) a StatefulJit simply calls the function: it is
+inlined into the enclosing program.
+"""
+
+from __future__ import annotations
+
+import logging
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import jax
+import numpy as np
+
+from . import _state
+
+_log = logging.getLogger("sporax")
+
+# Errors that mean "this Python cannot be traced" (control flow on a tensor's value and the like).
+TRACE_ERRORS: tuple[type[BaseException], ...] = (
+    jax.errors.ConcretizationTypeError,
+    jax.errors.TracerBoolConversionError,
+    jax.errors.TracerIntegerConversionError,
+    jax.errors.TracerArrayConversionError,
+)
+
+
+class _Retrace(Exception):
+    """Raised inside a trace that touched state its discovery pass missed."""
+
+    def __init__(self, reads: list[Any], writes: list[Any]) -> None:
+        super().__init__("state discovery missed holders")
+        self.reads = reads
+        self.writes = writes
+
+
+def _is_dynamic(x: Any) -> bool:
+    return isinstance(x, (jax.Array, np.ndarray)) or isinstance(x, jax.core.Tracer)
+
+
+def _static_key(x: Any) -> Any:
+    try:
+        hash(x)
+    except TypeError:
+        return ("__id__", id(x))
+    return (type(x), x)
+
+
+class _Entry:
+    __slots__ = ("state", "n_donated", "writes", "out_static", "out_tree", "out_dyn_idx", "compiled")
+
+    def __init__(self) -> None:
+        self.state: list[Any] = []
+        self.n_donated = 0
+        self.writes: list[Any] = []
+        self.out_static: list[Any] = []
+        self.out_tree: Any = None
+        self.out_dyn_idx: list[int] = []
+        self.compiled: Callable[..., Any] | None = None
+
+
+class StatefulJit:
+    """Compile ``fn`` per input signature with its implicit state (see module doc).
+
+    Args:
+        fn: the Python function.
+        fallback: what to do when ``fn`` cannot be traced (control flow on a tensor's value): ``"eager"``
+            runs it eagerly from then on and says so once; ``"raise"`` re-raises.
+        donate: donate the buffers of written state.
+        name: used in messages.
+        compiler_options: XLA compiler options for the executable.
+    """
+
+    def __init__(
+        self,
+        fn: Callable[..., Any],
+        *,
+        fallback: str = "eager",
+        donate: bool = True,
+        name: str | None = None,
+        compiler_options: dict[str, Any] | None = None,
+        warn: Callable[[str], None] | None = None,
+    ) -> None:
+        self.fn = fn
+        self.fallback = fallback
+        self.donate = donate
+        self.name = name or getattr(fn, "__qualname__", repr(fn))
+        self.compiler_options = compiler_options
+        self.eager = False
+        self._warn = warn
+        self._cache: dict[Any, _Entry] = {}
+
+    # ------------------------------------------------------------------ calling
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self.eager or _state.active():
+            return self.fn(*args, **kwargs)
+        leaves, treedef = jax.tree_util.tree_flatten((args, kwargs))
+        dyn_pos: list[int] = []
+        dyn: list[Any] = []
+        skey: list[Any] = []
+        for i, leaf in enumerate(leaves):
+            if _is_dynamic(leaf):
+                if isinstance(leaf, np.ndarray):
+                    leaf = jax.numpy.asarray(leaf)
+                dyn_pos.append(i)
+                dyn.append(leaf)
+                skey.append((leaf.shape, leaf.dtype, getattr(leaf, "weak_type", False)))
+            else:
+                skey.append(_static_key(leaf))
+        key = (treedef, tuple(dyn_pos), tuple(skey), _state.epoch())
+        entry = self._cache.get(key)
+        if entry is None:
+            # The entry keeps static leaves only: no first-call batch stays alive with it.
+            static_leaves = list(leaves)
+            for i in dyn_pos:
+                static_leaves[i] = None
+            try:
+                entry = self._build(static_leaves, treedef, dyn_pos, dyn)
+            except TRACE_ERRORS as err:
+                return self._go_eager(err, args, kwargs)
+            except Exception as err:
+                raise clean_error(err) from None
+            self._cache[key] = entry
+        return self._run(entry, dyn)
+
+    def _go_eager(self, err: BaseException, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        if self.fallback != "eager":
+            raise err
+        self.eager = True
+        where = _user_location(err)
+        msg = (
+            f"sporax could not compile '{self.name}'{where}: {type(err).__name__}; "
+            "it runs eagerly (op by op) from now on."
+        )
+        if self._warn is not None:
+            self._warn(msg)
+        else:
+            _log.warning(msg)
+        return self.fn(*args, **kwargs)
+
+    def _run(self, entry: _Entry, dyn: list[Any]) -> Any:
+        values = [h._stored for h in entry.state]
+        donated = values[: entry.n_donated]
+        if donated:
+            donated = _unalias(donated, dyn)
+        out_dyn, new_state = entry.compiled(donated, values[entry.n_donated :], dyn)  # type: ignore[misc]
+        out_ids = {id(a) for a in out_dyn}
+        for h, v in zip(entry.writes, new_state, strict=True):
+            h._stored = v
+            if id(v) in out_ids:  # an output that is also new state must survive the next donation
+                out_dyn = [jax.numpy.array(a, copy=True) if a is v else a for a in out_dyn]
+        leaves = list(entry.out_static)
+        for i, a in zip(entry.out_dyn_idx, out_dyn, strict=True):
+            leaves[i] = a
+        return jax.tree_util.tree_unflatten(entry.out_tree, leaves)
+
+    # ----------------------------------------------------------------- building
+    def _call_fn(self, leaves: list[Any], treedef: Any, dyn_pos: list[int], dyn_vals: list[Any]) -> Any:
+        leaves = list(leaves)
+        for i, v in zip(dyn_pos, dyn_vals, strict=True):
+            leaves[i] = v
+        args, kwargs = jax.tree_util.tree_unflatten(treedef, leaves)
+        return self.fn(*args, **kwargs)
+
+    def _build(self, leaves: list[Any], treedef: Any, dyn_pos: list[int], dyn: list[Any]) -> _Entry:
+        reads, writes = self._discover(leaves, treedef, dyn_pos, dyn)
+        for _ in range(3):
+            entry = self._compile(leaves, treedef, dyn_pos, reads, writes)
+            try:
+                entry.compiled = entry.compiled.lower(  # type: ignore[union-attr]
+                    [h._stored for h in entry.state[: entry.n_donated]],
+                    [h._stored for h in entry.state[entry.n_donated :]],
+                    dyn,
+                ).compile(self.compiler_options)
+                return entry
+            except _Retrace as miss:
+                reads = _merge(reads, miss.reads)
+                writes = _merge(writes, miss.writes)
+        raise RuntimeError(f"sporax: the state read by '{self.name}' changes from trace to trace.")
+
+    def _discover(self, leaves: list[Any], treedef: Any, dyn_pos: list[int], dyn: list[Any]) -> tuple[list, list]:
+        found: dict[str, list[Any]] = {}
+
+        def probe(dyn_vals: list[Any]) -> Any:
+            with _state.Frame(discover=True) as fr:
+                out = self._call_fn(leaves, treedef, dyn_pos, dyn_vals)
+            found["reads"], found["writes"] = fr.reads, fr.writes
+            return [x for x in jax.tree_util.tree_leaves(out) if _is_dynamic(x)]
+
+        jax.eval_shape(probe, dyn)
+        return found["reads"], found["writes"]
+
+    def _compile(
+        self, leaves: list[Any], treedef: Any, dyn_pos: list[int], reads: list[Any], writes: list[Any]
+    ) -> _Entry:
+        entry = _Entry()
+        written = {id(h) for h in writes}
+        donated = list(writes) if self.donate else []
+        kept = [h for h in reads if id(h) not in written] + ([] if self.donate else list(writes))
+        entry.state = donated + kept
+        entry.n_donated = len(donated)
+        entry.writes = list(writes)
+        known = {id(h) for h in entry.state}
+
+        def pure(donated_vals: list[Any], kept_vals: list[Any], dyn_vals: list[Any]) -> Any:
+            bound = list(zip(entry.state, [*donated_vals, *kept_vals], strict=True))
+            with _state.Frame(bound, discover=True) as fr:
+                out = self._call_fn(leaves, treedef, dyn_pos, dyn_vals)
+            missed_r = [h for h in fr.reads if id(h) not in known]
+            missed_w = [h for h in fr.writes if id(h) not in written]
+            if missed_r or missed_w:
+                raise _Retrace(missed_r, missed_w)
+            out_leaves, entry.out_tree = jax.tree_util.tree_flatten(out)
+            entry.out_dyn_idx = [i for i, x in enumerate(out_leaves) if _is_dynamic(x)]
+            entry.out_static = [None if _is_dynamic(x) else x for x in out_leaves]
+            return [out_leaves[i] for i in entry.out_dyn_idx], [fr.value(h) for h in entry.writes]
+
+        entry.compiled = jax.jit(pure, donate_argnums=(0,) if donated else ())
+        return entry
+
+
+_JAX_NOTE = "JAX has removed its internal frames"
+
+
+def clean_error(err: BaseException) -> BaseException:
+    """Drop JAX's note about filtered frames from a user's exception raised during tracing."""
+    notes = getattr(err, "__notes__", None)
+    if notes:
+        kept = [n for n in notes if _JAX_NOTE not in n and not n.startswith("----")]
+        if kept:
+            err.__notes__ = kept
+        else:
+            del err.__notes__
+    return err
+
+
+def _merge(a: list[Any], b: list[Any]) -> list[Any]:
+    seen = {id(h) for h in a}
+    return a + [h for h in b if id(h) not in seen]
+
+
+def _unalias(donated: list[Any], dyn: list[Any]) -> list[Any]:
+    """Copy donated buffers that appear twice, or that are also plain inputs: donation would kill them."""
+    seen = {id(a) for a in dyn}
+    out = []
+    for a in donated:
+        if id(a) in seen or (hasattr(a, "is_deleted") and a.is_deleted()):
+            if a.is_deleted():
+                raise RuntimeError(
+                    "A Parameter's value was deleted: a Tensor that aliased it was donated to a compiled "
+                    "step. Take copies with Tensor(param) or param.copy()."
+                )
+            a = jax.numpy.array(a, copy=True)
+        seen.add(id(a))
+        out.append(a)
+    return out
+
+
+def _user_location(err: BaseException) -> str:
+    """' (file.py, line N)' for the innermost frame outside sporax and jax, if any."""
+    import traceback
+
+    tb = traceback.extract_tb(err.__traceback__)
+    for fs in reversed(tb):
+        f = fs.filename.replace("\\", "/")
+        if "/sporax/" not in f and "/jax/" not in f and "/jaxlib/" not in f and not f.startswith("<"):
+            return f" ({fs.filename}, line {fs.lineno})"
+    return ""
+
+
+def warn_user(msg: str) -> None:
+    warnings.warn(msg, RuntimeWarning, stacklevel=3)

@@ -1,0 +1,136 @@
+"""State frames: where a Parameter's value lives while a function is being traced or differentiated.
+
+A *holder* is any object with a ``_stored`` attribute (a :class:`sporax.Parameter`, the RNG key).
+Reads and writes of holders go through :func:`read` / :func:`write`:
+
+* with no frame active, they touch ``holder._stored`` directly (PyNative, eager);
+* inside frames (a jit trace, a gradient), the innermost frame that *binds* the holder answers, and a
+  write lands in the innermost frame, so tracers never leak into ``_stored``.
+
+A frame created with ``discover=True`` records which holders were read without being bound and which
+were written: that is how :mod:`._jit` finds a function's implicit state, and how it notices a trace
+that touched state its discovery pass did not see.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable
+from typing import Any
+
+
+class _Local(threading.local):
+    def __init__(self) -> None:
+        self.stack: list[Frame] = []
+
+
+_local = _Local()
+_epoch = [0, 0]
+_training: set[int] = set()
+
+
+def bump_epoch() -> None:
+    """Invalidate compiled functions whose behaviour depends on Python-side configuration
+    (``to_float``, context mode ...). Part of every jit cache key."""
+    _epoch[0] += 1
+
+
+def set_training(obj: Any, flag: bool) -> None:
+    """Record a Cell's training flag. The key part it feeds is computed from the *set* of training
+    cells, so switching train -> eval -> train finds the first compilation again."""
+    key = id(obj)
+    if flag == (key in _training):
+        return
+    if flag:
+        _training.add(key)
+    else:
+        _training.discard(key)
+    _epoch[1] = hash(frozenset(_training))
+
+
+def epoch() -> tuple[int, int]:
+    return (_epoch[0], _epoch[1])
+
+
+class Frame:
+    """One scope of holder values. Use as a context manager."""
+
+    __slots__ = ("_vals", "_written", "_read", "discover")
+
+    def __init__(self, bound: Iterable[tuple[Any, Any]] = (), discover: bool = False) -> None:
+        self._vals: dict[int, tuple[Any, Any]] = {id(h): (h, v) for h, v in bound}
+        self._written: dict[int, Any] = {}
+        self._read: dict[int, Any] = {}
+        self.discover = discover
+
+    def __enter__(self) -> Frame:
+        _local.stack.append(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        popped = _local.stack.pop()
+        assert popped is self, "state frames must be closed in order"
+
+    def value(self, holder: Any) -> Any:
+        return self._vals[id(holder)][1]
+
+    @property
+    def reads(self) -> list[Any]:
+        """Holders read while unbound here (``discover`` frames only), in first-read order."""
+        return list(self._read.values())
+
+    @property
+    def writes(self) -> list[Any]:
+        """Holders written in this frame, in first-write order."""
+        return list(self._written.values())
+
+    def written_items(self) -> list[tuple[Any, Any]]:
+        return [(h, self._vals[k][1]) for k, h in self._written.items()]
+
+
+def active() -> bool:
+    """True while any frame is open: a trace or a gradient is running."""
+    return bool(_local.stack)
+
+
+def read(holder: Any) -> Any:
+    stack = _local.stack
+    key = id(holder)
+    for i in range(len(stack) - 1, -1, -1):
+        fr = stack[i]
+        hit = fr._vals.get(key)
+        if hit is not None:
+            return hit[1]
+        if fr.discover:
+            # Serve from the enclosing scope and remember it, so later reads in this frame agree.
+            value = _read_outer(holder, stack, i)
+            fr._read[key] = holder
+            fr._vals[key] = (holder, value)
+            return value
+    return holder._stored
+
+
+def _read_outer(holder: Any, stack: list[Frame], below: int) -> Any:
+    key = id(holder)
+    for j in range(below - 1, -1, -1):
+        fr = stack[j]
+        hit = fr._vals.get(key)
+        if hit is not None:
+            return hit[1]
+        if fr.discover:
+            value = _read_outer(holder, stack, j)
+            fr._read[key] = holder
+            fr._vals[key] = (holder, value)
+            return value
+    return holder._stored
+
+
+def write(holder: Any, value: Any) -> None:
+    stack = _local.stack
+    if not stack:
+        holder._stored = value
+        return
+    fr = stack[-1]
+    key = id(holder)
+    fr._vals[key] = (holder, value)
+    fr._written[key] = holder

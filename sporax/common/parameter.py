@@ -1,0 +1,242 @@
+"""``Parameter``: a named, mutable Tensor, and ``ParameterTuple``.
+
+A Parameter's value is read and written through the engine's state frames (``_engine.state``): with no
+frame open it is the stored array; while a jit trace or a gradient runs it is whatever that frame bound
+(a tracer), so the same user code works eagerly, compiled and differentiated. Creating a Parameter,
+``Tensor(param)`` and ``asnumpy()`` copy, because a compiled step donates parameter buffers.
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+from typing import Any
+
+import numpy as np
+
+from .._engine import jnp, state
+from . import dtype as mstype
+from .tensor import Tensor, to_array
+
+__all__ = ["Parameter", "ParameterTuple"]
+
+_DEFAULT_NAME = "Parameter"
+
+
+class Parameter(Tensor):
+    """MindSpore's Parameter.
+
+    Args:
+        default_input: the initial value: Tensor, numpy.ndarray, a Python number, or a Tensor created with
+            ``init`` (an Initializer), which is filled here.
+        name: the parameter's name. Default ``None``: the attribute name it is assigned to in a Cell,
+            prefixed by the owning cells' names (``mlp.0.weight``).
+        requires_grad: whether it is trained. Default ``True``.
+        layerwise_parallel: kept for API compatibility.
+        parallel_optimizer: kept for API compatibility.
+    """
+
+    __slots__ = (
+        "_stored",
+        "_name",
+        "requires_grad",
+        "layerwise_parallel",
+        "parallel_optimizer",
+        "_param_info",
+        "__dict__",
+    )
+
+    def __init__(
+        self,
+        default_input: Any,
+        name: str | None = None,
+        requires_grad: bool = True,
+        layerwise_parallel: bool = False,
+        parallel_optimizer: bool = True,
+        storage_format: str = "",
+        device: Any = None,
+    ) -> None:
+        if isinstance(default_input, (list, tuple)) and not default_input:
+            raise ValueError("For 'Parameter', the 'default_input' cannot be an empty list or tuple.")
+        self._stored = _fresh_array(default_input)
+        if name is not None and not isinstance(name, str):
+            raise TypeError(f"For 'Parameter', the 'name' must be a str, but got {type(name).__name__}.")
+        self._name = name if name else _DEFAULT_NAME
+        if not isinstance(requires_grad, bool):
+            raise TypeError(
+                f"For 'Parameter', the 'requires_grad' must be a bool, but got {type(requires_grad).__name__}."
+            )
+        self.requires_grad = requires_grad
+        self.layerwise_parallel = layerwise_parallel
+        self.parallel_optimizer = parallel_optimizer
+        self._param_info = None
+
+    # The value, through the state frames (overrides Tensor's slot).
+    @property
+    def _data(self) -> Any:  # type: ignore[override]
+        return state.read(self)
+
+    @_data.setter
+    def _data(self, value: Any) -> None:
+        state.write(self, value)
+
+    # ---------------------------------------------------------------- naming
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @name.setter
+    def name(self, name: str) -> None:
+        if not isinstance(name, str):
+            raise TypeError(f"For 'Parameter', the 'name' must be a str, but got {type(name).__name__}.")
+        if not name:
+            raise ValueError("For 'Parameter', the 'name' cannot be empty.")
+        self._name = name
+
+    @property
+    def data(self) -> Parameter:
+        return self
+
+    @property
+    def param_info(self) -> Any:
+        return self._param_info
+
+    @property
+    def inited_param(self) -> None:
+        return None
+
+    @property
+    def sliced(self) -> bool:
+        return False
+
+    @property
+    def is_init(self) -> bool:
+        return True
+
+    @property
+    def unique(self) -> bool:
+        return True
+
+    # ---------------------------------------------------------------- value
+    def set_data(self, data: Any, slice_shape: bool = False) -> Parameter:
+        """Replace the value. The new value must have the same shape unless ``slice_shape`` is True; it is
+        cast to this parameter's dtype (MindSpore casts too)."""
+        new = to_array(data)
+        if tuple(new.shape) != self.shape and not slice_shape:
+            raise ValueError(
+                f"For 'Parameter.set_data', the shape of the new data must be {self.shape}, "
+                f"but got {tuple(new.shape)} (parameter '{self.name}')."
+            )
+        if new.dtype != self._data.dtype:
+            if not isinstance(data, (Tensor, np.ndarray)) or _can_cast(new.dtype, self._data.dtype):
+                new = new.astype(self._data.dtype)
+            else:
+                raise TypeError(
+                    f"For 'Parameter.set_data', the dtype of the new data must be {self.dtype}, but got "
+                    f"{mstype.from_np(new.dtype)} (parameter '{self.name}')."
+                )
+        if not state.active():
+            new = jnp.array(new, copy=True)
+        self._data = new
+        return self
+
+    def assign_value(self, value: Any) -> Parameter:
+        return self.set_data(value)
+
+    def value(self) -> Tensor:
+        return Tensor._from_data(self._data) if state.active() else self.copy()
+
+    def init_data(self, layout: Any = None, set_sliced: bool = False) -> Parameter:
+        return self
+
+    def set_param_ps(self, init_in_server: bool = False) -> None:
+        pass
+
+    def clone(self, init: Any = "same") -> Parameter:
+        """A new Parameter with the same name, flags and (for ``init='same'``) value; ``init`` may be an
+        initializer name or Initializer to fill it anew."""
+        if isinstance(init, str) and init == "same":
+            value: Any = self.copy()
+        else:
+            from .initializer import initializer
+
+            value = initializer(init, self.shape, self.dtype)
+        p = Parameter(value, self.name, self.requires_grad, self.layerwise_parallel, self.parallel_optimizer)
+        return p
+
+    def copy(self) -> Tensor:
+        return Tensor._from_data(jnp.array(self._data, copy=True))
+
+    def __copy__(self) -> Parameter:
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict) -> Parameter:
+        return self.clone()
+
+    def __reduce__(self):
+        return (_rebuild_parameter, (np.asarray(self._stored), self.name, self.requires_grad))
+
+    def __repr__(self) -> str:
+        return (
+            f"Parameter (name={self.name}, shape={self.shape}, dtype={self.dtype}, requires_grad={self.requires_grad})"
+        )
+
+    def __str__(self) -> str:
+        return self.__repr__()
+
+    def __bool__(self) -> bool:
+        return Tensor.__bool__(self)
+
+
+def _rebuild_parameter(value: np.ndarray, name: str, requires_grad: bool) -> Parameter:
+    return Parameter(Tensor(value), name, requires_grad)
+
+
+def _can_cast(src: Any, dst: Any) -> bool:
+    # float <- float, int <- int/bool: allowed (MindSpore converts); float -> int is refused.
+    s, d = np.dtype(src), np.dtype(dst)
+    if d.kind == "f" or d.kind == "V":
+        return s.kind in "biufV"
+    if d.kind in "iu":
+        return s.kind in "biu"
+    return s.kind == d.kind
+
+
+def _fresh_array(default_input: Any) -> Any:
+    if isinstance(default_input, Parameter):
+        return jnp.array(default_input._data, copy=True)
+    if isinstance(default_input, Tensor):
+        return jnp.array(default_input._data, copy=True)
+    a = to_array(default_input)
+    return jnp.array(a, copy=True)
+
+
+class ParameterTuple(tuple):
+    """An immutable tuple of Parameters (what ``optimizer.parameters`` is)."""
+
+    def __new__(cls, iterable: Any) -> ParameterTuple:
+        data = tuple(iterable)
+        ids = set()
+        for x in data:
+            if not isinstance(x, Parameter):
+                raise TypeError(f"For 'ParameterTuple', every element must be a Parameter, but got {type(x).__name__}.")
+            if id(x) in ids:
+                continue
+            ids.add(id(x))
+        return tuple.__new__(cls, data)
+
+    def clone(self, prefix: str, init: Any = "same") -> ParameterTuple:
+        """New Parameters named ``prefix + '.' + name`` (optimizer moments), filled per ``init``."""
+        if not isinstance(prefix, str) or not prefix:
+            raise ValueError("For 'ParameterTuple.clone', the 'prefix' must be a non-empty str.")
+        out = []
+        for p in self:
+            c = p.clone(init)
+            c.name = prefix + "." + p.name
+            out.append(c)
+        return ParameterTuple(out)
+
+    def __copy__(self) -> ParameterTuple:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> ParameterTuple:
+        return ParameterTuple(_copy.deepcopy(p, memo) for p in self)

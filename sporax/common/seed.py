@@ -1,0 +1,80 @@
+"""Global seed and the framework's random state.
+
+``set_seed(s)`` makes everything random reproducible:
+
+* parameter initialisation draws from a NumPy generator seeded from the global seed (host side, once);
+* random ops (dropout, ``ops.uniform``...) split a JAX key held in a state holder, so a compiled step
+  reads and advances it like any other implicit state: dropout is the same in PyNative, jit, gradients
+  and sink mode.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._engine import jax, jnp, state
+
+__all__ = ["set_seed", "get_seed", "next_key", "host_rng", "get_rng_state", "set_rng_state"]
+
+_seed: list[int | None] = [None]
+_host: list[np.random.Generator] = [np.random.default_rng()]
+
+
+class _KeyHolder:
+    """The RNG key, as implicit state (read and written through the state frames)."""
+
+    __slots__ = ("_stored", "__weakref__")
+
+    def __init__(self, seed: int) -> None:
+        self._stored = jax.random.key_data(jax.random.key(seed))
+
+
+_key = _KeyHolder(int(np.random.SeedSequence().generate_state(1)[0]))
+
+
+def set_seed(seed: int) -> None:
+    """Set the global seed (MindSpore: ``mindspore.set_seed``)."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"For 'set_seed', the 'seed' must be an int, but got {type(seed).__name__}.")
+    if seed < 0:
+        raise ValueError(f"For 'set_seed', the 'seed' must be non-negative, but got {seed}.")
+    _seed[0] = int(seed)
+    _host[0] = np.random.default_rng(int(seed))
+    _key._stored = jax.random.key_data(jax.random.key(int(seed)))
+
+
+def get_seed() -> int | None:
+    """The global seed, or None if never set."""
+    return _seed[0]
+
+
+def host_rng() -> np.random.Generator:
+    """The NumPy generator used for parameter initialisation."""
+    return _host[0]
+
+
+def next_key(seed: int | None = None) -> Any:
+    """A fresh JAX key for one random op. With ``seed`` (an op's own seed) it is derived from it and
+    the global seed deterministically; otherwise the global key is split and advanced (state)."""
+    if seed:
+        base = _seed[0] or 0
+        return jax.random.fold_in(jax.random.key(base), int(seed))
+    data = state.read(_key)
+    k1, k2 = jax.random.split(jax.random.wrap_key_data(data))
+    state.write(_key, jax.random.key_data(k1))
+    return k2
+
+
+def get_rng_state() -> dict[str, Any]:
+    """The random state, for checkpoints and resume."""
+    return {"seed": _seed[0], "key": np.asarray(_key._stored), "host": _host[0].bit_generator.state}
+
+
+def set_rng_state(st: dict[str, Any]) -> None:
+    _seed[0] = st["seed"]
+    _key._stored = jnp.asarray(st["key"])
+    g = np.random.default_rng()
+    g.bit_generator.state = st["host"]
+    _host[0] = g

@@ -1,0 +1,897 @@
+"""``Tensor``: a thin, immutable-looking wrapper over a ``jax.Array`` with MindSpore's API.
+
+Construction follows MindSpore's rules: a NumPy float64 array stays Float64, a Python float becomes
+Float32, a Python int Int64, a list of floats Float32; ``dtype=`` casts. Arithmetic, methods and
+indexing dispatch to :mod:`sporax.ops`, which holds the one implementation of each operation.
+Slice assignment (``t[0] = 1``) replaces the wrapped array, so it works on Parameters too, inside
+jit and gradients alike.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+import numpy as np
+
+from .._engine import is_tracer, jax, jnp
+from . import dtype as mstype
+
+__all__ = ["Tensor", "COOTensor", "CSRTensor", "RowTensor", "tensor", "is_tensor"]
+
+_ops_mod = None
+
+
+def _ops():
+    """sporax.ops, imported on first use (ops imports this module)."""
+    global _ops_mod
+    if _ops_mod is None:
+        from .. import ops
+
+        _ops_mod = ops
+    return _ops_mod
+
+
+def _list_to_numpy(data: Any) -> np.ndarray:
+    def has_float(x: Any) -> bool:
+        if isinstance(x, (list, tuple)):
+            return any(has_float(v) for v in x)
+        if isinstance(x, Tensor):
+            return False
+        return isinstance(x, float)
+
+    items = (
+        [v.asnumpy() if isinstance(v, Tensor) else v for v in data]
+        if any(isinstance(v, Tensor) for v in data)
+        else data
+    )
+    try:
+        out = np.asarray(items)
+    except ValueError as err:
+        raise ValueError(
+            f"For 'Tensor', the input list must be rectangular (every row the same length): {err}"
+        ) from None
+    if out.dtype == np.float64 and has_float(data):
+        out = out.astype(np.float32)
+    if out.dtype == object or out.dtype.kind in "USV":
+        raise TypeError(f"For 'Tensor', the input data must be numbers, but got a list holding {out.dtype}.")
+    return out
+
+
+def to_array(data: Any, dtype: Any = None) -> Any:
+    """Convert Tensor-constructor input to a jax array, with MindSpore's dtype rules."""
+    np_dtype = mstype.to_np(dtype) if dtype is not None else None
+    if isinstance(data, Tensor):
+        a = data._data
+        if type(data) is not Tensor and not is_tracer(a):  # a Parameter: copy, its buffer may be donated
+            a = jnp.array(a, copy=True)
+        return a if np_dtype is None or a.dtype == np_dtype else a.astype(np_dtype)
+    if isinstance(data, jax.Array) or is_tracer(data):
+        return data if np_dtype is None or data.dtype == np_dtype else data.astype(np_dtype)
+    if isinstance(data, np.ndarray):
+        if data.dtype == object or data.dtype.kind in "USV":
+            raise TypeError(f"For 'Tensor', the numpy array's dtype {data.dtype} is not supported.")
+        arr = data
+    elif isinstance(data, (bool, np.bool_)):
+        arr = np.asarray(data, np.bool_)
+    elif isinstance(data, np.generic):
+        arr = np.asarray(data)
+    elif isinstance(data, numbers.Integral):
+        arr = np.asarray(data, np.int64)
+    elif isinstance(data, numbers.Real):
+        arr = np.asarray(data, np.float32)
+    elif isinstance(data, numbers.Complex):
+        arr = np.asarray(data, np.complex64)
+    elif isinstance(data, (list, tuple)):
+        arr = _list_to_numpy(data)
+    else:
+        raise TypeError(
+            "For 'Tensor', the type of input_data must be one of Tensor, numpy.ndarray, list, tuple, int, "
+            f"float, bool or complex, but got {type(data).__name__}."
+        )
+    if np_dtype is not None and arr.dtype != np_dtype:
+        arr = arr.astype(np_dtype)
+    return jnp.asarray(arr)
+
+
+class Tensor:
+    """MindSpore's Tensor.
+
+    Args:
+        input_data: Tensor, numpy.ndarray, list, tuple, or a Python number.
+        dtype: a ``sporax`` dtype (``ms.float32``...). Default: inferred.
+        shape: with ``init``, the shape of a lazily initialised tensor.
+        init: an ``Initializer`` (or its name) filling a tensor of ``shape``; see :meth:`init_data`.
+    """
+
+    __slots__ = ("_data", "__weakref__")
+    __array_priority__ = 100
+
+    def __init__(
+        self,
+        input_data: Any = None,
+        dtype: Any = None,
+        shape: Any = None,
+        init: Any = None,
+        internal: bool = False,
+        const_arg: bool = False,
+        device: Any = None,
+    ) -> None:
+        if input_data is None:
+            if shape is None:
+                raise ValueError("For 'Tensor', input_data and shape cannot both be None.")
+            shape = (shape,) if isinstance(shape, int) else tuple(shape)
+            if init is None:
+                self._data = jnp.zeros(shape, mstype.to_np(dtype or mstype.float32))
+                return
+            from .initializer import _fill
+
+            self._data = jnp.asarray(_fill(init, shape, dtype or mstype.float32))
+            return
+        if dtype is not None and not isinstance(dtype, mstype.Type):
+            raise TypeError(f"For 'Tensor', the 'dtype' must be a sporax dtype such as ms.float32, but got {dtype!r}.")
+        self._data = to_array(input_data, dtype)
+
+    @classmethod
+    def _from_data(cls, data: Any) -> Tensor:
+        t = object.__new__(Tensor)
+        t._data = data
+        return t
+
+    # ------------------------------------------------------------ attributes
+    @property
+    def dtype(self) -> mstype.Type:
+        return mstype.from_np(self._data.dtype)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(self._data.shape)
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    @property
+    def size(self) -> int:
+        return int(self._data.size)
+
+    @property
+    def itemsize(self) -> int:
+        return self._data.dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return int(self._data.size) * self._data.dtype.itemsize
+
+    @property
+    def strides(self) -> tuple[int, ...]:
+        return (
+            np.empty((0,) * 0).strides
+            if self.ndim == 0
+            else tuple(np.empty(self.shape, np.int8).strides[i] * self.itemsize for i in range(self.ndim))
+        )
+
+    @property
+    def T(self) -> Tensor:
+        return self.transpose()
+
+    @property
+    def mT(self) -> Tensor:
+        return self.swapaxes(-1, -2)
+
+    def dim(self) -> int:
+        return self.ndim
+
+    def numel(self) -> int:
+        return self.size
+
+    def nelement(self) -> int:
+        return self.size
+
+    def element_size(self) -> int:
+        return self.itemsize
+
+    def is_floating_point(self) -> bool:
+        return isinstance(self.dtype, mstype.Float)
+
+    def is_complex(self) -> bool:
+        return isinstance(self.dtype, mstype.Complex)
+
+    def is_signed(self) -> bool:
+        return not isinstance(self.dtype, mstype.UInt) and self.dtype is not mstype.bool_
+
+    def is_contiguous(self) -> bool:
+        return True
+
+    def contiguous(self) -> Tensor:
+        return self
+
+    def data_ptr(self) -> int:
+        return id(self._data)
+
+    @property
+    def has_init(self) -> bool:
+        return False
+
+    def init_data(self, slice_index: Any = None, shape: Any = None, opt_shard_group: Any = None) -> Tensor:
+        return self
+
+    # ------------------------------------------------------------ conversion
+    def asnumpy(self) -> np.ndarray:
+        """A NumPy copy of the value (writable; the tensor is unaffected by edits)."""
+        if is_tracer(self._data):
+            raise RuntimeError(
+                "For 'asnumpy', the value is not available while the function is being compiled "
+                "(GRAPH_MODE / jit). Return the tensor, or run in PYNATIVE_MODE."
+            )
+        return np.array(self._data, copy=True)
+
+    numpy = asnumpy
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        a = np.asarray(self._data)
+        return a if dtype is None else a.astype(dtype)
+
+    def item(self, index: Any = None) -> Any:
+        a = self.asnumpy()
+        if index is None:
+            if a.size != 1:
+                raise ValueError(
+                    f"For 'item', the tensor must have exactly one element when no index is given, but it has {a.size}."
+                )
+            return a.reshape(()).item()
+        return a.item(index)
+
+    def tolist(self) -> Any:
+        return self.asnumpy().tolist()
+
+    def __bool__(self) -> bool:
+        if self._data.size != 1:
+            raise ValueError(
+                f"The truth value of a Tensor with {self._data.size} elements is ambiguous; use .any() or .all()."
+            )
+        return bool(self._data.reshape(()))
+
+    def __int__(self) -> int:
+        return int(self._scalar_value("int"))
+
+    def __float__(self) -> float:
+        return float(self._scalar_value("float"))
+
+    def __complex__(self) -> complex:
+        return complex(self._scalar_value("complex"))
+
+    def __index__(self) -> int:
+        if not mstype.is_int(self.dtype) and self.dtype is not mstype.bool_:
+            raise TypeError(f"Only integer tensors can be used as an index, but got {self.dtype}.")
+        return int(self._scalar_value("index"))
+
+    def _scalar_value(self, what: str) -> Any:
+        if self._data.size != 1:
+            raise TypeError(
+                f"Only a Tensor with one element can be converted to a Python {what}, but got shape {self.shape}."
+            )
+        return self._data.reshape(())
+
+    def __format__(self, spec: str) -> str:
+        if spec and self._data.size == 1 and not is_tracer(self._data):
+            return format(self.item(), spec)
+        return format(str(self), spec)
+
+    def __str__(self) -> str:
+        if is_tracer(self._data):
+            return f"Tensor(shape={list(self.shape)}, dtype={self.dtype}, value=<traced>)"
+        return str(self.asnumpy())
+
+    def __repr__(self) -> str:
+        if is_tracer(self._data):
+            return f"Tensor(shape={list(self.shape)}, dtype={self.dtype}, value=<traced>)"
+        value = np.array2string(self.asnumpy(), separator=" ")
+        if self.ndim == 0:
+            return f"Tensor(shape=[], dtype={self.dtype}, value= {value})"
+        return f"Tensor(shape={list(self.shape)}, dtype={self.dtype}, value=\n{value})"
+
+    def __len__(self) -> int:
+        if self.ndim == 0:
+            raise TypeError("len() of a 0-d Tensor")
+        return self.shape[0]
+
+    def __iter__(self):
+        if self.ndim == 0:
+            raise TypeError("iteration over a 0-d Tensor")
+        for i in range(self.shape[0]):
+            yield self[i]
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __reduce__(self):
+        return (Tensor, (self.asnumpy(),))
+
+    def __deepcopy__(self, memo: dict) -> Tensor:
+        return Tensor._from_data(jnp.array(self._data, copy=True))
+
+    def __copy__(self) -> Tensor:
+        return Tensor._from_data(self._data)
+
+    # ------------------------------------------------------------ operators
+    def __add__(self, other):
+        return _ops().add(self, other)
+
+    def __radd__(self, other):
+        return _ops().add(other, self)
+
+    def __sub__(self, other):
+        return _ops().sub(self, other)
+
+    def __rsub__(self, other):
+        return _ops().sub(other, self)
+
+    def __mul__(self, other):
+        return _ops().mul(self, other)
+
+    def __rmul__(self, other):
+        return _ops().mul(other, self)
+
+    def __truediv__(self, other):
+        return _ops().div(self, other)
+
+    def __rtruediv__(self, other):
+        return _ops().div(other, self)
+
+    def __floordiv__(self, other):
+        return _ops().floor_divide(self, other)
+
+    def __rfloordiv__(self, other):
+        return _ops().floor_divide(other, self)
+
+    def __mod__(self, other):
+        return _ops().remainder(self, other)
+
+    def __rmod__(self, other):
+        return _ops().remainder(other, self)
+
+    def __pow__(self, other):
+        return _ops().pow(self, other)
+
+    def __rpow__(self, other):
+        return _ops().pow(other, self)
+
+    def __matmul__(self, other):
+        return _ops().matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return _ops().matmul(other, self)
+
+    def __neg__(self):
+        return _ops().neg(self)
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return _ops().abs(self)
+
+    def __invert__(self):
+        return _ops().logical_not(self) if self.dtype is mstype.bool_ else _ops().bitwise_not(self)
+
+    def __and__(self, other):
+        return _ops().bitwise_and(self, other)
+
+    def __rand__(self, other):
+        return _ops().bitwise_and(other, self)
+
+    def __or__(self, other):
+        return _ops().bitwise_or(self, other)
+
+    def __ror__(self, other):
+        return _ops().bitwise_or(other, self)
+
+    def __xor__(self, other):
+        return _ops().bitwise_xor(self, other)
+
+    def __rxor__(self, other):
+        return _ops().bitwise_xor(other, self)
+
+    def __lshift__(self, other):
+        return _ops().bitwise_left_shift(self, other)
+
+    def __rshift__(self, other):
+        return _ops().bitwise_right_shift(self, other)
+
+    def __eq__(self, other):
+        return _ops().equal(self, other)  # type: ignore[override]
+
+    def __ne__(self, other):
+        return _ops().not_equal(self, other)  # type: ignore[override]
+
+    def __lt__(self, other):
+        return _ops().less(self, other)
+
+    def __le__(self, other):
+        return _ops().less_equal(self, other)
+
+    def __gt__(self, other):
+        return _ops().greater(self, other)
+
+    def __ge__(self, other):
+        return _ops().greater_equal(self, other)
+
+    def __iadd__(self, other):
+        return self._inplace(_ops().add(self, other))
+
+    def __isub__(self, other):
+        return self._inplace(_ops().sub(self, other))
+
+    def __imul__(self, other):
+        return self._inplace(_ops().mul(self, other))
+
+    def __itruediv__(self, other):
+        return self._inplace(_ops().div(self, other))
+
+    def _inplace(self, result: Tensor) -> Tensor:
+        # MindSpore's `x += y` rebinds for Tensors and updates a Parameter in place.
+        if type(self) is Tensor:
+            return result
+        self._data = result._data.astype(self._data.dtype)
+        return self
+
+    # ------------------------------------------------------------ indexing
+    def __getitem__(self, index: Any) -> Tensor:
+        return _ops().tensor_getitem(self, index)
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        self._data = _ops().tensor_setitem(self, index, value)._data
+
+    # ------------------------------------------------------------ methods
+    def astype(self, dtype: Any, copy: bool = True) -> Tensor:
+        return _ops().cast(self, dtype)
+
+    def to(self, dtype: Any = None, *args: Any, **kwargs: Any) -> Tensor:
+        dtype = kwargs.get("dtype", dtype)
+        return self if dtype is None or not isinstance(dtype, mstype.Type) else _ops().cast(self, dtype)
+
+    def float(self) -> Tensor:
+        return _ops().cast(self, mstype.float32)
+
+    def half(self) -> Tensor:
+        return _ops().cast(self, mstype.float16)
+
+    def double(self) -> Tensor:
+        return _ops().cast(self, mstype.float64)
+
+    def int(self) -> Tensor:
+        return _ops().cast(self, mstype.int32)
+
+    def long(self) -> Tensor:
+        return _ops().cast(self, mstype.int64)
+
+    def bool(self) -> Tensor:
+        return _ops().cast(self, mstype.bool_)
+
+    def bfloat16(self) -> Tensor:
+        return _ops().cast(self, mstype.bfloat16)
+
+    def type(self, dtype: Any = None) -> Any:
+        return str(self.dtype) if dtype is None else _ops().cast(self, dtype)
+
+    def type_as(self, other: Tensor) -> Tensor:
+        return _ops().cast(self, other.dtype)
+
+    def copy(self) -> Tensor:
+        return Tensor._from_data(jnp.array(self._data, copy=True))
+
+    clone = copy
+
+    def value(self) -> Tensor:
+        return self.copy()
+
+    def set_dtype(self, dtype: Any) -> Tensor:
+        self._data = self._data.astype(mstype.to_np(dtype))
+        return self
+
+    def assign_value(self, value: Any) -> Tensor:
+        self._data = to_array(value, self.dtype)
+        return self
+
+    def reshape(self, *shape: Any) -> Tensor:
+        return _ops().reshape(self, _shape_args(shape))
+
+    def view(self, *shape: Any) -> Tensor:
+        if len(shape) == 1 and isinstance(shape[0], mstype.Type):
+            return _ops().bitcast(self, shape[0])
+        return _ops().reshape(self, _shape_args(shape))
+
+    def view_as(self, other: Tensor) -> Tensor:
+        return _ops().reshape(self, other.shape)
+
+    def reshape_as(self, other: Tensor) -> Tensor:
+        return _ops().reshape(self, other.shape)
+
+    def resize(self, *shape: Any) -> Tensor:
+        return _ops().resize_tensor(self, _shape_args(shape))
+
+    def transpose(self, *axes: Any) -> Tensor:
+        return _ops().transpose(self, _shape_args(axes) if axes else None)
+
+    def permute(self, *axes: Any) -> Tensor:
+        return _ops().permute(self, _shape_args(axes))
+
+    def swapaxes(self, axis0: int, axis1: int) -> Tensor:
+        return _ops().swapaxes(self, axis0, axis1)
+
+    def moveaxis(self, source: Any, destination: Any) -> Tensor:
+        return _ops().moveaxis(self, source, destination)
+
+    def expand_dims(self, axis: int) -> Tensor:
+        return _ops().expand_dims(self, axis)
+
+    def unsqueeze(self, dim: int) -> Tensor:
+        return _ops().expand_dims(self, dim)
+
+    def squeeze(self, axis: Any = None) -> Tensor:
+        return _ops().squeeze(self, axis)
+
+    def flatten(self, order: str = "C", *, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+        return _ops().flatten(self, order, start_dim=start_dim, end_dim=end_dim)
+
+    def ravel(self) -> Tensor:
+        return _ops().reshape(self, (-1,))
+
+    def broadcast_to(self, shape: Any) -> Tensor:
+        return _ops().broadcast_to(self, shape)
+
+    def expand_as(self, other: Tensor) -> Tensor:
+        return _ops().broadcast_to(self, other.shape)
+
+    def expand(self, *shape: Any) -> Tensor:
+        return _ops().broadcast_to(self, _shape_args(shape))
+
+    def repeat(self, repeats: Any, axis: Any = None) -> Tensor:
+        return _ops().repeat_elements_np(self, repeats, axis)
+
+    def tile(self, reps: Any) -> Tensor:
+        return _ops().tile(self, reps)
+
+    def fill(self, value: Any) -> Tensor:
+        return _ops().full_like(self, value)
+
+    def fill_(self, value: Any) -> Tensor:
+        self._data = _ops().full_like(self, value)._data
+        return self
+
+    def zero_(self) -> Tensor:
+        return self.fill_(0)
+
+    def narrow(self, axis: int, start: int, length: int) -> Tensor:
+        return _ops().narrow(self, axis, start, length)
+
+    def split(self, split_size_or_sections: Any, axis: int = 0) -> Any:
+        return _ops().split(self, split_size_or_sections, axis)
+
+    def chunk(self, chunks: int, axis: int = 0) -> Any:
+        return _ops().chunk(self, chunks, axis)
+
+    def gather(self, input_indices: Any, axis: int, batch_dims: int = 0) -> Tensor:
+        return _ops().gather(self, input_indices, axis, batch_dims)
+
+    def gather_elements(self, dim: int, index: Any) -> Tensor:
+        return _ops().gather_elements(self, dim, index)
+
+    def take(self, indices: Any, axis: Any = None) -> Tensor:
+        return _ops().take(self, indices, axis)
+
+    def masked_fill(self, mask: Any, value: Any) -> Tensor:
+        return _ops().masked_fill(self, mask, value)
+
+    def where(self, condition: Any, y: Any) -> Tensor:
+        return _ops().where(condition, self, y)
+
+    def index_select(self, axis: int, index: Any) -> Tensor:
+        return _ops().index_select(self, axis, index)
+
+    def nonzero(self) -> Tensor:
+        return _ops().nonzero(self)
+
+    def diag(self) -> Tensor:
+        return _ops().diag(self)
+
+    def diagonal(self, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Tensor:
+        return _ops().diagonal(self, offset, axis1, axis2)
+
+    def trace(self) -> Tensor:
+        return _ops().trace(self)
+
+    def tril(self, diagonal: int = 0) -> Tensor:
+        return _ops().tril(self, diagonal)
+
+    def triu(self, diagonal: int = 0) -> Tensor:
+        return _ops().triu(self, diagonal)
+
+    def flip(self, dims: Any) -> Tensor:
+        return _ops().flip(self, dims)
+
+    def roll(self, shifts: Any, dims: Any = None) -> Tensor:
+        return _ops().roll(self, shifts, dims)
+
+    def sort(self, axis: int = -1, descending: bool = False) -> Any:
+        return _ops().sort(self, axis, descending)
+
+    def argsort(self, axis: int = -1, descending: bool = False) -> Tensor:
+        return _ops().argsort(self, axis, descending)
+
+    def topk(self, k: int, dim: Any = None, largest: bool = True, sorted: bool = True) -> Any:
+        return _ops().topk(self, k, dim, largest, sorted)
+
+    # reductions (MindSpore's argument names)
+    def sum(self, axis: Any = None, dtype: Any = None, keepdims: bool = False, initial: Any = None) -> Tensor:
+        return _ops().tensor_sum(self, axis, dtype, keepdims, initial)
+
+    def mean(self, axis: Any = None, keep_dims: bool = False) -> Tensor:
+        return _ops().mean(self, axis, keep_dims)
+
+    def prod(self, axis: Any = None, keep_dims: bool = False) -> Tensor:
+        return _ops().prod(self, axis, keep_dims)
+
+    def max(
+        self,
+        axis: Any = None,
+        keepdims: bool = False,
+        *,
+        initial: Any = None,
+        where: Any = None,
+        return_indices: bool = False,
+    ) -> Any:
+        return _ops().tensor_max(self, axis, keepdims, initial=initial, where=where, return_indices=return_indices)
+
+    def min(
+        self,
+        axis: Any = None,
+        keepdims: bool = False,
+        *,
+        initial: Any = None,
+        where: Any = None,
+        return_indices: bool = False,
+    ) -> Any:
+        return _ops().tensor_min(self, axis, keepdims, initial=initial, where=where, return_indices=return_indices)
+
+    def amax(self, axis: Any = None, keepdims: bool = False) -> Tensor:
+        return _ops().amax(self, axis, keepdims)
+
+    def amin(self, axis: Any = None, keepdims: bool = False) -> Tensor:
+        return _ops().amin(self, axis, keepdims)
+
+    def argmax(self, axis: Any = None, keepdims: bool = False) -> Tensor:
+        return _ops().argmax(self, axis, keepdims)
+
+    def argmin(self, axis: Any = None, keepdims: bool = False) -> Tensor:
+        return _ops().argmin(self, axis, keepdims)
+
+    def std(self, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
+        return _ops().tensor_std(self, axis, ddof, keepdims)
+
+    def var(self, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
+        return _ops().tensor_var(self, axis, ddof, keepdims)
+
+    def all(self, axis: Any = None, keep_dims: bool = False) -> Tensor:
+        return _ops().all(self, axis, keep_dims)
+
+    def any(self, axis: Any = None, keep_dims: bool = False) -> Tensor:
+        return _ops().any(self, axis, keep_dims)
+
+    def cumsum(self, axis: Any = None, dtype: Any = None) -> Tensor:
+        return _ops().cumsum(self, axis, dtype)
+
+    def cumprod(self, dim: int, dtype: Any = None) -> Tensor:
+        return _ops().cumprod(self, dim, dtype)
+
+    def norm(self, ord: Any = None, dim: Any = None, keepdim: bool = False) -> Tensor:
+        return _ops().norm(self, ord, dim, keepdim)
+
+    def logsumexp(self, axis: Any, keepdims: bool = False) -> Tensor:
+        return _ops().logsumexp(self, axis, keepdims)
+
+    def count_nonzero(self, axis: Any = (), keep_dims: bool = False) -> Tensor:
+        return _ops().count_nonzero(self, axis, keep_dims)
+
+    # element-wise
+    def abs(self) -> Tensor:
+        return _ops().abs(self)
+
+    def absolute(self) -> Tensor:
+        return _ops().abs(self)
+
+    def neg(self) -> Tensor:
+        return _ops().neg(self)
+
+    def negative(self) -> Tensor:
+        return _ops().neg(self)
+
+    def exp(self) -> Tensor:
+        return _ops().exp(self)
+
+    def expm1(self) -> Tensor:
+        return _ops().expm1(self)
+
+    def log(self) -> Tensor:
+        return _ops().log(self)
+
+    def log1p(self) -> Tensor:
+        return _ops().log1p(self)
+
+    def log2(self) -> Tensor:
+        return _ops().log2(self)
+
+    def log10(self) -> Tensor:
+        return _ops().log10(self)
+
+    def sqrt(self) -> Tensor:
+        return _ops().sqrt(self)
+
+    def rsqrt(self) -> Tensor:
+        return _ops().rsqrt(self)
+
+    def square(self) -> Tensor:
+        return _ops().square(self)
+
+    def reciprocal(self) -> Tensor:
+        return _ops().reciprocal(self)
+
+    def sin(self) -> Tensor:
+        return _ops().sin(self)
+
+    def cos(self) -> Tensor:
+        return _ops().cos(self)
+
+    def tan(self) -> Tensor:
+        return _ops().tan(self)
+
+    def tanh(self) -> Tensor:
+        return _ops().tanh(self)
+
+    def sigmoid(self) -> Tensor:
+        return _ops().sigmoid(self)
+
+    def relu(self) -> Tensor:
+        return _ops().relu(self)
+
+    def softmax(self, axis: int = -1) -> Tensor:
+        return _ops().softmax(self, axis)
+
+    def floor(self) -> Tensor:
+        return _ops().floor(self)
+
+    def ceil(self) -> Tensor:
+        return _ops().ceil(self)
+
+    def round(self) -> Tensor:
+        return _ops().round(self)
+
+    def trunc(self) -> Tensor:
+        return _ops().trunc(self)
+
+    def sign(self) -> Tensor:
+        return _ops().sign(self)
+
+    def isnan(self) -> Tensor:
+        return _ops().isnan(self)
+
+    def isinf(self) -> Tensor:
+        return _ops().isinf(self)
+
+    def isfinite(self) -> Tensor:
+        return _ops().isfinite(self)
+
+    def logical_not(self) -> Tensor:
+        return _ops().logical_not(self)
+
+    def logical_and(self, other: Any) -> Tensor:
+        return _ops().logical_and(self, other)
+
+    def logical_or(self, other: Any) -> Tensor:
+        return _ops().logical_or(self, other)
+
+    def clip(self, xmin: Any = None, xmax: Any = None, dtype: Any = None) -> Tensor:
+        out = _ops().clamp(self, xmin, xmax)
+        return out if dtype is None else out.astype(dtype)
+
+    def clamp(self, min: Any = None, max: Any = None) -> Tensor:
+        return _ops().clamp(self, min, max)
+
+    def pow(self, exponent: Any) -> Tensor:
+        return _ops().pow(self, exponent)
+
+    def add(self, other: Any, *, alpha: Any = 1) -> Tensor:
+        return _ops().add(self, other if alpha == 1 else other * alpha)
+
+    def sub(self, other: Any, *, alpha: Any = 1) -> Tensor:
+        return _ops().sub(self, other if alpha == 1 else other * alpha)
+
+    def mul(self, other: Any) -> Tensor:
+        return _ops().mul(self, other)
+
+    def div(self, other: Any, *, rounding_mode: Any = None) -> Tensor:
+        return _ops().div(self, other, rounding_mode=rounding_mode)
+
+    def matmul(self, other: Any) -> Tensor:
+        return _ops().matmul(self, other)
+
+    def maximum(self, other: Any) -> Tensor:
+        return _ops().maximum(self, other)
+
+    def minimum(self, other: Any) -> Tensor:
+        return _ops().minimum(self, other)
+
+    def lerp(self, end: Any, weight: Any) -> Tensor:
+        return _ops().lerp(self, end, weight)
+
+    def equal(self, other: Any) -> Tensor:
+        return _ops().equal(self, other)
+
+    def ne(self, other: Any) -> Tensor:
+        return _ops().not_equal(self, other)
+
+    def eq(self, other: Any) -> Tensor:
+        return _ops().equal(self, other)
+
+    def gt(self, other: Any) -> Tensor:
+        return _ops().greater(self, other)
+
+    def ge(self, other: Any) -> Tensor:
+        return _ops().greater_equal(self, other)
+
+    def lt(self, other: Any) -> Tensor:
+        return _ops().less(self, other)
+
+    def le(self, other: Any) -> Tensor:
+        return _ops().less_equal(self, other)
+
+    def allclose(self, other: Any, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False) -> bool:
+        return bool(np.allclose(self.asnumpy(), np.asarray(other), rtol, atol, equal_nan))
+
+    def isclose(self, other: Any, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False) -> Tensor:
+        return _ops().isclose(self, other, rtol, atol, equal_nan)
+
+    def stop_gradient(self) -> Tensor:
+        return _ops().stop_gradient(self)
+
+    def detach(self) -> Tensor:
+        return _ops().stop_gradient(self)
+
+
+def _shape_args(shape: tuple[Any, ...]) -> Any:
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        return tuple(shape[0])
+    if len(shape) == 1 and shape[0] is None:
+        return None
+    return tuple(shape)
+
+
+jax.tree_util.register_pytree_node(Tensor, lambda t: ((t._data,), None), lambda _, c: Tensor._from_data(c[0]))
+
+
+def tensor(
+    input_data: Any = None, dtype: Any = None, shape: Any = None, init: Any = None, const_arg: bool = False
+) -> Tensor:
+    return Tensor(input_data, dtype, shape, init, const_arg=const_arg)
+
+
+def is_tensor(obj: Any) -> bool:
+    return isinstance(obj, Tensor)
+
+
+class _SparseUnsupported:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        raise NotImplementedError(f"{type(self).__name__} is not supported by sporax: use a dense Tensor.")
+
+
+class COOTensor(_SparseUnsupported):
+    """Sparse tensors are not part of sporax; constructing one raises NotImplementedError."""
+
+
+class CSRTensor(_SparseUnsupported):
+    """Sparse tensors are not part of sporax; constructing one raises NotImplementedError."""
+
+
+class RowTensor(_SparseUnsupported):
+    """Sparse tensors are not part of sporax; constructing one raises NotImplementedError."""

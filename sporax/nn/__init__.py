@@ -1,0 +1,11 @@
+"""``sporax.nn`` (``mindspore.nn``): Cell, layers, losses, optimizers, learning-rate schedules and
+wrapper cells."""
+
+from . import layer, loss, optim, wrap
+from .cell import Cell, GraphCell
+from .layer import *  # noqa: F403
+from .loss import *  # noqa: F403
+from .optim import *  # noqa: F403
+from .wrap import *  # noqa: F403
+
+__all__ = ["Cell", "GraphCell", *layer.__all__, *loss.__all__, *optim.__all__, *wrap.__all__]

@@ -1,0 +1,158 @@
+"""Train-step cells: WithLossCell, WithEvalCell, TrainOneStepCell, ForwardValueAndGrad, WithGradCell."""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+from ... import context, ops
+from ...common.parameter import ParameterTuple
+from ...common.tensor import Tensor
+from ..cell import Cell
+from .grad_reducer import DistributedGradReducer
+
+__all__ = ["WithLossCell", "WithEvalCell", "WithGradCell", "TrainOneStepCell", "ForwardValueAndGrad"]
+
+
+def check_cell(value: Any, op: str, arg: str) -> Cell:
+    if not isinstance(value, Cell):
+        raise TypeError(f"For '{op}', the '{arg}' must be a Cell, but got {type(value).__name__}.")
+    return value
+
+
+class WithLossCell(Cell):
+    """``loss_fn(backbone(data), label)``."""
+
+    def __init__(self, backbone: Cell, loss_fn: Cell) -> None:
+        super().__init__(auto_prefix=False)
+        self._backbone = check_cell(backbone, "WithLossCell", "backbone")
+        self._loss_fn = check_cell(loss_fn, "WithLossCell", "loss_fn")
+
+    def construct(self, data: Any, label: Any) -> Any:
+        out = self._backbone(data)
+        return self._loss_fn(out, label)
+
+    @property
+    def backbone_network(self) -> Cell:
+        return self._backbone
+
+
+class WithEvalCell(Cell):
+    """Returns ``(loss, outputs, label)`` for evaluation."""
+
+    def __init__(self, network: Cell, loss_fn: Cell, add_cast_fp32: bool = False) -> None:
+        super().__init__(auto_prefix=False)
+        self._network = check_cell(network, "WithEvalCell", "network")
+        self._loss_fn = check_cell(loss_fn, "WithEvalCell", "loss_fn")
+        self.add_cast_fp32 = add_cast_fp32
+
+    def construct(self, data: Any, label: Any) -> Any:
+        outputs = self._network(data)
+        if self.add_cast_fp32:
+            from ...common import dtype as mstype
+
+            label = ops.cast(label, mstype.float32)
+            outputs = ops.cast(outputs, mstype.float32)
+        loss = self._loss_fn(outputs, label)
+        return loss, outputs, label
+
+
+class WithGradCell(Cell):
+    """Returns the gradients of the network's loss w.r.t. its trainable parameters."""
+
+    def __init__(self, network: Cell, loss_fn: Cell | None = None, sens: Any = None) -> None:
+        super().__init__(auto_prefix=False)
+        self.network = check_cell(network, "WithGradCell", "network")
+        self.loss_fn = loss_fn
+        self.weights = ParameterTuple(network.trainable_params())
+        self.grad = ops.GradOperation(get_by_list=True, sens_param=(sens is not None))
+        self.sens = sens
+        self.network_with_loss = network if loss_fn is None else WithLossCell(network, loss_fn)
+        self.network_with_loss.set_train()
+
+    def construct(self, *inputs: Any) -> Any:
+        weights = self.weights
+        if self.sens is None:
+            return self.grad(self.network_with_loss, weights)(*inputs)
+        return self.grad(self.network_with_loss, weights)(*inputs, self.sens)
+
+
+def _parallel_reducer(weights: Any) -> tuple[bool, Any]:
+    mode = context.get_auto_parallel_context("parallel_mode")
+    if mode in (context.ParallelMode.DATA_PARALLEL, context.ParallelMode.HYBRID_PARALLEL):
+        mean = context.get_auto_parallel_context("gradients_mean")
+        degree = context.get_auto_parallel_context("device_num")
+        return True, DistributedGradReducer(weights, mean, degree)
+    return False, ops.identity
+
+
+class TrainOneStepCell(Cell):
+    """One training step: forward, backward with ``sens`` as the loss's cotangent, gradient reduction,
+    optimizer update. Returns the loss.
+
+    Args:
+        network: the network with its loss (one output).
+        optimizer: the optimizer (a Cell).
+        sens: the number filled as the loss's cotangent. Default 1.0.
+        return_grad: also return the gradients (as a dict name -> gradient).
+    """
+
+    def __init__(self, network: Cell, optimizer: Cell, sens: Any = None, return_grad: bool = False) -> None:
+        super().__init__(auto_prefix=False)
+        self.network = check_cell(network, "TrainOneStepCell", "network")
+        self.network.set_grad()
+        self.optimizer = check_cell(optimizer, "TrainOneStepCell", "optimizer")
+        if not hasattr(optimizer, "parameters"):
+            raise TypeError("For 'TrainOneStepCell', the 'optimizer' must be an Optimizer (with 'parameters').")
+        self.weights = self.optimizer.parameters
+        self.grad = ops.GradOperation(get_by_list=True, sens_param=True)
+        if sens is None:
+            sens = 1.0
+        if isinstance(sens, bool) or not isinstance(sens, (numbers.Number, Tensor)):
+            raise TypeError(f"For 'TrainOneStepCell', the 'sens' must be a number, but got {type(sens).__name__}.")
+        self.sens = sens
+        self.return_grad = return_grad
+        self.reducer_flag, self.grad_reducer = _parallel_reducer(self.weights)
+
+    def construct(self, *inputs: Any) -> Any:
+        loss = self.network(*inputs)
+        sens = ops.fill(loss.dtype, loss.shape, self.sens)
+        grads = self.grad(self.network, self.weights)(*inputs, sens)
+        grads = self.grad_reducer(grads)
+        loss = ops.depend(loss, self.optimizer(grads))
+        if self.return_grad:
+            return loss, {w.name: g for w, g in zip(self.weights, grads, strict=True)}
+        return loss
+
+
+class ForwardValueAndGrad(Cell):
+    """The network's outputs and its gradients (w.r.t. inputs and/or ``weights``), MindSpore's
+    ``nn.ForwardValueAndGrad``."""
+
+    def __init__(
+        self,
+        network: Cell,
+        weights: Any = None,
+        get_all: bool = False,
+        get_by_list: bool = False,
+        sens_param: bool = False,
+    ) -> None:
+        super().__init__(auto_prefix=False)
+        self.network = check_cell(network, "ForwardValueAndGrad", "network")
+        if get_by_list and not isinstance(weights, ParameterTuple):
+            raise TypeError(
+                "For 'ForwardValueAndGrad', the 'weights' must be a ParameterTuple when 'get_by_list' is True."
+            )
+        if weights is not None and not get_by_list:
+            raise ValueError("For 'ForwardValueAndGrad', 'weights' is given but 'get_by_list' is False.")
+        self.weights = weights
+        self.get_by_list, self.sens_param = get_by_list, sens_param
+        self.grad = ops.GradOperation(get_all=get_all, get_by_list=get_by_list, sens_param=sens_param)
+
+    def construct(self, *inputs: Any) -> Any:
+        loss = self.network(*inputs[:-1] if self.sens_param else inputs)
+        if self.get_by_list:
+            grads = self.grad(self.network, self.weights)(*inputs)
+        else:
+            grads = self.grad(self.network)(*inputs)
+        return loss, grads

@@ -1,0 +1,9 @@
+"""``sporax.ops`` (``mindspore.ops``): the functional API, the operator classes and composite ops."""
+
+from . import composite, function, operations
+from .composite import *  # noqa: F403
+from .function import *  # noqa: F403
+from .operations import *  # noqa: F403
+from .operations import Primitive, constexpr, prim_attr_register
+
+__all__ = [*function.__all__, *operations.__all__, *composite.__all__]

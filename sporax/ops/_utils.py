@@ -1,0 +1,127 @@
+"""What every op shares: unwrapping arguments, MindSpore's type promotion, wrapping results, errors.
+
+Promotion (MindSpore 2.x, as in PyTorch): two tensors promote to the wider type of the two
+(``jnp.promote_types``); a Python number adapts to the tensor (int tensor + float number -> float32,
+bool tensor + int number -> int64, anything else keeps the tensor's dtype). NumPy scalars count as
+Python numbers, NumPy arrays as tensors.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+import numpy as np
+
+from .._engine import jax, jnp
+from ..common import dtype as mstype
+from ..common.tensor import Tensor, to_array
+
+__all__ = [
+    "arr",
+    "wrap",
+    "wrap_tree",
+    "promote",
+    "as_tensor_array",
+    "scalar_array",
+    "is_number",
+    "check_int",
+    "check_axis",
+    "np_dtype",
+    "float_result",
+]
+
+
+def arr(x: Any) -> Any:
+    """The array inside a Tensor; other values pass through."""
+    return x._data if isinstance(x, Tensor) else x
+
+
+def wrap(a: Any) -> Tensor:
+    return Tensor._from_data(a)
+
+
+def wrap_tree(tree: Any) -> Any:
+    return jax.tree_util.tree_map(wrap, tree)
+
+
+def is_number(x: Any) -> bool:
+    return isinstance(x, (numbers.Number, np.generic)) and not isinstance(x, (np.ndarray,))
+
+
+def np_dtype(dtype: Any) -> np.dtype:
+    return mstype.to_np(dtype)
+
+
+def _scalar_dtype(value: Any, tensor_dtype: np.dtype) -> np.dtype:
+    """The dtype a Python number takes next to a tensor of ``tensor_dtype``."""
+    k = tensor_dtype.kind
+    if isinstance(value, (bool, np.bool_)):
+        return tensor_dtype
+    if isinstance(value, (numbers.Integral, np.integer)):
+        return np.dtype(np.int64) if k == "b" else tensor_dtype
+    if isinstance(value, (numbers.Real, np.floating)):
+        return tensor_dtype if k in "fcV" and tensor_dtype != np.dtype(bool) else np.dtype(np.float32)
+    return tensor_dtype if k == "c" else np.dtype(np.complex64)
+
+
+def scalar_array(value: Any, dtype: Any) -> Any:
+    return jnp.asarray(value, dtype=dtype)
+
+
+def as_tensor_array(x: Any) -> Any:
+    """A tensor operand as an array (numbers get MindSpore's default dtypes)."""
+    if isinstance(x, Tensor):
+        return x._data
+    if isinstance(x, jax.Array) or isinstance(x, jax.core.Tracer):
+        return x
+    return to_array(x.item() if isinstance(x, np.generic) else x)
+
+
+def promote(a: Any, b: Any) -> tuple[Any, Any]:
+    """Both operands as arrays of their common dtype."""
+    a_num, b_num = is_number(a), is_number(b)
+    if a_num and b_num:
+        a, b = to_array(_py(a)), to_array(_py(b))
+        dt = jnp.promote_types(a.dtype, b.dtype)
+        return a.astype(dt), b.astype(dt)
+    if a_num:
+        bb = as_tensor_array(b)
+        dt = _scalar_dtype(a, np.dtype(bb.dtype))
+        return jnp.asarray(_py(a), dtype=dt), bb.astype(dt) if bb.dtype != dt else bb
+    if b_num:
+        aa = as_tensor_array(a)
+        dt = _scalar_dtype(b, np.dtype(aa.dtype))
+        return aa.astype(dt) if aa.dtype != dt else aa, jnp.asarray(_py(b), dtype=dt)
+    aa, bb = as_tensor_array(a), as_tensor_array(b)
+    if aa.dtype == bb.dtype:
+        return aa, bb
+    dt = jnp.promote_types(aa.dtype, bb.dtype)
+    return aa.astype(dt), bb.astype(dt)
+
+
+def _py(x: Any) -> Any:
+    return x.item() if isinstance(x, np.generic) else x
+
+
+def float_result(a: Any) -> Any:
+    """Integer/bool arrays become float32 (MindSpore's rule for division, sqrt, exp...)."""
+    return a if jnp.issubdtype(a.dtype, jnp.inexact) else a.astype(jnp.float32)
+
+
+def check_int(value: Any, name: str, op: str, minimum: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"For '{op}', the '{name}' must be an int, but got {type(value).__name__}.")
+    if minimum is not None and value < minimum:
+        raise ValueError(f"For '{op}', the '{name}' must be >= {minimum}, but got {value}.")
+    return int(value)
+
+
+def check_axis(axis: Any, ndim: int, op: str, name: str = "axis") -> int:
+    if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)):
+        raise TypeError(f"For '{op}', the '{name}' must be an int, but got {type(axis).__name__}.")
+    lo = -max(ndim, 1)
+    hi = max(ndim, 1) - 1
+    if not lo <= axis <= hi:
+        raise ValueError(f"For '{op}', the '{name}' must be in range [{lo}, {hi}], but got {axis}.")
+    return int(axis) % max(ndim, 1)

@@ -1,0 +1,692 @@
+"""Shape, creation, indexing and data-movement ops (``mindspore.ops`` functional)."""
+
+from __future__ import annotations
+
+import builtins
+from typing import Any
+
+import numpy as np
+
+from ..._engine import jax, jnp, lax
+from ...common import dtype as mstype
+from ...common.tensor import Tensor, to_array
+from .._utils import arr, as_tensor_array, check_axis, np_dtype, wrap
+
+__all__ = [
+    "cast",
+    "reshape",
+    "transpose",
+    "permute",
+    "swapaxes",
+    "moveaxis",
+    "expand_dims",
+    "unsqueeze",
+    "squeeze",
+    "flatten",
+    "broadcast_to",
+    "tile",
+    "concat",
+    "cat",
+    "stack",
+    "split",
+    "chunk",
+    "narrow",
+    "gather",
+    "gather_elements",
+    "gather_d",
+    "gather_nd",
+    "take",
+    "index_select",
+    "masked_fill",
+    "masked_select",
+    "where",
+    "select",
+    "one_hot",
+    "zeros",
+    "ones",
+    "zeros_like",
+    "ones_like",
+    "fill",
+    "full",
+    "full_like",
+    "arange",
+    "range",
+    "linspace",
+    "eye",
+    "stop_gradient",
+    "depend",
+    "identity",
+    "shape",
+    "rank",
+    "size",
+    "dtype",
+    "tensor_getitem",
+    "tensor_setitem",
+    "nonzero",
+    "diag",
+    "diagonal",
+    "trace",
+    "tril",
+    "triu",
+    "flip",
+    "roll",
+    "sort",
+    "argsort",
+    "topk",
+    "unique",
+    "tensor_scatter_update",
+    "tensor_scatter_add",
+    "scatter_nd",
+    "repeat_elements",
+    "repeat_interleave",
+    "repeat_elements_np",
+    "meshgrid",
+    "unstack",
+    "bitcast",
+    "resize_tensor",
+    "scalar_to_tensor",
+    "tuple_to_array",
+    "reverse",
+    "hstack",
+    "vstack",
+    "dstack",
+    "isin",
+    "scatter",
+    "masked_scatter",
+    "dyn_shape",
+    "tensor_split",
+    "clone",
+    "numel",
+    "is_tensor",
+]
+
+
+def cast(input: Any, dtype: Any) -> Tensor:
+    """Convert to ``dtype`` (a sporax dtype)."""
+    if not isinstance(dtype, mstype.Type):
+        raise TypeError(f"For 'Cast', the 'dtype' must be a sporax dtype such as ms.float32, but got {dtype!r}.")
+    a = as_tensor_array(input)
+    nd = np_dtype(dtype)
+    return wrap(a if a.dtype == nd else a.astype(nd))
+
+
+def _shape_arg(shape: Any, op: str) -> tuple[int, ...]:
+    if isinstance(shape, Tensor):
+        shape = tuple(int(s) for s in shape.asnumpy().reshape(-1))
+    if isinstance(shape, (int, np.integer)):
+        return (int(shape),)
+    if not isinstance(shape, (tuple, list)):
+        raise TypeError(f"For '{op}', the 'shape' must be a tuple or list of ints, but got {type(shape).__name__}.")
+    return tuple(int(s) for s in shape)
+
+
+def reshape(input: Any, shape: Any) -> Tensor:
+    a = as_tensor_array(input)
+    shp = _shape_arg(shape, "Reshape")
+    known = int(np.prod([s for s in shp if s != -1])) if shp else 1
+    if (
+        shp.count(-1) > 1
+        or builtins.any(s < -1 for s in shp)
+        or (-1 not in shp and known != a.size)
+        or (-1 in shp and (known == 0 or a.size % known))
+    ):
+        raise ValueError(
+            f"For 'Reshape', the product of the 'input_x' shape should be equal to product of 'input_shape', "
+            f"but got 'input_x' shape: {tuple(a.shape)}, and 'input_shape': {shp}."
+        )
+    return wrap(a.reshape(shp))
+
+
+def transpose(input: Any, input_perm: Any = None) -> Tensor:
+    a = as_tensor_array(input)
+    if input_perm is None:
+        return wrap(a.T)
+    perm = tuple(int(p) for p in input_perm)
+    if sorted(p % builtins.max(a.ndim, 1) for p in perm) != list(builtins.range(a.ndim)):
+        raise ValueError(
+            f"For 'Transpose', the 'input_perm' must be a permutation of the {a.ndim} axes, but got {perm}."
+        )
+    return wrap(jnp.transpose(a, perm))
+
+
+def permute(input: Any, axis: Any) -> Tensor:
+    return transpose(input, axis)
+
+
+def swapaxes(input: Any, axis0: int, axis1: int) -> Tensor:
+    return wrap(jnp.swapaxes(as_tensor_array(input), axis0, axis1))
+
+
+def moveaxis(x: Any, source: Any, destination: Any) -> Tensor:
+    return wrap(jnp.moveaxis(as_tensor_array(x), source, destination))
+
+
+def expand_dims(input_x: Any, axis: int) -> Tensor:
+    a = as_tensor_array(input_x)
+    ax = check_axis(axis, a.ndim + 1, "ExpandDims")
+    return wrap(jnp.expand_dims(a, ax))
+
+
+unsqueeze = expand_dims
+
+
+def squeeze(input: Any, axis: Any = None) -> Tensor:
+    a = as_tensor_array(input)
+    if axis is None:
+        return wrap(jnp.squeeze(a))
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    axes = tuple(check_axis(ax, a.ndim, "Squeeze") for ax in axes)
+    for ax in axes:
+        if a.shape[ax] != 1:
+            raise ValueError(f"For 'Squeeze', the dimension at axis {ax} must be 1, but got shape {tuple(a.shape)}.")
+    return wrap(jnp.squeeze(a, axes))
+
+
+def flatten(input: Any, order: str = "C", *, start_dim: int = 1, end_dim: int = -1) -> Tensor:
+    """Flatten dims ``start_dim..end_dim`` (MindSpore's functional default starts at 1)."""
+    a = as_tensor_array(input)
+    if order not in ("C", "F"):
+        raise ValueError(f"For 'flatten', the 'order' must be 'C' or 'F', but got '{order}'.")
+    if a.ndim == 0:
+        return wrap(a.reshape(1))
+    s = start_dim % a.ndim
+    e = end_dim % a.ndim
+    if s > e:
+        raise ValueError(f"For 'flatten', 'start_dim' ({start_dim}) cannot come after 'end_dim' ({end_dim}).")
+    if order == "F":
+        a = a.T
+    shape = a.shape[:s] + (-1,) + a.shape[e + 1 :]
+    return wrap(a.reshape(shape))
+
+
+def broadcast_to(input: Any, shape: Any) -> Tensor:
+    a = as_tensor_array(input)
+    shp = list(_shape_arg(shape, "broadcast_to"))
+    off = len(shp) - a.ndim
+    for i, s in enumerate(shp):
+        if s == -1:
+            if i < off:
+                raise ValueError(f"For 'broadcast_to', -1 cannot stand for a new leading dimension: {tuple(shape)}.")
+            shp[i] = a.shape[i - off]
+    try:
+        return wrap(jnp.broadcast_to(a, tuple(shp)))
+    except ValueError:
+        raise ValueError(
+            f"For 'broadcast_to', the input shape {tuple(a.shape)} cannot be broadcast to {tuple(shp)}."
+        ) from None
+
+
+def tile(input: Any, dims: Any) -> Tensor:
+    return wrap(jnp.tile(as_tensor_array(input), tuple(dims)))
+
+
+def concat(tensors: Any, axis: int = 0) -> Tensor:
+    if not isinstance(tensors, (list, tuple)) or not tensors:
+        raise TypeError("For 'concat', the input must be a non-empty list or tuple of Tensors.")
+    arrays = [as_tensor_array(t) for t in tensors]
+    dt = arrays[0].dtype
+    for a in arrays[1:]:
+        dt = jnp.promote_types(dt, a.dtype)
+    nd = arrays[0].ndim
+    ax = check_axis(axis, nd, "concat")
+    for i, a in enumerate(arrays):
+        if a.ndim != nd or builtins.any(a.shape[d] != arrays[0].shape[d] for d in builtins.range(nd) if d != ax):
+            raise ValueError(
+                f"For 'concat', all tensors must have the same shape except on axis {axis}, but got "
+                f"{tuple(arrays[0].shape)} and {tuple(a.shape)} (element {i})."
+            )
+    return wrap(jnp.concatenate([a.astype(dt) for a in arrays], axis=ax))
+
+
+cat = concat
+
+
+def stack(tensors: Any, axis: int = 0) -> Tensor:
+    if not isinstance(tensors, (list, tuple)) or not tensors:
+        raise TypeError("For 'stack', the input must be a non-empty list or tuple of Tensors.")
+    arrays = [as_tensor_array(t) for t in tensors]
+    for i, a in enumerate(arrays):
+        if a.shape != arrays[0].shape:
+            raise ValueError(
+                f"For 'stack', all tensors must have the same shape, but got {tuple(arrays[0].shape)} and {tuple(a.shape)} (element {i})."
+            )
+    return wrap(jnp.stack(arrays, axis=axis))
+
+
+def unstack(input_x: Any, axis: int = 0) -> tuple[Tensor, ...]:
+    a = as_tensor_array(input_x)
+    return tuple(wrap(x) for x in jnp.moveaxis(a, axis, 0))
+
+
+def hstack(tensors: Any) -> Tensor:
+    return wrap(jnp.hstack([as_tensor_array(t) for t in tensors]))
+
+
+def vstack(inputs: Any) -> Tensor:
+    return wrap(jnp.vstack([as_tensor_array(t) for t in inputs]))
+
+
+def dstack(inputs: Any) -> Tensor:
+    return wrap(jnp.dstack([as_tensor_array(t) for t in inputs]))
+
+
+def split(tensor: Any, split_size_or_sections: Any, axis: int = 0) -> tuple[Tensor, ...]:
+    """Split into chunks of ``split_size_or_sections`` (int) or of the listed sizes."""
+    a = as_tensor_array(tensor)
+    ax = check_axis(axis, a.ndim, "split")
+    n = a.shape[ax]
+    if isinstance(split_size_or_sections, (int, np.integer)):
+        size = int(split_size_or_sections)
+        if size <= 0:
+            raise ValueError(f"For 'split', the split size must be positive, but got {size}.")
+        sizes = [size] * (n // size) + ([n % size] if n % size else [])
+    else:
+        sizes = [int(s) for s in split_size_or_sections]
+        if builtins.sum(sizes) != n:
+            raise ValueError(f"For 'split', the sections {sizes} must add up to the axis length {n}.")
+    idx = np.cumsum(sizes)[:-1].tolist()
+    return tuple(wrap(x) for x in jnp.split(a, idx, axis=ax))
+
+
+def tensor_split(input: Any, indices_or_sections: Any, axis: int = 0) -> tuple[Tensor, ...]:
+    return tuple(wrap(x) for x in jnp.array_split(as_tensor_array(input), indices_or_sections, axis=axis))
+
+
+def chunk(input: Any, chunks: int, axis: int = 0) -> tuple[Tensor, ...]:
+    a = as_tensor_array(input)
+    n = a.shape[axis]
+    size = -(-n // chunks)
+    return split(input, size, axis)
+
+
+def narrow(input: Any, axis: int, start: int, length: int) -> Tensor:
+    a = as_tensor_array(input)
+    return wrap(lax.slice_in_dim(a, start, start + length, axis=axis))
+
+
+def gather(input_params: Any, input_indices: Any, axis: int, batch_dims: int = 0) -> Tensor:
+    """Take slices along ``axis`` at ``input_indices`` (MindSpore's Gather)."""
+    a = as_tensor_array(input_params)
+    idx = as_tensor_array(input_indices)
+    ax = check_axis(axis, a.ndim, "Gather")
+    if batch_dims:
+        fn = lambda p, i: jnp.take(p, i, axis=ax - batch_dims)  # noqa: E731
+        for _ in builtins.range(batch_dims):
+            fn = jax.vmap(fn)
+        return wrap(fn(a, idx))
+    return wrap(jnp.take(a, idx, axis=ax, mode="clip"))
+
+
+def gather_elements(input: Any, dim: int, index: Any) -> Tensor:
+    a = as_tensor_array(input)
+    return wrap(jnp.take_along_axis(a, as_tensor_array(index), axis=dim))
+
+
+def gather_d(x: Any, dim: int, index: Any) -> Tensor:
+    return gather_elements(x, dim, index)
+
+
+def gather_nd(input_x: Any, indices: Any) -> Tensor:
+    a = as_tensor_array(input_x)
+    idx = as_tensor_array(indices)
+    return wrap(a[tuple(jnp.moveaxis(idx, -1, 0))])
+
+
+def take(x: Any, indices: Any, axis: Any = None, mode: str = "clip") -> Tensor:
+    return wrap(jnp.take(as_tensor_array(x), as_tensor_array(indices), axis=axis, mode=mode))
+
+
+def index_select(input: Any, axis: int, index: Any) -> Tensor:
+    return wrap(jnp.take(as_tensor_array(input), as_tensor_array(index), axis=axis))
+
+
+def masked_fill(input_x: Any, mask: Any, value: Any) -> Tensor:
+    a = as_tensor_array(input_x)
+    return wrap(jnp.where(as_tensor_array(mask), jnp.asarray(arr(value), a.dtype), a))
+
+
+def masked_select(input: Any, mask: Any) -> Tensor:
+    a = as_tensor_array(input)
+    m = jnp.broadcast_to(as_tensor_array(mask), a.shape)
+    return wrap(a[m])
+
+
+def masked_scatter(input: Any, mask: Any, source: Any) -> Tensor:
+    a = np.array(as_tensor_array(input))
+    m = np.broadcast_to(np.asarray(as_tensor_array(mask)), a.shape)
+    a[m] = np.asarray(as_tensor_array(source)).reshape(-1)[: int(m.sum())]
+    return wrap(jnp.asarray(a))
+
+
+def where(condition: Any, x: Any = None, y: Any = None) -> Any:
+    """Elements of ``x`` where ``condition`` else ``y`` (numbers adapt to the tensor's dtype)."""
+    cond = as_tensor_array(condition)
+    if x is None and y is None:
+        return nonzero(condition)
+    from .._utils import promote
+
+    a, b = promote(x, y)
+    return wrap(jnp.where(cond, a, b))
+
+
+def select(cond: Any, x: Any, y: Any) -> Tensor:
+    return where(cond, x, y)
+
+
+def one_hot(indices: Any, depth: int, on_value: Any = 1, off_value: Any = 0, axis: int = -1) -> Tensor:
+    """One-hot encoding of ``indices`` with ``depth`` classes (dtype of ``on_value``; int64 for ints)."""
+    idx = as_tensor_array(indices)
+    on, off = arr(on_value), arr(off_value)
+    dt = on.dtype if hasattr(on, "dtype") else (np.float32 if isinstance(on, float) else np.int64)
+    oh = jax.nn.one_hot(idx, int(depth), axis=axis, dtype=jnp.bool_)
+    return wrap(jnp.where(oh, jnp.asarray(on, dt), jnp.asarray(off, dt)))
+
+
+def _creation_dtype(dtype: Any, default: Any = mstype.float32) -> np.dtype:
+    return np_dtype(dtype if dtype is not None else default)
+
+
+def zeros(size: Any, dtype: Any = None) -> Tensor:
+    return wrap(jnp.zeros(_shape_arg(size, "zeros"), _creation_dtype(dtype)))
+
+
+def ones(shape: Any, dtype: Any = None) -> Tensor:
+    return wrap(jnp.ones(_shape_arg(shape, "ones"), _creation_dtype(dtype)))
+
+
+def zeros_like(input: Any, *, dtype: Any = None) -> Tensor:
+    a = as_tensor_array(input)
+    return wrap(jnp.zeros(a.shape, a.dtype if dtype is None else np_dtype(dtype)))
+
+
+def ones_like(input: Any, *, dtype: Any = None) -> Tensor:
+    a = as_tensor_array(input)
+    return wrap(jnp.ones(a.shape, a.dtype if dtype is None else np_dtype(dtype)))
+
+
+def fill(type: Any, shape: Any, value: Any) -> Tensor:
+    """A tensor of ``shape`` filled with ``value`` (MindSpore's ``ops.fill(type, shape, value)``)."""
+    return wrap(jnp.full(_shape_arg(shape, "fill"), arr(value), np_dtype(type)))
+
+
+def full(size: Any, fill_value: Any, *, dtype: Any = None) -> Tensor:
+    if dtype is None:
+        fv = arr(fill_value)
+        dtype = (
+            mstype.from_np(fv.dtype)
+            if hasattr(fv, "dtype")
+            else (mstype.bool_ if isinstance(fv, bool) else mstype.int64 if isinstance(fv, int) else mstype.float32)
+        )
+    return wrap(jnp.full(_shape_arg(size, "full"), arr(fill_value), np_dtype(dtype)))
+
+
+def full_like(input: Any, fill_value: Any, *, dtype: Any = None) -> Tensor:
+    a = as_tensor_array(input)
+    return wrap(jnp.full(a.shape, arr(fill_value), a.dtype if dtype is None else np_dtype(dtype)))
+
+
+def arange(start: Any = 0, end: Any = None, step: Any = 1, *, dtype: Any = None) -> Tensor:
+    s, e, st = arr(start), arr(end), arr(step)
+    if dtype is None:
+        is_f = builtins.any(
+            isinstance(v, float) or (hasattr(v, "dtype") and jnp.issubdtype(v.dtype, jnp.floating))
+            for v in (s, e, st)
+            if v is not None
+        )
+        dtype = mstype.float32 if is_f else mstype.int64
+    return wrap(jnp.arange(s, e, st, dtype=np_dtype(dtype)))
+
+
+def range(start: Any, end: Any, step: Any) -> Tensor:
+    return arange(start, end, step)
+
+
+def linspace(start: Any, end: Any, steps: int) -> Tensor:
+    s, e = arr(start), arr(end)
+    return wrap(jnp.linspace(s, e, int(steps), dtype=jnp.float32))
+
+
+def eye(n: int, m: int | None = None, dtype: Any = mstype.float32) -> Tensor:
+    return wrap(jnp.eye(n, m, dtype=np_dtype(dtype)))
+
+
+def stop_gradient(value: Any) -> Any:
+    """Block gradients through ``value`` (a Tensor or a tuple/list of them)."""
+    return jax.tree_util.tree_map(
+        lambda t: wrap(lax.stop_gradient(arr(t))) if isinstance(t, Tensor) else t,
+        value,
+        is_leaf=lambda t: isinstance(t, Tensor),
+    )
+
+
+def depend(value: Any, expr: Any) -> Any:
+    """Return ``value``; ``expr`` is evaluated first (ordering is implicit in sporax's programs)."""
+    return value
+
+
+def identity(input: Any) -> Any:
+    return input
+
+
+def clone(input: Any) -> Tensor:
+    return wrap(jnp.array(as_tensor_array(input), copy=True))
+
+
+def shape(input_x: Any) -> tuple[int, ...]:
+    return tuple(as_tensor_array(input_x).shape)
+
+
+def dyn_shape(input_x: Any) -> Tensor:
+    return Tensor(np.asarray(shape(input_x), np.int64))
+
+
+def rank(input_x: Any) -> int:
+    return as_tensor_array(input_x).ndim
+
+
+def size(input_x: Any) -> int:
+    return int(as_tensor_array(input_x).size)
+
+
+numel = size
+
+
+def dtype(input_x: Any) -> mstype.Type:
+    return mstype.from_np(as_tensor_array(input_x).dtype)
+
+
+def is_tensor(obj: Any) -> bool:
+    return isinstance(obj, Tensor)
+
+
+# ----------------------------------------------------------------- indexing
+def _index(index: Any) -> Any:
+    if isinstance(index, Tensor):
+        return index._data
+    if isinstance(index, tuple):
+        return tuple(_index(i) for i in index)
+    if isinstance(index, list):
+        return jnp.asarray(np.asarray([i.item() if isinstance(i, Tensor) else i for i in index]))
+    return index
+
+
+def tensor_getitem(x: Any, index: Any) -> Tensor:
+    a = as_tensor_array(x)
+    try:
+        return wrap(a[_index(index)])
+    except IndexError as err:
+        raise IndexError(f"For 'Tensor.__getitem__', {err} (tensor shape {tuple(a.shape)}).") from None
+
+
+def tensor_setitem(x: Any, index: Any, value: Any) -> Tensor:
+    a = as_tensor_array(x)
+    v = arr(value)
+    v = jnp.asarray(v, a.dtype) if not hasattr(v, "dtype") or v.dtype != a.dtype else v
+    try:
+        return wrap(a.at[_index(index)].set(v))
+    except (IndexError, ValueError, TypeError) as err:
+        raise type(err)(f"For 'Tensor.__setitem__', {err} (tensor shape {tuple(a.shape)}).") from None
+
+
+def tensor_scatter_update(input_x: Any, indices: Any, updates: Any) -> Tensor:
+    a = as_tensor_array(input_x)
+    idx = as_tensor_array(indices)
+    return wrap(a.at[tuple(jnp.moveaxis(idx, -1, 0))].set(as_tensor_array(updates).astype(a.dtype)))
+
+
+def tensor_scatter_add(input_x: Any, indices: Any, updates: Any) -> Tensor:
+    a = as_tensor_array(input_x)
+    idx = as_tensor_array(indices)
+    return wrap(a.at[tuple(jnp.moveaxis(idx, -1, 0))].add(as_tensor_array(updates).astype(a.dtype)))
+
+
+def scatter_nd(indices: Any, updates: Any, shape: Any) -> Tensor:
+    u = as_tensor_array(updates)
+    z = jnp.zeros(_shape_arg(shape, "scatter_nd"), u.dtype)
+    idx = as_tensor_array(indices)
+    return wrap(z.at[tuple(jnp.moveaxis(idx, -1, 0))].add(u))
+
+
+def scatter(input: Any, axis: int, index: Any, src: Any) -> Tensor:
+    a = as_tensor_array(input)
+    idx = as_tensor_array(index)
+    s = jnp.broadcast_to(jnp.asarray(arr(src), a.dtype), idx.shape)
+    grids = list(jnp.indices(idx.shape, sparse=True))
+    grids[axis] = idx
+    return wrap(a.at[tuple(grids)].set(s))
+
+
+def nonzero(input: Any) -> Tensor:
+    a = np.asarray(as_tensor_array(input))
+    return Tensor(np.stack(np.nonzero(a), axis=-1).astype(np.int64))
+
+
+def diag(input: Any) -> Tensor:
+    return wrap(jnp.diag(as_tensor_array(input)))
+
+
+def diagonal(input: Any, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+    return wrap(jnp.diagonal(as_tensor_array(input), offset, dim1, dim2))
+
+
+def trace(input: Any) -> Tensor:
+    return wrap(jnp.trace(as_tensor_array(input)))
+
+
+def tril(input: Any, diagonal: int = 0) -> Tensor:
+    return wrap(jnp.tril(as_tensor_array(input), diagonal))
+
+
+def triu(input: Any, diagonal: int = 0) -> Tensor:
+    return wrap(jnp.triu(as_tensor_array(input), diagonal))
+
+
+def flip(input: Any, dims: Any) -> Tensor:
+    return wrap(jnp.flip(as_tensor_array(input), dims))
+
+
+reverse = flip
+
+
+def roll(input: Any, shifts: Any, dims: Any = None) -> Tensor:
+    return wrap(jnp.roll(as_tensor_array(input), shifts, dims))
+
+
+def sort(input_x: Any, axis: int = -1, descending: bool = False) -> tuple[Tensor, Tensor]:
+    a = as_tensor_array(input_x)
+    idx = jnp.argsort(-a if descending else a, axis=axis, stable=True)
+    return wrap(jnp.take_along_axis(a, idx, axis=axis)), wrap(idx.astype(jnp.int64))
+
+
+def argsort(input: Any, axis: int = -1, descending: bool = False) -> Tensor:
+    a = as_tensor_array(input)
+    return wrap(jnp.argsort(-a if descending else a, axis=axis, stable=True).astype(jnp.int64))
+
+
+def topk(input: Any, k: int, dim: Any = None, largest: bool = True, sorted: bool = True) -> tuple[Tensor, Tensor]:
+    """The ``k`` largest (or smallest) entries along ``dim`` (last by default) and their indices."""
+    a = as_tensor_array(input)
+    ax = -1 if dim is None else int(dim)
+    if not 0 < k <= a.shape[ax]:
+        raise ValueError(f"For 'TopK', the 'k' must be in [1, {a.shape[ax]}], but got {k}.")
+    moved = jnp.moveaxis(a, ax, -1)
+    vals, idx = lax.top_k(moved if largest else -moved, k)
+    if not largest:
+        vals = -vals
+    return wrap(jnp.moveaxis(vals, -1, ax)), wrap(jnp.moveaxis(idx, -1, ax).astype(jnp.int64))
+
+
+def unique(input: Any) -> tuple[Tensor, Tensor]:
+    a = np.asarray(as_tensor_array(input))
+    vals, inv = np.unique(a, return_inverse=True)
+    return Tensor(vals), Tensor(inv.reshape(a.shape).astype(np.int64))
+
+
+def repeat_elements(x: Any, rep: int, axis: int = 0) -> Tensor:
+    return wrap(jnp.repeat(as_tensor_array(x), rep, axis=axis))
+
+
+def repeat_interleave(input: Any, repeats: Any, axis: Any = None) -> Tensor:
+    return wrap(jnp.repeat(as_tensor_array(input), arr(repeats), axis=axis))
+
+
+repeat_elements_np = repeat_interleave
+
+
+def meshgrid(*inputs: Any, indexing: str = "xy") -> tuple[Tensor, ...]:
+    if len(inputs) == 1 and isinstance(inputs[0], (list, tuple)):
+        inputs = tuple(inputs[0])
+    return tuple(wrap(g) for g in jnp.meshgrid(*[as_tensor_array(t) for t in inputs], indexing=indexing))
+
+
+def bitcast(x: Any, dtype: Any) -> Tensor:
+    return wrap(lax.bitcast_convert_type(as_tensor_array(x), np_dtype(dtype)))
+
+
+def resize_tensor(x: Any, shape: Any) -> Tensor:
+    return wrap(jnp.resize(as_tensor_array(x), tuple(shape)))
+
+
+def scalar_to_tensor(input_x: Any, dtype: Any = mstype.float32) -> Tensor:
+    return wrap(jnp.asarray(input_x, np_dtype(dtype)))
+
+
+def tuple_to_array(input_x: Any) -> Tensor:
+    return Tensor(to_array(list(input_x)))
+
+
+def isin(elements: Any, test_elements: Any) -> Tensor:
+    return wrap(jnp.isin(as_tensor_array(elements), as_tensor_array(test_elements)))
+
+
+# ------------------------------------------------------------ state updates
+def assign(variable: Any, value: Any) -> Any:
+    """Write ``value`` into the Parameter ``variable`` (cast to its dtype) and return it."""
+    from ...common.parameter import Parameter
+
+    if not isinstance(variable, Parameter):
+        raise TypeError(f"For 'Assign', the 'variable' must be a Parameter, but got {type(variable).__name__}.")
+    v = as_tensor_array(value)
+    if tuple(v.shape) != variable.shape:
+        try:
+            v = jnp.broadcast_to(v, variable.shape)
+        except ValueError:
+            raise ValueError(
+                f"For 'Assign', the shape of 'value' must be {variable.shape}, but got {tuple(v.shape)}."
+            ) from None
+    cur = variable._data
+    variable._data = v.astype(cur.dtype) if v.dtype != cur.dtype else v
+    return variable
+
+
+def assign_add(variable: Any, value: Any) -> Any:
+    """``variable += value`` for a Parameter."""
+    return assign(variable, variable._data + jnp.asarray(as_tensor_array(value), variable._data.dtype))
+
+
+def assign_sub(variable: Any, value: Any) -> Any:
+    """``variable -= value`` for a Parameter."""
+    return assign(variable, variable._data - jnp.asarray(as_tensor_array(value), variable._data.dtype))
+
+
+__all__ += ["assign", "assign_add", "assign_sub"]

@@ -1,0 +1,21 @@
+"""MindSpore's operator classes (``ops.ReLU()``, ``ops.ReduceMean(keep_dims=True)``, ``ops.MatMul()``...).
+
+Each class keeps its construction arguments as attributes and delegates to the functional op.
+"""
+
+from ._primitive import Primitive, PrimitiveWithCheck, PrimitiveWithInfer, constexpr, prim_attr_register
+from .array_ops import *  # noqa: F403
+from .math_ops import *  # noqa: F403
+from .nn_ops import *  # noqa: F403
+from . import array_ops, math_ops, nn_ops
+
+__all__ = [
+    "Primitive",
+    "PrimitiveWithCheck",
+    "PrimitiveWithInfer",
+    "constexpr",
+    "prim_attr_register",
+    *array_ops.__all__,
+    *math_ops.__all__,
+    *nn_ops.__all__,
+]

@@ -1,0 +1,5 @@
+"""``sporax.parallel`` (``mindspore.parallel``)."""
+
+from ..context import ParallelMode
+
+__all__ = ["ParallelMode"]
