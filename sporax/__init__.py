@@ -50,3 +50,15 @@ def run_check() -> None:
     print(
         f"The result of multiplication calculation is correct, sporax has been installed on platform [{jax.default_backend().upper()}] successfully!"
     )
+
+
+_LAZY = ("dataset", "train", "amp", "communication", "parallel", "experimental", "numpy", "profiler", "mint")
+
+
+def __getattr__(name: str):
+    """``ms.dataset``, ``ms.train``, ``ms.amp`` ... import on first use (they are heavier)."""
+    if name in _LAZY:
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module 'sporax' has no attribute '{name}'")
