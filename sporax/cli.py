@@ -1,8 +1,10 @@
 """The ``sporax`` command.
 
-    sporax run SCRIPT [ARGS...]     run an unmodified MindSpore script on sporax
-    sporax check                    check the installation (``run_check``)
-    sporax version
+sporax run [--mode graph|pynative] SCRIPT [ARGS...]
+                                run an unmodified MindSpore script on sporax; --mode sets the
+                                execution mode before the script starts (it may still change it)
+sporax check                    check the installation (``run_check``)
+sporax version
 """
 
 from __future__ import annotations
@@ -20,7 +22,13 @@ def _user_traceback(exc: BaseException) -> str:
     """The traceback with frames inside sporax and jax left out: what the user's code did."""
     import sporax
 
-    hidden = (os.path.dirname(sporax.__file__) + os.sep, os.sep + "jax" + os.sep, os.sep + "jaxlib" + os.sep, os.sep + "runpy.py", "<frozen runpy>")
+    hidden = (
+        os.path.dirname(sporax.__file__) + os.sep,
+        os.sep + "jax" + os.sep,
+        os.sep + "jaxlib" + os.sep,
+        os.sep + "runpy.py",
+        "<frozen runpy>",
+    )
     lines = []
     for e in _chain(exc):
         frames = [f for f in traceback.extract_tb(e.__traceback__) if not any(h in f.filename for h in hidden)]
@@ -32,14 +40,23 @@ def _user_traceback(exc: BaseException) -> str:
 
 def _chain(exc: BaseException) -> list[BaseException]:
     out = [exc]
-    while exc.__cause__ is not None and not exc.__suppress_context__ and type(exc.__cause__).__module__.split(".")[0] not in ("jax", "jaxlib"):
+    while (
+        exc.__cause__ is not None
+        and not exc.__suppress_context__
+        and type(exc.__cause__).__module__.split(".")[0] not in ("jax", "jaxlib")
+    ):
         exc = exc.__cause__
         out.append(exc)
     return list(reversed(out))
 
 
-def run_script(script: str, args: list[str]) -> int:
+def run_script(script: str, args: list[str], mode: str | None = None) -> int:
     from .compat import alias_mindspore
+
+    if mode is not None:
+        import sporax
+
+        sporax.set_context(mode=sporax.GRAPH_MODE if mode == "graph" else sporax.PYNATIVE_MODE)
 
     if not os.path.isfile(script):
         print(f"sporax run: no such file: {script}", file=sys.stderr)
@@ -68,13 +85,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="sporax", description="MindSpore's training API on JAX/XLA.")
     sub = parser.add_subparsers(dest="cmd", required=True)
     p_run = sub.add_parser("run", help="run a MindSpore script on sporax (import mindspore -> sporax)")
+    p_run.add_argument(
+        "--mode", choices=("graph", "pynative"), default=None, help="execution mode set before the script starts"
+    )
     p_run.add_argument("script")
     p_run.add_argument("args", nargs=argparse.REMAINDER)
     sub.add_parser("check", help="check the installation")
     sub.add_parser("version", help="print the version")
     ns = parser.parse_args(argv)
     if ns.cmd == "run":
-        return run_script(ns.script, ns.args)
+        return run_script(ns.script, ns.args, ns.mode)
     import sporax
 
     if ns.cmd == "check":

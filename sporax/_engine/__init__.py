@@ -11,6 +11,7 @@ jax.config.update("jax_enable_x64", True)
 import jax.numpy as jnp  # noqa: E402
 from jax import lax  # noqa: E402
 
+from . import _concrete as concrete  # noqa: E402
 from . import _state as state  # noqa: E402
 from ._autodiff import custom_vjp_call, ones_cotangent, vjp_stateful, zeros_cotangent  # noqa: E402
 from ._jit import TRACE_ERRORS, StatefulJit, warn_user  # noqa: E402
@@ -20,6 +21,7 @@ __all__ = [
     "jnp",
     "lax",
     "state",
+    "concrete",
     "StatefulJit",
     "TRACE_ERRORS",
     "warn_user",

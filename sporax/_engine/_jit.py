@@ -47,6 +47,10 @@ class _Retrace(Exception):
         self.writes = writes
 
 
+_ARRAY_TYPE = type(jax.numpy.zeros(()))
+_flatten = jax.tree_util.tree_flatten
+
+
 def _is_dynamic(x: Any) -> bool:
     return isinstance(x, (jax.Array, np.ndarray)) or isinstance(x, jax.core.Tracer)
 
@@ -60,7 +64,7 @@ def _static_key(x: Any) -> Any:
 
 
 class _Entry:
-    __slots__ = ("state", "n_donated", "writes", "out_static", "out_tree", "out_dyn_idx", "compiled")
+    __slots__ = ("state", "n_donated", "writes", "out_static", "out_tree", "out_dyn_idx", "compiled", "copy_state")
 
     def __init__(self) -> None:
         self.state: list[Any] = []
@@ -70,6 +74,7 @@ class _Entry:
         self.out_tree: Any = None
         self.out_dyn_idx: list[int] = []
         self.compiled: Callable[..., Any] | None = None
+        self.copy_state: frozenset[int] = frozenset()
 
 
 class StatefulJit:
@@ -93,8 +98,10 @@ class StatefulJit:
         name: str | None = None,
         compiler_options: dict[str, Any] | None = None,
         warn: Callable[[str], None] | None = None,
+        eager_fn: Callable[..., Any] | None = None,
     ) -> None:
         self.fn = fn
+        self.eager_fn = eager_fn or fn
         self.fallback = fallback
         self.donate = donate
         self.name = name or getattr(fn, "__qualname__", repr(fn))
@@ -105,19 +112,21 @@ class StatefulJit:
 
     # ------------------------------------------------------------------ calling
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if self.eager or _state.active():
+        if _state.active():
             return self.fn(*args, **kwargs)
-        leaves, treedef = jax.tree_util.tree_flatten((args, kwargs))
+        if self.eager:
+            return self.eager_fn(*args, **kwargs)
+        leaves, treedef = _flatten((args, kwargs))
         dyn_pos: list[int] = []
         dyn: list[Any] = []
         skey: list[Any] = []
         for i, leaf in enumerate(leaves):
-            if _is_dynamic(leaf):
+            if type(leaf) is _ARRAY_TYPE or _is_dynamic(leaf):
                 if isinstance(leaf, np.ndarray):
                     leaf = jax.numpy.asarray(leaf)
                 dyn_pos.append(i)
                 dyn.append(leaf)
-                skey.append((leaf.shape, leaf.dtype, getattr(leaf, "weak_type", False)))
+                skey.append((leaf.shape, leaf.dtype))
             else:
                 skey.append(_static_key(leaf))
         key = (treedef, tuple(dyn_pos), tuple(skey), _state.epoch())
@@ -149,21 +158,31 @@ class StatefulJit:
             self._warn(msg)
         else:
             _log.warning(msg)
-        return self.fn(*args, **kwargs)
+        return self.eager_fn(*args, **kwargs)
 
     def _run(self, entry: _Entry, dyn: list[Any]) -> Any:
         values = [h._stored for h in entry.state]
-        donated = values[: entry.n_donated]
-        if donated:
-            donated = _unalias(donated, dyn)
-        out_dyn, new_state = entry.compiled(donated, values[entry.n_donated :], dyn)  # type: ignore[misc]
-        out_ids = {id(a) for a in out_dyn}
-        for h, v in zip(entry.writes, new_state, strict=True):
+        nd = entry.n_donated
+        donated = values[:nd]
+        if nd:
+            ids = {id(a) for a in donated}
+            if len(ids) != nd or any(id(a) in ids for a in dyn):
+                donated = _unalias(donated, dyn)
+        try:
+            out_dyn, new_state = entry.compiled(donated, values[nd:], dyn)  # type: ignore[misc]
+        except (RuntimeError, ValueError) as err:
+            if "deleted" in str(err):
+                raise RuntimeError(
+                    f"While running '{self.name}': a Parameter's value was deleted. A Tensor that aliased it "
+                    "was donated to a compiled step; take copies with Tensor(param) or param.copy()."
+                ) from None
+            raise
+        if entry.copy_state:
+            new_state = [jax.numpy.array(v, copy=True) if i in entry.copy_state else v for i, v in enumerate(new_state)]
+        for h, v in zip(entry.writes, new_state):
             h._stored = v
-            if id(v) in out_ids:  # an output that is also new state must survive the next donation
-                out_dyn = [jax.numpy.array(a, copy=True) if a is v else a for a in out_dyn]
         leaves = list(entry.out_static)
-        for i, a in zip(entry.out_dyn_idx, out_dyn, strict=True):
+        for i, a in zip(entry.out_dyn_idx, out_dyn):
             leaves[i] = a
         return jax.tree_util.tree_unflatten(entry.out_tree, leaves)
 
@@ -180,11 +199,13 @@ class StatefulJit:
         for _ in range(3):
             entry = self._compile(leaves, treedef, dyn_pos, reads, writes)
             try:
-                entry.compiled = entry.compiled.lower(  # type: ignore[union-attr]
+                # Tracing now (not at the first call) lets a missed-state retrace happen before any
+                # buffer is donated. jit caches the trace, so the first call only compiles.
+                entry.compiled.trace(  # type: ignore[union-attr]
                     [h._stored for h in entry.state[: entry.n_donated]],
                     [h._stored for h in entry.state[entry.n_donated :]],
                     dyn,
-                ).compile(self.compiler_options)
+                )
                 return entry
             except _Retrace as miss:
                 reads = _merge(reads, miss.reads)
@@ -226,9 +247,15 @@ class StatefulJit:
             out_leaves, entry.out_tree = jax.tree_util.tree_flatten(out)
             entry.out_dyn_idx = [i for i, x in enumerate(out_leaves) if _is_dynamic(x)]
             entry.out_static = [None if _is_dynamic(x) else x for x in out_leaves]
-            return [out_leaves[i] for i in entry.out_dyn_idx], [fr.value(h) for h in entry.writes]
+            new_vals = [fr.value(h) for h in entry.writes]
+            # New state that is an input or an output buffer as well must be copied after the call, or
+            # the next call's donation would delete the caller's array.
+            shared = {id(x) for x in (*kept_vals, *dyn_vals)} | {id(out_leaves[i]) for i in entry.out_dyn_idx}
+            entry.copy_state = frozenset(i for i, v in enumerate(new_vals) if id(v) in shared)
+            return [out_leaves[i] for i in entry.out_dyn_idx], new_vals
 
-        entry.compiled = jax.jit(pure, donate_argnums=(0,) if donated else ())
+        compile_kw = {"compiler_options": self.compiler_options} if self.compiler_options else {}
+        entry.compiled = jax.jit(pure, donate_argnums=(0,) if donated else (), **compile_kw)
         return entry
 
 
@@ -257,12 +284,7 @@ def _unalias(donated: list[Any], dyn: list[Any]) -> list[Any]:
     seen = {id(a) for a in dyn}
     out = []
     for a in donated:
-        if id(a) in seen or (hasattr(a, "is_deleted") and a.is_deleted()):
-            if a.is_deleted():
-                raise RuntimeError(
-                    "A Parameter's value was deleted: a Tensor that aliased it was donated to a compiled "
-                    "step. Take copies with Tensor(param) or param.copy()."
-                )
+        if id(a) in seen:
             a = jax.numpy.array(a, copy=True)
         seen.add(id(a))
         out.append(a)

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .._engine import is_tracer, jax, jnp
+from .._engine import concrete, is_tracer, jax, jnp
 from . import dtype as mstype
 
 __all__ = ["Tensor", "COOTensor", "CSRTensor", "RowTensor", "tensor", "is_tensor"]
@@ -219,12 +219,13 @@ class Tensor:
     # ------------------------------------------------------------ conversion
     def asnumpy(self) -> np.ndarray:
         """A NumPy copy of the value (writable; the tensor is unaffected by edits)."""
-        if is_tracer(self._data):
+        try:
+            return concrete.to_python(self._data, lambda a: np.array(a, copy=True))
+        except jax.errors.ConcretizationTypeError:
             raise RuntimeError(
                 "For 'asnumpy', the value is not available while the function is being compiled "
                 "(GRAPH_MODE / jit). Return the tensor, or run in PYNATIVE_MODE."
-            )
-        return np.array(self._data, copy=True)
+            ) from None
 
     numpy = asnumpy
 
@@ -233,14 +234,13 @@ class Tensor:
         return a if dtype is None else a.astype(dtype)
 
     def item(self, index: Any = None) -> Any:
-        a = self.asnumpy()
         if index is None:
-            if a.size != 1:
+            if self._data.size != 1:
                 raise ValueError(
-                    f"For 'item', the tensor must have exactly one element when no index is given, but it has {a.size}."
+                    f"For 'item', the tensor must have exactly one element when no index is given, but it has {self._data.size}."
                 )
-            return a.reshape(()).item()
-        return a.item(index)
+            return concrete.to_python(self._data, lambda a: a.reshape(()).item())
+        return self.asnumpy().item(index)
 
     def tolist(self) -> Any:
         return self.asnumpy().tolist()
@@ -250,28 +250,28 @@ class Tensor:
             raise ValueError(
                 f"The truth value of a Tensor with {self._data.size} elements is ambiguous; use .any() or .all()."
             )
-        return bool(self._data.reshape(()))
+        return concrete.to_python(self._data, lambda a: bool(a.reshape(())))
 
     def __int__(self) -> int:
-        return int(self._scalar_value("int"))
+        return self._scalar_value("int", int)
 
     def __float__(self) -> float:
-        return float(self._scalar_value("float"))
+        return self._scalar_value("float", float)
 
     def __complex__(self) -> complex:
-        return complex(self._scalar_value("complex"))
+        return self._scalar_value("complex", complex)
 
     def __index__(self) -> int:
         if not mstype.is_int(self.dtype) and self.dtype is not mstype.bool_:
             raise TypeError(f"Only integer tensors can be used as an index, but got {self.dtype}.")
-        return int(self._scalar_value("index"))
+        return self._scalar_value("index", int)
 
-    def _scalar_value(self, what: str) -> Any:
+    def _scalar_value(self, what: str, convert: Any) -> Any:
         if self._data.size != 1:
             raise TypeError(
                 f"Only a Tensor with one element can be converted to a Python {what}, but got shape {self.shape}."
             )
-        return self._data.reshape(())
+        return concrete.to_python(self._data, lambda a: convert(a.reshape(())))
 
     def __format__(self, spec: str) -> str:
         if spec and self._data.size == 1 and not is_tracer(self._data):

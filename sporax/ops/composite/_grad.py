@@ -15,7 +15,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..._engine import StatefulJit, jax, jnp, ones_cotangent, state, vjp_stateful, zeros_cotangent
+from ..._engine import StatefulJit, concrete, jax, jnp, ones_cotangent, state, vjp_stateful, zeros_cotangent
 from ...common.parameter import Parameter, ParameterTuple
 from ...common.tensor import Tensor
 
@@ -100,6 +100,11 @@ def _sens_cotangent(out: Any, sens: Any, op: str) -> Any:
     return jax.tree_util.tree_unflatten(out_tree, cts)
 
 
+def _pull(pull: Callable[[Any], Any], ct: Any) -> tuple[list[Any], list[Tensor]]:
+    gx, gw = pull(ct)
+    return gx, [Tensor._from_data(g) for g in gw]
+
+
 def _check_positions(args: Sequence[Any], positions: Sequence[int], op: str) -> None:
     for i in positions:
         if i >= len(args) or i < -len(args):
@@ -113,12 +118,23 @@ def _check_positions(args: Sequence[Any], positions: Sequence[int], op: str) -> 
 
 
 class _GradFunction:
-    """A callable computing gradients of ``fn``; compiles itself when called outside a trace."""
+    """A callable computing gradients of ``fn``; compiles itself when called outside a trace.
+
+    If ``fn`` cannot be traced (Python control flow on tensor values), gradients are computed eagerly:
+    one concrete forward records the Python values the function takes from tensors, and the vjp trace
+    replays them (``_engine.concrete``), so it follows the same branches.
+    """
 
     def __init__(self, impl: Callable[..., Any], name: str) -> None:
         self._impl = impl
-        self._jit = StatefulJit(impl, name=name, warn=self._fallback_note)
+        self._jit = StatefulJit(impl, name=name, warn=self._fallback_note, eager_fn=self._eager)
         self._name = name
+
+    def _eager(self, *args: Any, **kwargs: Any) -> Any:
+        with concrete.recording() as values, state.Frame():
+            self._impl(*args, **kwargs)  # the forward, concretely: only its Python decisions are kept
+        with concrete.replaying(values):
+            return self._impl(*args, **kwargs)
 
     def _fallback_note(self, msg: str) -> None:
         _log.warning(msg + " Gradients are computed eagerly for it.")
@@ -157,7 +173,7 @@ def _make_grad_impl(
         pos = tuple(p % len(args) if len(args) else p for p in positions)
         _check_positions(args, pos, op)
         out, pull = vjp_stateful(fn, args, pos, wlist)
-        gx, gw = pull(_cotangent(out, has_aux))
+        gx, gw = _pull(pull, _cotangent(out, has_aux))
         if return_ids:
             gx = [(p, g) for p, g in zip(positions, gx, strict=True)]
             gw = [(w.name, g) for w, g in zip(wlist, gw, strict=True)]
@@ -230,11 +246,8 @@ def get_grad(gradients: Any, identifier: Any) -> Any:
 
     def walk(g: Any) -> Any:
         if isinstance(g, tuple) and len(g) == 2 and not isinstance(g[0], (tuple, Tensor)):
-            return (
-                g[1]
-                if (g[0] == identifier or (isinstance(identifier, Parameter) and g[0] == identifier.name))
-                else None
-            )
+            key = identifier.name if isinstance(identifier, Parameter) else identifier
+            return g[1] if type(g[0]) is type(key) and g[0] == key else None
         if isinstance(g, tuple):
             for item in g:
                 found = walk(item)
@@ -304,7 +317,7 @@ class GradOperation:
                 _check_positions(args, positions, "GradOperation")
             out, pull = vjp_stateful(fn, args, positions, wlist)
             ct = _sens_cotangent(out, sens, "GradOperation") if sens_param else _cotangent(out, False)
-            gx, gw = pull(ct)
+            gx, gw = _pull(pull, ct)
             if get_all and get_by_list:
                 return tuple(gx), tuple(gw)
             if get_by_list:
@@ -330,7 +343,7 @@ def vjp(fn: Callable[..., Any], *inputs: Any, weights: Any = None, has_aux: bool
         ct = _sens_cotangent(primal, ct_in, "vjp")
         if has_aux:
             ct = (ct, *jax.tree_util.tree_map(zeros_cotangent, out[1:]))
-        gx, gw = pull(ct)
+        gx, gw = _pull(pull, ct)
         gx = tuple(gx)
         if wlist:
             return gx, tuple(gw)
