@@ -1,8 +1,9 @@
 """``mindspore.ops`` functional API (``ops.add``, ``ops.relu``, ...)."""
 
-from . import array_func, math_func, nn_func
+from . import array_func, math_func, nn_func, random_func
 from .array_func import *  # noqa: F403
 from .math_func import *  # noqa: F403
 from .nn_func import *  # noqa: F403
+from .random_func import *  # noqa: F403
 
-__all__ = [*array_func.__all__, *math_func.__all__, *nn_func.__all__]
+__all__ = [*array_func.__all__, *math_func.__all__, *nn_func.__all__, *random_func.__all__]

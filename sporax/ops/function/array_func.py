@@ -309,6 +309,10 @@ def gather(input_params: Any, input_indices: Any, axis: int, batch_dims: int = 0
     a = as_tensor_array(input_params)
     idx = as_tensor_array(input_indices)
     ax = check_axis(axis, a.ndim, "Gather")
+    if not jnp.issubdtype(idx.dtype, jnp.integer):
+        raise TypeError(
+            f"For 'Gather', the 'input_indices' must be an int Tensor, but got {mstype.from_np(idx.dtype)}."
+        )
     if batch_dims:
         fn = lambda p, i: jnp.take(p, i, axis=ax - batch_dims)  # noqa: E731
         for _ in builtins.range(batch_dims):
@@ -347,13 +351,13 @@ def masked_fill(input_x: Any, mask: Any, value: Any) -> Tensor:
 
 def masked_select(input: Any, mask: Any) -> Tensor:
     a = as_tensor_array(input)
-    m = jnp.broadcast_to(as_tensor_array(mask), a.shape)
+    m = _concrete(jnp.broadcast_to(as_tensor_array(mask), a.shape), "masked_select")
     return wrap(a[m])
 
 
 def masked_scatter(input: Any, mask: Any, source: Any) -> Tensor:
-    a = np.array(as_tensor_array(input))
-    m = np.broadcast_to(np.asarray(as_tensor_array(mask)), a.shape)
+    a = np.array(_concrete(as_tensor_array(input), "masked_scatter"))
+    m = np.broadcast_to(_concrete(as_tensor_array(mask), "masked_scatter"), a.shape)
     a[m] = np.asarray(as_tensor_array(source)).reshape(-1)[: int(m.sum())]
     return wrap(jnp.asarray(a))
 
@@ -406,6 +410,8 @@ def ones_like(input: Any, *, dtype: Any = None) -> Tensor:
 
 def fill(type: Any, shape: Any, value: Any) -> Tensor:
     """A tensor of ``shape`` filled with ``value`` (MindSpore's ``ops.fill(type, shape, value)``)."""
+    if not isinstance(type, mstype.Type):
+        raise TypeError(f"For 'Fill', the 'type' must be a sporax dtype such as ms.float32, but got {type!r}.")
     return wrap(jnp.full(_shape_arg(shape, "fill"), arr(value), np_dtype(type)))
 
 
@@ -557,8 +563,8 @@ def scatter(input: Any, axis: int, index: Any, src: Any) -> Tensor:
 
 
 def nonzero(input: Any) -> Tensor:
-    a = np.asarray(as_tensor_array(input))
-    return Tensor(np.stack(np.nonzero(a), axis=-1).astype(np.int64))
+    a = _concrete(as_tensor_array(input), "nonzero")
+    return Tensor(np.stack(np.nonzero(a), axis=-1).astype(np.int64).reshape(-1, a.ndim))
 
 
 def diag(input: Any) -> Tensor:
@@ -617,7 +623,7 @@ def topk(input: Any, k: int, dim: Any = None, largest: bool = True, sorted: bool
 
 
 def unique(input: Any) -> tuple[Tensor, Tensor]:
-    a = np.asarray(as_tensor_array(input))
+    a = _concrete(as_tensor_array(input), "unique")
     vals, inv = np.unique(a, return_inverse=True)
     return Tensor(vals), Tensor(inv.reshape(a.shape).astype(np.int64))
 
@@ -690,3 +696,336 @@ def assign_sub(variable: Any, value: Any) -> Any:
 
 
 __all__ += ["assign", "assign_add", "assign_sub"]
+
+
+# ------------------------------------------------------- more shape / slicing
+def _concrete(a: Any, op: str) -> np.ndarray:
+    """The value of ``a`` for ops whose output shape depends on the data (eager only)."""
+    if isinstance(a, jax.core.Tracer):
+        raise RuntimeError(
+            f"For '{op}', the output shape depends on the input values, so it cannot run inside jit or "
+            "GRAPH_MODE. Call it in PYNATIVE_MODE, or use a fixed-size alternative (ops.where, masking)."
+        )
+    return np.asarray(a)
+
+
+def slice(input_x: Any, begin: Any, size: Any) -> Tensor:
+    """``input_x[begin[i]:begin[i]+size[i]]`` on every axis (``size[i] == -1``: to the end)."""
+    a = as_tensor_array(input_x)
+    b, s = _shape_arg(begin, "Slice"), _shape_arg(size, "Slice")
+    if len(b) != a.ndim or len(s) != a.ndim:
+        raise ValueError(
+            f"For 'Slice', the length of 'begin' and 'size' must equal the rank of 'input_x' ({a.ndim}), "
+            f"but got begin={b}, size={s}."
+        )
+    lim = []
+    for d, (bi, si) in enumerate(zip(b, s)):
+        end = a.shape[d] if si == -1 else bi + si
+        if bi < 0 or end > a.shape[d] or end < bi:
+            raise ValueError(
+                f"For 'Slice', 'begin' + 'size' must lie within the input shape {tuple(a.shape)}, "
+                f"but got begin={b}, size={s}."
+            )
+        lim.append(end)
+    return wrap(lax.slice(a, b, tuple(lim)))
+
+
+def strided_slice(
+    input_x: Any,
+    begin: Any,
+    end: Any,
+    strides: Any,
+    begin_mask: int = 0,
+    end_mask: int = 0,
+    ellipsis_mask: int = 0,
+    new_axis_mask: int = 0,
+    shrink_axis_mask: int = 0,
+) -> Tensor:
+    """TensorFlow-style strided slice with bit masks (MindSpore's StridedSlice)."""
+    a = as_tensor_array(input_x)
+    b, e, st = _shape_arg(begin, "StridedSlice"), _shape_arg(end, "StridedSlice"), _shape_arg(strides, "StridedSlice")
+    if not len(b) == len(e) == len(st):
+        raise ValueError(
+            f"For 'StridedSlice', 'begin', 'end' and 'strides' must have the same length, but got {b}, {e}, {st}."
+        )
+    if builtins.any(s == 0 for s in st):
+        raise ValueError(f"For 'StridedSlice', the 'strides' cannot contain 0, but got {st}.")
+    index: list[Any] = []
+    for i in builtins.range(len(b)):
+        bit = 1 << i
+        if ellipsis_mask & bit:
+            index.append(Ellipsis)
+        elif new_axis_mask & bit:
+            index.append(None)
+        elif shrink_axis_mask & bit:
+            index.append(b[i])
+        else:
+            index.append(builtins.slice(None if begin_mask & bit else b[i], None if end_mask & bit else e[i], st[i]))
+    return wrap(a[tuple(index)])
+
+
+def argwhere(input: Any) -> Tensor:
+    """Coordinates of the non-zero elements, shape ``(N, rank)``, Int64 (eager only)."""
+    a = _concrete(as_tensor_array(input), "argwhere")
+    return Tensor(np.argwhere(a).astype(np.int64))
+
+
+def swapdims(input: Any, dim0: int, dim1: int) -> Tensor:
+    return swapaxes(input, dim0, dim1)
+
+
+movedim = moveaxis
+
+
+def t(input: Any) -> Tensor:
+    """Transpose of a tensor with at most 2 dims."""
+    a = as_tensor_array(input)
+    if a.ndim > 2:
+        raise ValueError(f"For 't', the input must have at most 2 dimensions, but got {a.ndim}.")
+    return wrap(a.T)
+
+
+def unbind(input: Any, dim: int = 0) -> tuple[Tensor, ...]:
+    return unstack(input, dim)
+
+
+def column_stack(tensors: Any) -> Tensor:
+    return wrap(jnp.column_stack([as_tensor_array(x) for x in tensors]))
+
+
+def atleast_1d(inputs: Any) -> Any:
+    if isinstance(inputs, (list, tuple)):
+        return tuple(atleast_1d(x) for x in inputs)
+    return wrap(jnp.atleast_1d(as_tensor_array(inputs)))
+
+
+def atleast_2d(inputs: Any) -> Any:
+    if isinstance(inputs, (list, tuple)):
+        return tuple(atleast_2d(x) for x in inputs)
+    return wrap(jnp.atleast_2d(as_tensor_array(inputs)))
+
+
+def atleast_3d(inputs: Any) -> Any:
+    if isinstance(inputs, (list, tuple)):
+        return tuple(atleast_3d(x) for x in inputs)
+    return wrap(jnp.atleast_3d(as_tensor_array(inputs)))
+
+
+def hsplit(input: Any, indices_or_sections: Any) -> tuple[Tensor, ...]:
+    return tensor_split(input, indices_or_sections, 1 if as_tensor_array(input).ndim > 1 else 0)
+
+
+def vsplit(input: Any, indices_or_sections: Any) -> tuple[Tensor, ...]:
+    return tensor_split(input, indices_or_sections, 0)
+
+
+def dsplit(input: Any, indices_or_sections: Any) -> tuple[Tensor, ...]:
+    return tensor_split(input, indices_or_sections, 2)
+
+
+def sequence_mask(lengths: Any, maxlen: Any = None) -> Tensor:
+    """``mask[..., j] = j < lengths[...]`` (Bool), ``maxlen`` defaulting to ``max(lengths)``."""
+    lens = as_tensor_array(lengths)
+    if maxlen is None:
+        maxlen = int(_concrete(lens, "sequence_mask").max())
+    return wrap(jnp.arange(int(maxlen), dtype=lens.dtype) < lens[..., None])
+
+
+def searchsorted(
+    sorted_sequence: Any,
+    values: Any,
+    *,
+    out_int32: bool = False,
+    right: bool = False,
+    side: Any = None,
+    sorter: Any = None,
+) -> Tensor:
+    seq, v = as_tensor_array(sorted_sequence), as_tensor_array(values)
+    side = side or ("right" if right else "left")
+    if sorter is not None:
+        seq = jnp.take_along_axis(seq, as_tensor_array(sorter), axis=-1)
+    if seq.ndim <= 1:
+        out = jnp.searchsorted(seq, v, side=side)
+    else:
+        fn = lambda s, x: jnp.searchsorted(s, x, side=side)  # noqa: E731
+        for _ in builtins.range(seq.ndim - 1):
+            fn = jax.vmap(fn)
+        out = fn(seq, v)
+    return wrap(out.astype(jnp.int32 if out_int32 else jnp.int64))
+
+
+def bincount(input: Any, weights: Any = None, minlength: int = 0) -> Tensor:
+    """Counts of each value in the non-negative int ``input`` (eager only: the length depends on the data)."""
+    a = _concrete(as_tensor_array(input), "bincount")
+    w = None if weights is None else np.asarray(as_tensor_array(weights))
+    out = np.bincount(a.reshape(-1), None if w is None else w.reshape(-1), minlength)
+    return Tensor(out.astype(np.int64) if w is None else out.astype(w.dtype))
+
+
+def matrix_band_part(x: Any, lower: Any, upper: Any) -> Tensor:
+    """Keep the band of each matrix: ``lower`` sub-diagonals and ``upper`` super-diagonals (-1: all)."""
+    a = as_tensor_array(x)
+    m, n = a.shape[-2], a.shape[-1]
+    i = jnp.arange(m)[:, None]
+    j = jnp.arange(n)[None, :]
+    lo, up = int(arr(lower)), int(arr(upper))
+    keep = ((lo < 0) | (i - j <= lo)) & ((up < 0) | (j - i <= up))
+    return wrap(jnp.where(keep, a, jnp.zeros((), a.dtype)))
+
+
+def _segment(kernel: Any, name: str) -> Any:
+    def op(input_x: Any, segment_ids: Any, num_segments: Any) -> Tensor:
+        a = as_tensor_array(input_x)
+        ids = as_tensor_array(segment_ids)
+        n = int(arr(num_segments))
+        return wrap(kernel(a, ids.reshape(-1), n, a.reshape((-1,) + a.shape[ids.ndim :])))
+
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = f"``{name}(input_x, segment_ids, num_segments)``: reduce rows of ``input_x`` by segment id."
+    return op
+
+
+unsorted_segment_sum = _segment(lambda a, ids, n, flat: jax.ops.segment_sum(flat, ids, n), "unsorted_segment_sum")
+unsorted_segment_max = _segment(lambda a, ids, n, flat: jax.ops.segment_max(flat, ids, n), "unsorted_segment_max")
+unsorted_segment_min = _segment(lambda a, ids, n, flat: jax.ops.segment_min(flat, ids, n), "unsorted_segment_min")
+unsorted_segment_prod = _segment(lambda a, ids, n, flat: jax.ops.segment_prod(flat, ids, n), "unsorted_segment_prod")
+
+
+def _scatter_nd_index(a: Any, indices: Any, op: str) -> Any:
+    idx = as_tensor_array(indices)
+    if not jnp.issubdtype(idx.dtype, jnp.integer):
+        raise TypeError(f"For '{op}', the 'indices' must be an int Tensor, but got {mstype.from_np(idx.dtype)}.")
+    if idx.shape[-1] > a.ndim:
+        raise ValueError(
+            f"For '{op}', the last dimension of 'indices' ({idx.shape[-1]}) cannot exceed the rank of the input ({a.ndim})."
+        )
+    return tuple(jnp.moveaxis(idx, -1, 0))
+
+
+def _tensor_scatter(method: str, name: str) -> Any:
+    def op(input_x: Any, indices: Any, updates: Any) -> Tensor:
+        a = as_tensor_array(input_x)
+        ref = a.at[_scatter_nd_index(a, indices, name)]
+        return wrap(getattr(ref, method)(as_tensor_array(updates).astype(a.dtype)))
+
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = f"Out-of-place ``{method}`` of ``updates`` into ``input_x`` at the N-d ``indices``."
+    return op
+
+
+tensor_scatter_sub = _tensor_scatter("subtract", "tensor_scatter_sub")
+tensor_scatter_mul = _tensor_scatter("multiply", "tensor_scatter_mul")
+tensor_scatter_div = _tensor_scatter("divide", "tensor_scatter_div")
+tensor_scatter_max = _tensor_scatter("max", "tensor_scatter_max")
+tensor_scatter_min = _tensor_scatter("min", "tensor_scatter_min")
+
+
+def tensor_scatter_elements(input_x: Any, indices: Any, updates: Any, axis: int = 0, reduction: str = "none") -> Tensor:
+    """Write (``reduction='none'``) or add (``'add'``) ``updates`` at ``indices`` along ``axis``."""
+    a = as_tensor_array(input_x)
+    idx = as_tensor_array(indices)
+    ax = check_axis(axis, a.ndim, "TensorScatterElements")
+    grids = list(jnp.indices(idx.shape, sparse=True))
+    grids[ax] = idx
+    ref = a.at[tuple(grids)]
+    u = as_tensor_array(updates).astype(a.dtype)
+    if reduction == "none":
+        return wrap(ref.set(u))
+    if reduction == "add":
+        return wrap(ref.add(u))
+    raise ValueError(f"For 'TensorScatterElements', the 'reduction' must be 'none' or 'add', but got '{reduction}'.")
+
+
+def _param_update(name: str, compute: Any) -> Any:
+    def op(input_x: Any, indices: Any, updates: Any, use_locking: bool = False) -> Any:
+        a = as_tensor_array(input_x)
+        new = compute(a, indices, as_tensor_array(updates).astype(a.dtype), name)
+        return assign(input_x, wrap(new)) if _is_parameter(input_x) else wrap(new)
+
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = f"``{name}``: update the Parameter ``input_x`` in place (returns it)."
+    return op
+
+
+def _is_parameter(x: Any) -> bool:
+    from ...common.parameter import Parameter
+
+    return isinstance(x, Parameter)
+
+
+scatter_nd_update = _param_update("scatter_nd_update", lambda a, i, u, n: a.at[_scatter_nd_index(a, i, n)].set(u))
+scatter_nd_add = _param_update("scatter_nd_add", lambda a, i, u, n: a.at[_scatter_nd_index(a, i, n)].add(u))
+scatter_nd_sub = _param_update("scatter_nd_sub", lambda a, i, u, n: a.at[_scatter_nd_index(a, i, n)].subtract(u))
+scatter_update = _param_update("scatter_update", lambda a, i, u, n: a.at[as_tensor_array(i)].set(u))
+scatter_add = _param_update("scatter_add", lambda a, i, u, n: a.at[as_tensor_array(i)].add(u))
+scatter_sub = _param_update("scatter_sub", lambda a, i, u, n: a.at[as_tensor_array(i)].subtract(u))
+scatter_max = _param_update("scatter_max", lambda a, i, u, n: a.at[as_tensor_array(i)].max(u))
+scatter_min = _param_update("scatter_min", lambda a, i, u, n: a.at[as_tensor_array(i)].min(u))
+
+
+def unique_consecutive(input: Any, return_idx: bool = False, return_counts: bool = False, axis: Any = None) -> Any:
+    """Collapse runs of equal consecutive elements (eager only)."""
+    a = _concrete(as_tensor_array(input), "unique_consecutive")
+    flat = a.reshape(-1) if axis is None else np.moveaxis(a, axis, 0)
+    if flat.shape[0] == 0:
+        starts = np.zeros(0, bool)
+    else:
+        neq = np.any((flat[1:] != flat[:-1]).reshape(flat.shape[0] - 1, -1), axis=1)
+        starts = np.concatenate([[True], neq])
+    out = flat[starts] if axis is None else np.moveaxis(flat[starts], 0, axis)
+    res: list[Any] = [Tensor(out)]
+    if return_idx:
+        res.append(Tensor((np.cumsum(starts) - 1).astype(np.int64).reshape(a.shape if axis is None else -1)))
+    if return_counts:
+        res.append(Tensor(np.diff(np.append(np.flatnonzero(starts), flat.shape[0])).astype(np.int64)))
+    return res[0] if len(res) == 1 else tuple(res)
+
+
+def padding(x: Any, pad_dim_size: int = 8) -> Tensor:
+    """Pad the last dimension (of size 1) with zeros up to ``pad_dim_size`` (MindSpore's Padding)."""
+    a = as_tensor_array(x)
+    if a.ndim < 1 or a.shape[-1] != 1:
+        raise ValueError(f"For 'Padding', the last dimension of 'x' must be 1, but got shape {tuple(a.shape)}.")
+    pad = [(0, 0)] * (a.ndim - 1) + [(0, int(pad_dim_size) - 1)]
+    return wrap(jnp.pad(a, pad))
+
+
+__all__ += [
+    "slice",
+    "strided_slice",
+    "argwhere",
+    "swapdims",
+    "movedim",
+    "t",
+    "unbind",
+    "column_stack",
+    "atleast_1d",
+    "atleast_2d",
+    "atleast_3d",
+    "hsplit",
+    "vsplit",
+    "dsplit",
+    "sequence_mask",
+    "searchsorted",
+    "bincount",
+    "matrix_band_part",
+    "unsorted_segment_sum",
+    "unsorted_segment_max",
+    "unsorted_segment_min",
+    "unsorted_segment_prod",
+    "tensor_scatter_sub",
+    "tensor_scatter_mul",
+    "tensor_scatter_div",
+    "tensor_scatter_max",
+    "tensor_scatter_min",
+    "tensor_scatter_elements",
+    "scatter_nd_update",
+    "scatter_nd_add",
+    "scatter_nd_sub",
+    "scatter_update",
+    "scatter_add",
+    "scatter_sub",
+    "scatter_max",
+    "scatter_min",
+    "unique_consecutive",
+]

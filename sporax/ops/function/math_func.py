@@ -10,10 +10,10 @@ from typing import Any
 
 import numpy as np
 
-from ..._engine import jnp, lax
+from ..._engine import is_tracer, jnp, lax
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
-from .._utils import arr, as_tensor_array, float_result, np_dtype, promote, wrap
+from .._utils import arr, as_tensor_array, check_axis, float_result, np_dtype, promote, wrap
 
 __all__ = [
     "add",
@@ -479,7 +479,7 @@ def sum(input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
         a = a.astype(np_dtype(dtype))
     elif a.dtype == np.bool_:
         a = a.astype(jnp.int64)
-    return wrap(jnp.sum(a, axis=_axis(dim), keepdims=keepdim))
+    return wrap(jnp.sum(a, axis=_axis(dim), keepdims=keepdim, dtype=a.dtype))
 
 
 def tensor_sum(input: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False, initial: Any = None) -> Tensor:
@@ -493,8 +493,14 @@ def mean(input: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
     return wrap(jnp.mean(a, axis=_axis(axis), keepdims=keep_dims))
 
 
-def prod(input: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
-    return wrap(jnp.prod(as_tensor_array(input), axis=_axis(axis), keepdims=keep_dims))
+def prod(input: Any, axis: Any = None, keep_dims: bool = False, dtype: Any = None) -> Tensor:
+    """Product over ``axis`` (all when None or ``()``), in the input's dtype (bool gives Int64)."""
+    a = as_tensor_array(input)
+    if dtype is not None:
+        a = a.astype(np_dtype(dtype))
+    elif a.dtype == np.bool_:
+        a = a.astype(jnp.int64)
+    return wrap(jnp.prod(a, axis=_axis(axis), keepdims=keep_dims, dtype=a.dtype))
 
 
 def amax(input: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
@@ -505,26 +511,45 @@ def amin(input: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
     return wrap(jnp.min(as_tensor_array(input), axis=_axis(axis), keepdims=keepdims))
 
 
-def max(input: Any, axis: Any = None, keepdims: bool = False, *, initial: Any = None, where: Any = None) -> Any:
-    """MindSpore 2.x ``ops.max``: with ``axis`` None the maximum value; with an axis, ``(values, indices)``."""
+def _max_min(input: Any, axis: Any, keepdims: bool, initial: Any, where: Any, largest: bool, op: str) -> Any:
     a = as_tensor_array(input)
-    if axis is None:
-        return wrap(jnp.max(a, initial=initial, where=arr(where)) if initial is not None else jnp.max(a))
-    ax = int(axis)
-    return wrap(jnp.max(a, axis=ax, keepdims=keepdims)), wrap(
-        jnp.argmax(a, axis=ax, keepdims=keepdims).astype(jnp.int64)
-    )
+    reduce, arg = (jnp.max, jnp.argmax) if largest else (jnp.min, jnp.argmin)
+    if axis is not None and (isinstance(axis, bool) or not isinstance(axis, (int, np.integer))):
+        raise TypeError(f"For '{op}', the 'axis' must be an int or None, but got {type(axis).__name__}.")
+    if not isinstance(keepdims, bool):
+        raise TypeError(f"For '{op}', the 'keepdims' must be a bool, but got {type(keepdims).__name__}.")
+    if a.size == 0 and initial is None:
+        raise ValueError(f"For '{op}', the 'input' is empty, so the keyword argument 'initial' must be given.")
+    ax = None if axis is None or a.ndim == 0 else check_axis(axis, a.ndim, op)
+    kw: dict[str, Any] = {}
+    masked = a
+    if initial is not None:
+        kw["initial"] = initial
+    if where is not None:
+        if initial is None:
+            raise ValueError(f"For '{op}', the keyword argument 'initial' must be given together with 'where'.")
+        w = jnp.broadcast_to(as_tensor_array(where), a.shape)
+        kw["where"] = w
+        masked = jnp.where(w, a, jnp.asarray(initial, a.dtype))
+    keep = keepdims and axis is not None
+    values = reduce(a, axis=ax, keepdims=keep, **kw)
+    index = arg(masked, axis=ax, keepdims=keep).astype(jnp.int64) if a.ndim else jnp.zeros((), jnp.int64)
+    return wrap(values), wrap(index)
+
+
+def max(input: Any, axis: Any = None, keepdims: bool = False, *, initial: Any = None, where: Any = None) -> Any:
+    """Maximum over ``axis`` and its index: ``(values, indices)`` (MindSpore 2.x).
+
+    With ``axis`` None the maximum of all elements and its index in the flattened input.
+    Returns:
+        tuple(Tensor, Tensor): the values (input's dtype) and the indices (Int64).
+    """
+    return _max_min(input, axis, keepdims, initial, where, True, "max")
 
 
 def min(input: Any, axis: Any = None, keepdims: bool = False, *, initial: Any = None, where: Any = None) -> Any:
-    """MindSpore 2.x ``ops.min``: with ``axis`` None the minimum value; with an axis, ``(values, indices)``."""
-    a = as_tensor_array(input)
-    if axis is None:
-        return wrap(jnp.min(a, initial=initial, where=arr(where)) if initial is not None else jnp.min(a))
-    ax = int(axis)
-    return wrap(jnp.min(a, axis=ax, keepdims=keepdims)), wrap(
-        jnp.argmin(a, axis=ax, keepdims=keepdims).astype(jnp.int64)
-    )
+    """Minimum over ``axis`` and its index: ``(values, indices)`` (MindSpore 2.x)."""
+    return _max_min(input, axis, keepdims, initial, where, False, "min")
 
 
 def tensor_max(
@@ -703,3 +728,316 @@ def tensor_dot(x1: Any, x2: Any, axes: Any) -> Tensor:
 
 
 tensordot = tensor_dot
+
+
+# ------------------------------------------------------------------- clipping
+def _l2(a: Any, norm_type: Any = 2.0) -> Any:
+    a = float_result(a)
+    if norm_type in (float("inf"), "inf"):
+        return jnp.max(jnp.abs(a))
+    if norm_type in (float("-inf"), "-inf"):
+        return jnp.min(jnp.abs(a))
+    p = float(norm_type)
+    if p == 2.0:
+        return jnp.sqrt(jnp.sum(a * a))
+    return jnp.sum(jnp.abs(a) ** p) ** (1.0 / p)
+
+
+def clip_by_global_norm(x: Any, clip_norm: Any = 1.0, use_norm: Any = None) -> tuple[Tensor, ...]:
+    """Scale a tuple of Tensors so their global L2 norm is at most ``clip_norm``.
+
+    ``scale = clip_norm / max(global_norm, clip_norm)``, with ``global_norm = sqrt(sum(l2(x_i)**2))``
+    (or ``use_norm`` when given).
+
+    Args:
+        x (Union[tuple[Tensor], list[Tensor]]): the tensors to clip.
+        clip_norm (Union[float, int, Tensor]): the clipping ratio, > 0. Default: ``1.0``.
+        use_norm (Union[float, Tensor, None]): a precomputed global norm. Default: ``None``.
+
+    Returns:
+        tuple[Tensor], the clipped tensors, each in its input's dtype.
+    """
+    if not isinstance(x, (list, tuple)):
+        raise TypeError(
+            f"For 'clip_by_global_norm', the 'x' must be a tuple or list of Tensors, but got {type(x).__name__}."
+        )
+    if _is_real_number(clip_norm) and float(clip_norm) <= 0:
+        raise ValueError(f"For 'clip_by_global_norm', the 'clip_norm' must be > 0, but got {clip_norm}.")
+    arrays = [as_tensor_array(t) for t in x]
+    if use_norm is None:
+        sq = [jnp.sum(jnp.square(float_result(a).astype(jnp.float32))) for a in arrays]
+        gnorm = jnp.sqrt(jnp.sum(jnp.stack(sq))) if sq else jnp.zeros((), jnp.float32)
+    else:
+        gnorm = jnp.asarray(arr(use_norm), jnp.float32)
+    cn = jnp.asarray(arr(clip_norm), jnp.float32)
+    scale = cn / jnp.maximum(gnorm, cn)
+    return tuple(wrap(a * scale.astype(a.dtype) if jnp.issubdtype(a.dtype, jnp.inexact) else a) for a in arrays)
+
+
+def clip_by_norm(x: Any, max_norm: Any, norm_type: Any = 2.0, error_if_nonfinite: bool = False) -> Any:
+    """Clip a Tensor (or a tuple/list of them) so that the total ``norm_type`` norm is at most ``max_norm``.
+
+    ``coef = max_norm / (total_norm + 1e-6)``, applied when below 1.
+
+    Returns:
+        Tensor, or a tuple of Tensors when ``x`` is a tuple/list.
+    """
+    single = not isinstance(x, (list, tuple))
+    arrays = [as_tensor_array(t) for t in ([x] if single else x)]
+    if not arrays:
+        return ()
+    norms = jnp.stack([_l2(a, norm_type).astype(jnp.float32) for a in arrays])
+    total = _l2(norms, norm_type)
+    if error_if_nonfinite and not is_tracer(total) and not bool(jnp.isfinite(total)):
+        raise RuntimeError(
+            f"For 'clip_by_norm', the total norm of order {norm_type} is non-finite, so it cannot be clipped. "
+            "Set 'error_if_nonfinite=False' to clip anyway."
+        )
+    coef = jnp.minimum(jnp.asarray(arr(max_norm), jnp.float32) / (total + 1e-6), 1.0)
+    out = tuple(wrap(a * coef.astype(a.dtype)) for a in arrays)
+    return out[0] if single else out
+
+
+def _is_real_number(v: Any) -> bool:
+    return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
+
+
+# ---------------------------------------------------------- more element-wise
+def floor_mod(x: Any, y: Any) -> Tensor:
+    """Remainder of floor division (the result has the sign of ``y``)."""
+    return remainder(x, y)
+
+
+def truncate_div(input_x: Any, input_y: Any) -> Tensor:
+    """Division rounded towards zero."""
+    return div(input_x, input_y, rounding_mode="trunc")
+
+
+def truncate_mod(x: Any, y: Any) -> Tensor:
+    """Remainder of truncated division (the result has the sign of ``x``)."""
+    return fmod(x, y)
+
+
+def float_power(input: Any, exponent: Any) -> Tensor:
+    a, b = promote(input, exponent)
+    dt = jnp.complex128 if jnp.issubdtype(a.dtype, jnp.complexfloating) else jnp.float64
+    return wrap(jnp.power(a.astype(dt), b.astype(dt)))
+
+
+def frac(x: Any) -> Tensor:
+    a = as_tensor_array(x)
+    return wrap(a - jnp.trunc(a))
+
+
+def logit(input: Any, eps: Any = None) -> Tensor:
+    a = float_result(as_tensor_array(input))
+    if eps is not None:
+        a = jnp.clip(a, eps, 1 - eps)
+    return wrap(jnp.log(a / (1 - a)))
+
+
+def nan_to_num(input: Any, nan: float = 0.0, posinf: Any = None, neginf: Any = None) -> Tensor:
+    a = as_tensor_array(input)
+    return wrap(jnp.nan_to_num(a, nan=nan, posinf=posinf, neginf=neginf))
+
+
+def heaviside(input: Any, values: Any) -> Tensor:
+    a, b = promote(input, values)
+    return wrap(jnp.heaviside(a, b))
+
+
+def gcd(input: Any, other: Any) -> Tensor:
+    a, b = promote(input, other)
+    return wrap(jnp.gcd(a, b))
+
+
+def lcm(input: Any, other: Any) -> Tensor:
+    a, b = promote(input, other)
+    return wrap(jnp.lcm(a, b))
+
+
+sinc = _float_unary(jnp.sinc, "sinc")
+erfinv = _float_unary(lax.erf_inv, "erfinv")
+lgamma = _float_unary(lax.lgamma, "lgamma")
+digamma = _float_unary(lax.digamma, "digamma")
+
+
+def nansum(input: Any, axis: Any = None, keepdims: bool = False, *, dtype: Any = None) -> Tensor:
+    a = as_tensor_array(input)
+    if dtype is not None:
+        a = a.astype(np_dtype(dtype))
+    return wrap(jnp.nansum(a, axis=_axis(axis), keepdims=keepdims, dtype=a.dtype))
+
+
+def std_mean(input: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> tuple[Tensor, Tensor]:
+    return std(input, axis, ddof, keepdims), mean(input, axis, keepdims)
+
+
+def var_mean(input: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> tuple[Tensor, Tensor]:
+    return var(input, axis, ddof, keepdims), mean(input, axis, keepdims)
+
+
+def median(input: Any, axis: int = -1, keepdims: bool = False) -> tuple[Tensor, Tensor]:
+    """The lower median along ``axis`` and its index."""
+    a = as_tensor_array(input)
+    ax = check_axis(axis, a.ndim, "median") if a.ndim else None
+    if ax is None:
+        return wrap(a), wrap(jnp.zeros((), jnp.int64))
+    order = jnp.argsort(a, axis=ax, stable=True)
+    k = (a.shape[ax] - 1) // 2
+    idx = lax.index_in_dim(order, k, axis=ax, keepdims=True)
+    vals = jnp.take_along_axis(a, idx, axis=ax)
+    if not keepdims:
+        vals, idx = jnp.squeeze(vals, ax), jnp.squeeze(idx, ax)
+    return wrap(vals), wrap(idx.astype(jnp.int64))
+
+
+def _cum_extreme(input: Any, axis: int, largest: bool, op: str) -> tuple[Tensor, Tensor]:
+    a = as_tensor_array(input)
+    ax = check_axis(axis, a.ndim, op)
+    n = a.shape[ax]
+    pos = lax.broadcasted_iota(jnp.int64, a.shape, ax)
+
+    def combine(x: Any, y: Any) -> Any:
+        (va, ia), (vb, ib) = x, y
+        take_b = (vb >= va) if largest else (vb <= va)
+        take_b = take_b | jnp.isnan(vb) if jnp.issubdtype(va.dtype, jnp.floating) else take_b
+        return jnp.where(take_b, vb, va), jnp.where(take_b, ib, ia)
+
+    if n == 0:
+        return wrap(a), wrap(pos)
+    vals, idx = lax.associative_scan(combine, (a, pos), axis=ax)
+    return wrap(vals), wrap(idx)
+
+
+def cummax(input: Any, axis: int) -> tuple[Tensor, Tensor]:
+    """Running maximum along ``axis`` and the index where it was reached."""
+    return _cum_extreme(input, axis, True, "cummax")
+
+
+def cummin(input: Any, axis: int) -> tuple[Tensor, Tensor]:
+    """Running minimum along ``axis`` and the index where it was reached."""
+    return _cum_extreme(input, axis, False, "cummin")
+
+
+def logcumsumexp(input: Any, axis: int) -> Tensor:
+    a = float_result(as_tensor_array(input))
+    return wrap(lax.cumlogsumexp(a, axis=check_axis(axis, a.ndim, "logcumsumexp")))
+
+
+def diff(x: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = None) -> Tensor:
+    kw = {}
+    if prepend is not None:
+        kw["prepend"] = as_tensor_array(prepend)
+    if append is not None:
+        kw["append"] = as_tensor_array(append)
+    return wrap(jnp.diff(as_tensor_array(x), n=n, axis=axis, **kw))
+
+
+# --------------------------------------------------------- more linear algebra
+def einsum(equation: str, *operands: Any) -> Tensor:
+    """Einstein summation (``ops.einsum('ij,jk->ik', a, b)``)."""
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    arrays = [as_tensor_array(t) for t in operands]
+    try:
+        return wrap(jnp.einsum(equation, *arrays))
+    except ValueError as err:
+        raise ValueError(f"For 'einsum', {err}") from None
+
+
+def cross(input: Any, other: Any, dim: Any = None) -> Tensor:
+    a, b = promote(input, other)
+    if dim is None:
+        dim = next((i for i, s in enumerate(a.shape) if s == 3), -1)
+    return wrap(jnp.cross(a, b, axis=dim))
+
+
+def det(input: Any) -> Tensor:
+    return wrap(jnp.linalg.det(float_result(as_tensor_array(input))))
+
+
+def inverse(input: Any) -> Tensor:
+    return wrap(jnp.linalg.inv(float_result(as_tensor_array(input))))
+
+
+matrix_inverse = inverse
+
+
+def matrix_power(input: Any, n: int) -> Tensor:
+    return wrap(jnp.linalg.matrix_power(as_tensor_array(input), int(n)))
+
+
+def kron(input: Any, other: Any) -> Tensor:
+    a, b = promote(input, other)
+    return wrap(jnp.kron(a, b))
+
+
+def addmv(input: Any, mat: Any, vec: Any, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+    return add(mul(input, beta), mul(matmul(mat, vec), alpha))
+
+
+def addr(x: Any, vec1: Any, vec2: Any, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+    return add(mul(x, beta), mul(outer(vec1, vec2), alpha))
+
+
+def cdist(x1: Any, x2: Any, p: float = 2.0) -> Tensor:
+    """Pairwise ``p``-norm distances between the rows of ``x1`` and ``x2`` (batched)."""
+    a, b = promote(x1, x2)
+    a, b = float_result(a), float_result(b)
+    d = jnp.abs(a[..., :, None, :] - b[..., None, :, :])
+    if p == float("inf"):
+        return wrap(jnp.max(d, axis=-1))
+    if p == 0:
+        return wrap(jnp.sum(d != 0, axis=-1).astype(a.dtype))
+    return wrap(jnp.sum(d**p, axis=-1) ** (1.0 / p))
+
+
+def dist(input: Any, other: Any, p: float = 2) -> Tensor:
+    a, b = promote(input, other)
+    return norm(wrap(float_result(a) - float_result(b)), p if p != 2 else None)
+
+
+def trapz(y: Any, x: Any = None, *, dx: float = 1.0, dim: int = -1) -> Tensor:
+    yy = float_result(as_tensor_array(y))
+    return wrap(jnp.trapezoid(yy, None if x is None else as_tensor_array(x), dx=dx, axis=dim))
+
+
+__all__ += [
+    "clip_by_global_norm",
+    "clip_by_norm",
+    "floor_mod",
+    "truncate_div",
+    "truncate_mod",
+    "float_power",
+    "frac",
+    "logit",
+    "nan_to_num",
+    "heaviside",
+    "gcd",
+    "lcm",
+    "sinc",
+    "erfinv",
+    "lgamma",
+    "digamma",
+    "nansum",
+    "std_mean",
+    "var_mean",
+    "median",
+    "cummax",
+    "cummin",
+    "logcumsumexp",
+    "diff",
+    "einsum",
+    "cross",
+    "det",
+    "inverse",
+    "matrix_inverse",
+    "matrix_power",
+    "kron",
+    "addmv",
+    "addr",
+    "cdist",
+    "dist",
+    "trapz",
+]

@@ -7,7 +7,8 @@ from ._primitive import Primitive, PrimitiveWithCheck, PrimitiveWithInfer, const
 from .array_ops import *  # noqa: F403
 from .math_ops import *  # noqa: F403
 from .nn_ops import *  # noqa: F403
-from . import array_ops, math_ops, nn_ops
+from .random_ops import *  # noqa: F403
+from . import array_ops, math_ops, nn_ops, random_ops
 
 __all__ = [
     "Primitive",
@@ -18,4 +19,5 @@ __all__ = [
     *array_ops.__all__,
     *math_ops.__all__,
     *nn_ops.__all__,
+    *random_ops.__all__,
 ]

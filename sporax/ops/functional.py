@@ -1,0 +1,115 @@
+"""``mindspore.ops.functional`` (usually imported ``as F``): the functional ops under their classic names.
+
+Everything in :mod:`sporax.ops.function` is here, plus MindSpore's long-standing aliases
+(``F.tensor_add``, ``F.depend``, ``F.typeof``, ``F.partial``...) and the primitive instances older code
+calls directly (``F.reduce_sum(x, axis)``).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from ..common import dtype as mstype
+from .composite import grad, jvp, value_and_grad, vjp, vmap
+from .function import *  # noqa: F403
+from .function import __all__ as _function_all
+from .function import (
+    add,
+    div,
+    equal,
+    floor_divide,
+    greater,
+    greater_equal,
+    less,
+    less_equal,
+    mul,
+    not_equal,
+    pow,
+    remainder,
+    sub,
+)
+from .operations import math_ops as _math_ops
+
+__all__ = [
+    *_function_all,
+    "grad",
+    "value_and_grad",
+    "vjp",
+    "jvp",
+    "vmap",
+    "tensor_add",
+    "tensor_sub",
+    "tensor_mul",
+    "tensor_div",
+    "tensor_pow",
+    "tensor_mod",
+    "tensor_floordiv",
+    "tensor_gt",
+    "tensor_ge",
+    "tensor_lt",
+    "tensor_le",
+    "tensor_eq",
+    "tensor_ne",
+    "scalar_cast",
+    "typeof",
+    "isconstant",
+    "partial",
+    "make_tuple",
+    "tuple_len",
+    "reduce_sum",
+    "reduce_mean",
+    "reduce_max",
+    "reduce_min",
+    "reduce_prod",
+]
+
+tensor_add = add
+tensor_sub = sub
+tensor_mul = mul
+tensor_div = div
+tensor_pow = pow
+tensor_mod = remainder
+tensor_floordiv = floor_divide
+tensor_gt = greater
+tensor_ge = greater_equal
+tensor_lt = less
+tensor_le = less_equal
+tensor_eq = equal
+tensor_ne = not_equal
+
+reduce_sum = _math_ops.ReduceSum()
+reduce_mean = _math_ops.ReduceMean()
+reduce_max = _math_ops.ReduceMax()
+reduce_min = _math_ops.ReduceMin()
+reduce_prod = _math_ops.ReduceProd()
+
+
+def scalar_cast(input_x: Any, input_t: Any) -> Any:
+    """A Python number converted to the Python type of the dtype ``input_t``."""
+    return mstype.dtype_to_pytype(input_t)(input_x)
+
+
+def typeof(x: Any) -> Any:
+    """The MindSpore type of ``x`` (a Tensor's dtype, or the type of a Python value)."""
+    return mstype.get_py_obj_dtype(x)
+
+
+def isconstant(x: Any) -> bool:
+    """Whether ``x`` is a compile-time constant (everything but a Tensor)."""
+    from ..common.tensor import Tensor
+
+    return not isinstance(x, Tensor)
+
+
+def partial(func: Any, *args: Any) -> Any:
+    """Bind leading arguments of ``func`` (MindSpore's ``F.partial``)."""
+    return functools.partial(func, *args)
+
+
+def make_tuple(*args: Any) -> tuple:
+    return tuple(args)
+
+
+def tuple_len(x: Any) -> int:
+    return len(x)
