@@ -251,7 +251,9 @@ class Cell:
         return self
 
     def add_flags(self, **flags: Any) -> Cell:
+        """Set flags; each is also readable as an attribute (``net.add_flags(sink_mode=True); net.sink_mode``)."""
         self._flags.update(flags)
+        self.__dict__.update(flags)
         return self
 
     def add_flags_recursive(self, **flags: Any) -> Cell:
