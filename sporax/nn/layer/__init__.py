@@ -1,8 +1,20 @@
 """Layers."""
 
-from . import activation, basic, container
+from . import activation, basic, container, conv, embedding, normalization, pooling
 from .activation import *  # noqa: F403
 from .basic import *  # noqa: F403
 from .container import *  # noqa: F403
+from .conv import *  # noqa: F403
+from .embedding import *  # noqa: F403
+from .normalization import *  # noqa: F403
+from .pooling import *  # noqa: F403
 
-__all__ = [*activation.__all__, *basic.__all__, *container.__all__]
+__all__ = [
+    *activation.__all__,
+    *basic.__all__,
+    *container.__all__,
+    *conv.__all__,
+    *embedding.__all__,
+    *normalization.__all__,
+    *pooling.__all__,
+]

@@ -1,4 +1,4 @@
-"""Basic layers: Dense, Flatten, Identity."""
+"""Basic layers: Dense, Flatten, Unflatten, Identity, Dropout."""
 
 from __future__ import annotations
 
@@ -10,13 +10,34 @@ from ...common import dtype as mstype
 from ...common.initializer import HeUniform, Uniform, initializer
 from ...common.parameter import Parameter
 from ...common.tensor import Tensor
+from ...ops.operations import Primitive
 from ..cell import Cell
+from .activation import get_activation
 
-__all__ = ["Dense", "Flatten", "Identity"]
+__all__ = ["Dense", "Flatten", "Unflatten", "Identity", "Dropout"]
+
+
+def _check_positive_int(value: Any, name: str, op: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"For '{op}', the '{name}' must be an int, but got {type(value).__name__}.")
+    if value <= 0:
+        raise ValueError(f"For '{op}', the '{name}' must be a positive int, but got {value}.")
+    return value
 
 
 class Dense(Cell):
-    """``y = activation(x @ weight.T + bias)`` over the last dimension of an N-D input."""
+    """Fully connected layer: ``activation(x @ weight.T + bias)`` over the last dimension of an N-D input.
+
+    Args:
+        in_channels: size of the last input dimension.
+        out_channels: size of the last output dimension.
+        weight_init: initializer of ``weight`` ``[out_channels, in_channels]``. Default None:
+            ``HeUniform(math.sqrt(5))``.
+        bias_init: initializer of ``bias`` ``[out_channels]``. Default None: ``Uniform(1 / sqrt(in_channels))``.
+        has_bias: whether there is a bias. Default True.
+        activation: an activation name (``'relu'``), a Cell or a Primitive applied to the output. Default None.
+        dtype: dtype of the parameters. Default float32.
+    """
 
     def __init__(
         self,
@@ -29,44 +50,140 @@ class Dense(Cell):
         dtype: Any = mstype.float32,
     ) -> None:
         super().__init__()
-        self.in_channels, self.out_channels, self.has_bias = in_channels, out_channels, has_bias
+        self.in_channels = _check_positive_int(in_channels, "in_channels", "Dense")
+        self.out_channels = _check_positive_int(out_channels, "out_channels", "Dense")
+        if not isinstance(has_bias, bool):
+            raise TypeError(f"For 'Dense', the 'has_bias' must be a bool, but got {type(has_bias).__name__}.")
+        self.has_bias = has_bias
+        if isinstance(weight_init, Tensor) and weight_init.shape != (out_channels, in_channels):
+            raise ValueError(
+                f"For 'Dense', the 'weight_init' shape must be ({out_channels}, {in_channels}), "
+                f"but got {weight_init.shape}."
+            )
         if weight_init is None:
             weight_init = HeUniform(math.sqrt(5))
         self.weight = Parameter(initializer(weight_init, [out_channels, in_channels], dtype), name="weight")
         self.bias = None
         if has_bias:
+            if isinstance(bias_init, Tensor) and bias_init.shape != (out_channels,):
+                raise ValueError(
+                    f"For 'Dense', the 'bias_init' shape must be ({out_channels},), but got {bias_init.shape}."
+                )
             if bias_init is None:
                 bias_init = Uniform(1 / math.sqrt(in_channels))
             self.bias = Parameter(initializer(bias_init, [out_channels], dtype), name="bias")
+        if isinstance(activation, str):
+            activation = get_activation(activation, "Dense")
+        elif activation is not None and not isinstance(activation, (Cell, Primitive)):
+            raise TypeError(
+                f"For 'Dense', the 'activation' must be str, Cell or Primitive, but got {type(activation).__name__}."
+            )
         self.activation = activation
+        self.activation_flag = activation is not None
 
     def construct(self, x: Tensor) -> Tensor:
+        if x.ndim < 1:
+            raise ValueError("For 'Dense', the dimension of 'x' must be >= 1, but got 0.")
         if x.shape[-1] != self.in_channels:
             raise ValueError(f"For 'Dense', the 'x' shape[-1] must be {self.in_channels}, but got {x.shape[-1]}.")
         if x.dtype != self.weight.dtype:
             raise TypeError(
-                f"For 'Dense', the dtype of 'x' must be {self.weight.dtype} (the weight's), but got {x.dtype}."
+                f"For 'Dense', the dtype of 'x' must be the same as the dtype of 'weight' ({self.weight.dtype}), "
+                f"but got {x.dtype}."
             )
         out = ops.matmul(x, self.weight.T)
         if self.bias is not None:
             out = out + self.bias
-        if self.activation is not None:
+        if self.activation_flag:
             out = self.activation(out)
         return out
 
     def extend_repr(self) -> str:
-        return f"input_channels={self.in_channels}, output_channels={self.out_channels}, has_bias={self.has_bias}"
+        s = f"input_channels={self.in_channels}, output_channels={self.out_channels}"
+        if self.has_bias:
+            s += f", has_bias={self.has_bias}"
+        if self.activation_flag:
+            s += f", activation={self.activation}"
+        return s
 
 
 class Flatten(Cell):
+    """Flatten dimensions ``start_dim`` .. ``end_dim`` into one (default: all but the batch dimension)."""
+
     def __init__(self, start_dim: int = 1, end_dim: int = -1) -> None:
         super().__init__()
+        for name, v in (("start_dim", start_dim), ("end_dim", end_dim)):
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise TypeError(f"For 'Flatten', the '{name}' must be an int, but got {type(v).__name__}.")
         self.start_dim, self.end_dim = start_dim, end_dim
 
     def construct(self, x: Tensor) -> Tensor:
         return ops.flatten(x, start_dim=self.start_dim, end_dim=self.end_dim)
 
 
+class Unflatten(Cell):
+    """Expand dimension ``axis`` into ``unflattened_size``."""
+
+    def __init__(self, axis: int, unflattened_size: Any) -> None:
+        super().__init__()
+        if isinstance(axis, bool) or not isinstance(axis, int):
+            raise TypeError(f"For 'Unflatten', the 'axis' must be an int, but got {type(axis).__name__}.")
+        if not isinstance(unflattened_size, (tuple, list)):
+            raise TypeError(
+                f"For 'Unflatten', the 'unflattened_size' must be a tuple or list, but got "
+                f"{type(unflattened_size).__name__}."
+            )
+        self.axis, self.unflattened_size = axis, tuple(unflattened_size)
+
+    def construct(self, input: Tensor) -> Tensor:
+        shape = list(input.shape)
+        axis = self.axis % len(shape)
+        return ops.reshape(input, tuple(shape[:axis]) + self.unflattened_size + tuple(shape[axis + 1 :]))
+
+
 class Identity(Cell):
+    """Returns its input."""
+
     def construct(self, x: Any) -> Any:
         return x
+
+
+class Dropout(Cell):
+    """Randomly zero elements with probability ``p`` during training, scaling the rest by ``1 / (1 - p)``;
+    the identity in inference (``set_train(False)``).
+
+    Args:
+        keep_prob: deprecated: the probability of keeping an element, in (0, 1]. Default 0.5.
+        p: the probability of zeroing an element, in [0, 1). Given, it wins over ``keep_prob``. Default None.
+        dtype: deprecated, ignored.
+    """
+
+    def __init__(self, keep_prob: float = 0.5, p: float | None = None, dtype: Any = mstype.float32) -> None:
+        super().__init__()
+        if p is None:
+            if isinstance(keep_prob, bool) or not isinstance(keep_prob, (int, float)):
+                raise TypeError(f"For 'Dropout', the 'keep_prob' must be a float, but got {type(keep_prob).__name__}.")
+            if not 0 < keep_prob <= 1:
+                raise ValueError(
+                    f"For 'Dropout', the 'keep_prob' must be a number in range (0, 1], but got {keep_prob}."
+                )
+            self.keep_prob = float(keep_prob)
+            self.p = 1.0 - self.keep_prob
+        else:
+            if isinstance(p, bool) or not isinstance(p, (int, float)):
+                raise TypeError(f"For 'Dropout', the 'p' must be a float or int, but got {type(p).__name__}.")
+            if not 0 <= p < 1:
+                raise ValueError(f"For 'Dropout', the 'p' must be a number in range [0, 1), but got {p}.")
+            self.p = float(p)
+            self.keep_prob = 1.0 - self.p
+        self.use_p = p is not None
+
+    def construct(self, x: Tensor) -> Tensor:
+        if not self.training or self.p == 0:
+            return x
+        if not isinstance(x.dtype, mstype.Float):
+            raise TypeError(f"For 'Dropout', the dtype of 'x' must be float16, float32 or float64, but got {x.dtype}.")
+        return ops.dropout(x, p=self.p, training=True)
+
+    def extend_repr(self) -> str:
+        return f"p={self.p}" if self.use_p else f"keep_prob={self.keep_prob}"
