@@ -1,0 +1,3 @@
+"""Dataset configuration (``mindspore.dataset.core``)."""
+
+from . import config

@@ -1,0 +1,165 @@
+"""Global settings of the dataset pipeline (``mindspore.dataset.config``).
+
+The seed set here makes shuffles, random samplers and random transforms reproducible, whatever the number
+of parallel workers. Without :func:`set_seed`, every iterator draws a fresh seed.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import threading
+
+import numpy as np
+
+__all__ = [
+    "set_seed",
+    "get_seed",
+    "set_num_parallel_workers",
+    "get_num_parallel_workers",
+    "set_prefetch_size",
+    "get_prefetch_size",
+    "set_monitor_sampling_interval",
+    "get_monitor_sampling_interval",
+    "set_callback_timeout",
+    "get_callback_timeout",
+    "set_enable_shared_mem",
+    "get_enable_shared_mem",
+    "set_multiprocessing_timeout_interval",
+    "get_multiprocessing_timeout_interval",
+    "set_auto_offload",
+    "get_auto_offload",
+    "set_enable_autotune",
+    "get_enable_autotune",
+    "set_debug_mode",
+    "get_debug_mode",
+    "load",
+]
+
+_DEFAULT_SEED = 5489
+_lock = threading.Lock()
+_state: dict = {
+    "seed": None,
+    "num_parallel_workers": min(8, os.cpu_count() or 1),
+    "prefetch_size": 16,
+    "monitor_sampling_interval": 1000,
+    "callback_timeout": 60,
+    "enable_shared_mem": True,
+    "multiprocessing_timeout_interval": 300,
+    "auto_offload": False,
+    "enable_autotune": False,
+    "debug_mode": False,
+}
+_UINT32_MAX = 2**32 - 1
+
+
+def _check_int(name: str, value, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"Argument {name} with value {value!r} is not of type [<class 'int'>], but got {type(value)}.")
+    if not low <= int(value) <= high:
+        raise ValueError(f"Input {name} is not within the required interval of [{low}, {high}].")
+    return int(value)
+
+
+def set_seed(seed: int) -> None:
+    """Set the seed of the dataset pipeline (shuffles, random samplers, random transforms).
+
+    Also seeds Python's ``random`` and NumPy's global generator, as MindSpore does.
+
+    Args:
+        seed (int): the seed, in [0, 2**32 - 1].
+    """
+    seed = _check_int("seed", seed, 0, _UINT32_MAX)
+    with _lock:
+        _state["seed"] = seed
+    random.seed(seed)
+    np.random.seed(seed)
+    from ..engine import _random
+
+    _random.reseed_global(seed)
+
+
+def get_seed() -> int:
+    """The seed set by :func:`set_seed`; 5489 (MindSpore's default) when none was set."""
+    s = _state["seed"]
+    return _DEFAULT_SEED if s is None else s
+
+
+def _seed_or_none() -> int | None:
+    return _state["seed"]
+
+
+def set_num_parallel_workers(num: int) -> None:
+    """Set the default number of parallel workers of every operation.
+
+    Args:
+        num (int): number of workers, at least 1.
+    """
+    _state["num_parallel_workers"] = _check_int("num", num, 1, 2**31 - 1)
+
+
+def get_num_parallel_workers() -> int:
+    """The default number of parallel workers."""
+    return _state["num_parallel_workers"]
+
+
+def set_prefetch_size(size: int) -> None:
+    """Set the number of rows (batches, after ``batch``) each stage keeps ready ahead of its consumer.
+
+    Args:
+        size (int): queue capacity, at least 1.
+    """
+    _state["prefetch_size"] = _check_int("size", size, 1, 2**31 - 1)
+
+
+def get_prefetch_size() -> int:
+    """The prefetch queue size."""
+    return _state["prefetch_size"]
+
+
+def _simple(name: str, check):
+    def setter(value) -> None:
+        _state[name] = check(value)
+
+    def getter():
+        return _state[name]
+
+    setter.__doc__ = f"Set ``{name}``."
+    getter.__doc__ = f"Get ``{name}``."
+    return setter, getter
+
+
+def _bool(value) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"Argument with value {value!r} is not of type [<class 'bool'>], but got {type(value)}.")
+    return value
+
+
+set_monitor_sampling_interval, get_monitor_sampling_interval = _simple(
+    "monitor_sampling_interval", lambda v: _check_int("interval", v, 0, 2**31 - 1)
+)
+set_callback_timeout, get_callback_timeout = _simple(
+    "callback_timeout", lambda v: _check_int("timeout", v, 1, 2**31 - 1)
+)
+set_enable_shared_mem, get_enable_shared_mem = _simple("enable_shared_mem", _bool)
+set_multiprocessing_timeout_interval, get_multiprocessing_timeout_interval = _simple(
+    "multiprocessing_timeout_interval", lambda v: _check_int("interval", v, 1, 2**31 - 1)
+)
+set_auto_offload, get_auto_offload = _simple("auto_offload", _bool)
+set_enable_autotune, get_enable_autotune = _simple("enable_autotune", _bool)
+set_debug_mode, get_debug_mode = _simple("debug_mode", _bool)
+
+
+def load(file) -> None:
+    """Load settings from a JSON file (keys as in MindSpore's config file: ``seed``, ``numParallelWorkers``,
+    ``opPrefetchSize``...)."""
+    import json
+
+    with open(file, encoding="utf-8") as f:
+        cfg = json.load(f)
+    if "seed" in cfg:
+        set_seed(cfg["seed"])
+    if "numParallelWorkers" in cfg:
+        set_num_parallel_workers(cfg["numParallelWorkers"])
+    if "opPrefetchSize" in cfg:
+        set_prefetch_size(cfg["opPrefetchSize"])

@@ -1,0 +1,7 @@
+"""The dataset engine: graph, sources, samplers, iterators."""
+
+from .datasets import *
+from .iterators import DictIterator, TupleIterator
+from .samplers import *
+from .schema import Schema
+from .sources import *

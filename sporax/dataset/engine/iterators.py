@@ -1,0 +1,111 @@
+"""Iterators over a dataset: ``create_tuple_iterator`` / ``create_dict_iterator``.
+
+Each epoch runs the pipeline behind a prefetch thread, which also turns the rows into Tensors (the
+host-to-device transfer overlaps the training step). Stopping an iterator (``break``, an exception, the
+end of the epoch, garbage collection) stops and joins every worker of that epoch.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from ..core import config
+from ._exec import Ctx, prefetch
+
+__all__ = ["TupleIterator", "DictIterator"]
+
+
+def _to_tensor(x):
+    if isinstance(x, np.ndarray) and (x.dtype.kind in "USO"):
+        return x
+    from ...common.tensor import Tensor
+
+    return Tensor(x)
+
+
+class _Iterator:
+    def __init__(self, dataset, columns, num_epochs, output_numpy, do_copy) -> None:
+        from .datasets import ProjectDataset
+
+        if isinstance(num_epochs, bool) or not isinstance(num_epochs, int) or (num_epochs < 1 and num_epochs != -1):
+            raise ValueError(
+                f"Input num_epochs is not within the required interval of [-1, 2147483647] (and not 0), got {num_epochs!r}."
+            )
+        if columns is not None:
+            dataset = ProjectDataset(dataset, columns)
+        self._ds = dataset
+        self._names = dataset._columns()
+        self._num_epochs = num_epochs
+        self._output_numpy = bool(output_numpy)
+        self._epoch = 0
+        self._gen = None
+        self._stop = threading.Event()
+        seed = config._seed_or_none()
+        self._seed = int(np.random.SeedSequence().generate_state(1)[0]) if seed is None else seed
+
+    def _run_epoch(self):
+        ctx = Ctx(self._seed, (self._epoch,), self._stop, config.get_prefetch_size())
+        ds, numpy_out = self._ds, self._output_numpy
+
+        def rows():
+            it = ds._iter(ctx, ())
+            try:
+                for blk in it:
+                    cols = blk.cols
+                    for i in range(blk.n):
+                        vals = [c[i] for c in cols]
+                        yield vals if numpy_out else [_to_tensor(v) for v in vals]
+            finally:
+                it.close()
+
+        return prefetch(rows, ctx.prefetch, ctx)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self._gen is None:
+            if self._num_epochs != -1 and self._epoch >= self._num_epochs:
+                raise StopIteration
+            self._gen = self._run_epoch()
+        try:
+            row = next(self._gen)
+        except StopIteration:
+            self._gen = None
+            self._epoch += 1
+            raise
+        except BaseException:
+            self.stop()
+            raise
+        return self._wrap(row)
+
+    def _wrap(self, row):
+        return row
+
+    def stop(self) -> None:
+        """Stop the workers of the current epoch."""
+        gen, self._gen = self._gen, None
+        if gen is not None:
+            gen.close()
+
+    def __del__(self) -> None:
+        try:
+            self.stop()
+        except Exception:  # noqa: BLE001  (interpreter shutdown)
+            pass
+
+    def get_col_names(self) -> list[str]:
+        return list(self._names)
+
+
+class TupleIterator(_Iterator):
+    """Yields each row as a list (MindSpore yields lists) of Tensors or NumPy arrays."""
+
+
+class DictIterator(_Iterator):
+    """Yields each row as ``{column name: value}``."""
+
+    def _wrap(self, row):
+        return dict(zip(self._names, row))

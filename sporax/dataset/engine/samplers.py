@@ -1,0 +1,333 @@
+"""Samplers: which rows of a random-access source are read, and in which order (``mindspore.dataset``)."""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+__all__ = [
+    "Sampler",
+    "BuiltinSampler",
+    "SequentialSampler",
+    "RandomSampler",
+    "DistributedSampler",
+    "SubsetRandomSampler",
+    "SubsetSampler",
+    "WeightedRandomSampler",
+    "PKSampler",
+]
+
+
+def _check_num_samples(num_samples):
+    if num_samples is None:
+        return None
+    if isinstance(num_samples, bool) or not isinstance(num_samples, numbers.Integral):
+        raise TypeError(f"num_samples must be an integer, but got {type(num_samples).__name__}.")
+    if num_samples < 0:
+        raise ValueError(f"num_samples should be a non-negative integer, but got {num_samples}.")
+    return int(num_samples) or None
+
+
+class BuiltinSampler:
+    """Base class of the built-in samplers."""
+
+    num_samples: int | None = None
+    #: the sampler draws random numbers (its order changes with the seed and the epoch)
+    _random = False
+
+    def indices(self, n: int, rng: np.random.Generator, labels=None) -> np.ndarray:
+        """The row indices of one epoch over a source of ``n`` rows."""
+        raise NotImplementedError
+
+    def count(self, n: int) -> int:
+        """How many indices :meth:`indices` returns for ``n`` rows."""
+        return len(self.indices(n, np.random.default_rng(0)))
+
+    def get_num_samples(self):
+        return self.num_samples
+
+    def _cap(self, k: int) -> int:
+        return k if self.num_samples is None else min(k, self.num_samples)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(num_samples={self.num_samples})"
+
+
+class Sampler(BuiltinSampler):
+    """Base class of user samplers: override ``__iter__`` to yield row indices.
+
+    Args:
+        num_samples (int, optional): at most this many indices. Default: ``None``, all.
+    """
+
+    def __init__(self, num_samples=None) -> None:
+        self.num_samples = _check_num_samples(num_samples)
+        self.dataset_size = 0
+
+    def __iter__(self):
+        raise NotImplementedError("A Sampler subclass must implement __iter__.")
+
+    def indices(self, n, rng, labels=None):
+        self.dataset_size = n
+        idx = np.fromiter((int(i) for i in self), dtype=np.int64)
+        return idx[: self._cap(len(idx))]
+
+    def count(self, n):
+        return len(self.indices(n, None))
+
+
+class _IterableSampler(Sampler):
+    """Any iterable of indices used as a sampler."""
+
+    def __init__(self, iterable) -> None:
+        super().__init__()
+        self._it = iterable
+
+    def __iter__(self):
+        return iter(self._it)
+
+
+class SequentialSampler(BuiltinSampler):
+    """Rows in order.
+
+    Args:
+        start_index (int, optional): first index. Default: ``None`` (0).
+        num_samples (int, optional): at most this many rows. Default: ``None``, all.
+    """
+
+    def __init__(self, start_index=None, num_samples=None) -> None:
+        if start_index is not None and (not isinstance(start_index, numbers.Integral) or start_index < 0):
+            raise ValueError(f"start_index should be a non-negative integer, but got {start_index}.")
+        self.start_index = int(start_index or 0)
+        self.num_samples = _check_num_samples(num_samples)
+
+    def indices(self, n, rng, labels=None):
+        if n and self.start_index >= n:
+            raise ValueError(f"start_index {self.start_index} must be smaller than the dataset size {n}.")
+        return np.arange(self.start_index, self.start_index + self._cap(max(0, n - self.start_index)), dtype=np.int64)
+
+    def count(self, n):
+        return self._cap(max(0, n - self.start_index))
+
+
+class RandomSampler(BuiltinSampler):
+    """Rows in a random order (a new one each epoch).
+
+    Args:
+        replacement (bool, optional): draw with replacement. Default: ``False``.
+        num_samples (int, optional): at most this many rows. Default: ``None``, all.
+    """
+
+    _random = True
+
+    def __init__(self, replacement=False, num_samples=None) -> None:
+        if not isinstance(replacement, bool):
+            raise TypeError(f"replacement must be a bool, but got {type(replacement).__name__}.")
+        self.replacement = replacement
+        self.num_samples = _check_num_samples(num_samples)
+
+    def indices(self, n, rng, labels=None):
+        if self.replacement:
+            return rng.integers(0, n, self.num_samples or n, dtype=np.int64) if n else np.zeros(0, np.int64)
+        return rng.permutation(n).astype(np.int64)[: self._cap(n)]
+
+    def count(self, n):
+        return (self.num_samples or n) if self.replacement else self._cap(n)
+
+
+class DistributedSampler(BuiltinSampler):
+    """The rows of one shard: ``ceil(n / num_shards)`` rows, shard ``i`` takes rows ``i, i + num_shards, ...``,
+    wrapping around to the start so every shard has the same number of rows.
+
+    Args:
+        num_shards (int): number of shards.
+        shard_id (int): this shard, in [0, num_shards).
+        shuffle (bool, optional): shuffle the rows (the same permutation on every shard). Default: ``True``.
+        num_samples (int, optional): at most this many rows per shard. Default: ``None``.
+        offset (int, optional): first shard of the round-robin. Default: ``-1`` (0).
+    """
+
+    def __init__(self, num_shards, shard_id, shuffle=True, num_samples=None, offset=-1) -> None:
+        if not isinstance(num_shards, numbers.Integral) or num_shards <= 0:
+            raise ValueError(f"num_shards must be a positive integer, but got {num_shards}.")
+        if not isinstance(shard_id, numbers.Integral) or not 0 <= shard_id < num_shards:
+            raise ValueError(f"Input shard_id is not within the required interval of [0, {num_shards - 1}].")
+        if not isinstance(shuffle, bool):
+            raise TypeError(f"shuffle must be a bool, but got {type(shuffle).__name__}.")
+        self.num_shards, self.shard_id, self.shuffle = int(num_shards), int(shard_id), shuffle
+        self.num_samples = _check_num_samples(num_samples)
+        self.offset = int(offset)
+        self._random = shuffle
+
+    def _per_shard(self, n: int) -> int:
+        return -(-n // self.num_shards) if n else 0
+
+    def indices(self, n, rng, labels=None):
+        k = self._cap(self._per_shard(n))
+        if not n:
+            return np.zeros(0, np.int64)
+        first = (self.shard_id + max(self.offset, 0)) % self.num_shards
+        pos = (np.arange(k, dtype=np.int64) * self.num_shards + first) % n
+        if self.shuffle:
+            pos = rng.permutation(n).astype(np.int64)[pos]
+        return pos
+
+    def count(self, n):
+        return self._cap(self._per_shard(n))
+
+
+class SubsetRandomSampler(BuiltinSampler):
+    """The given indices, in a random order.
+
+    Args:
+        indices (sequence of int): row indices.
+        num_samples (int, optional): at most this many. Default: ``None``.
+    """
+
+    _random = True
+
+    def __init__(self, indices, num_samples=None) -> None:
+        self._idx = _as_indices(indices)
+        self.num_samples = _check_num_samples(num_samples)
+
+    def indices(self, n, rng, labels=None):
+        _check_range(self._idx, n)
+        return self._idx[rng.permutation(len(self._idx))][: self._cap(len(self._idx))]
+
+    def count(self, n):
+        return self._cap(len(self._idx))
+
+
+class SubsetSampler(BuiltinSampler):
+    """The given indices, in the given order.
+
+    Args:
+        indices (sequence of int): row indices.
+        num_samples (int, optional): at most this many. Default: ``None``.
+    """
+
+    def __init__(self, indices, num_samples=None) -> None:
+        self._idx = _as_indices(indices)
+        self.num_samples = _check_num_samples(num_samples)
+
+    def indices(self, n, rng, labels=None):
+        _check_range(self._idx, n)
+        return self._idx[: self._cap(len(self._idx))]
+
+    def count(self, n):
+        return self._cap(len(self._idx))
+
+
+class WeightedRandomSampler(BuiltinSampler):
+    """Row ``i`` drawn with probability ``weights[i] / sum(weights)``.
+
+    Args:
+        weights (sequence of float): one non-negative weight per row.
+        num_samples (int, optional): number of draws. Default: ``None``, ``len(weights)``.
+        replacement (bool, optional): draw with replacement. Default: ``True``.
+    """
+
+    _random = True
+
+    def __init__(self, weights, num_samples=None, replacement=True) -> None:
+        w = np.asarray(weights, np.float64).reshape(-1)
+        if w.size == 0 or (w < 0).any() or not np.isfinite(w).all() or w.sum() <= 0:
+            raise ValueError("weights must be a non-empty list of non-negative numbers with a positive sum.")
+        self.weights = w
+        self.num_samples = _check_num_samples(num_samples)
+        self.replacement = bool(replacement)
+
+    def indices(self, n, rng, labels=None):
+        k = self.num_samples or len(self.weights)
+        if not self.replacement and k > np.count_nonzero(self.weights):
+            raise ValueError("num_samples exceeds the number of rows with a non-zero weight (replacement=False).")
+        idx = rng.choice(len(self.weights), size=k, replace=self.replacement, p=self.weights / self.weights.sum())
+        _check_range(idx, n)
+        return idx.astype(np.int64)
+
+    def count(self, n):
+        return self.num_samples or len(self.weights)
+
+
+class PKSampler(BuiltinSampler):
+    """``num_val`` rows of every class (P classes x K rows), for metric learning. A class with fewer rows
+    than ``num_val`` repeats its rows.
+
+    Args:
+        num_val (int): rows per class.
+        num_class (int, optional): not supported (as in MindSpore). Default: ``None``.
+        shuffle (bool, optional): shuffle the classes and the rows within each. Default: ``False``.
+        class_column (str, optional): the label column. Default: ``'label'``.
+        num_samples (int, optional): at most this many rows. Default: ``None``.
+    """
+
+    def __init__(self, num_val, num_class=None, shuffle=False, class_column="label", num_samples=None) -> None:
+        if not isinstance(num_val, numbers.Integral) or num_val <= 0:
+            raise ValueError(f"num_val must be a positive integer, but got {num_val}.")
+        if num_class is not None:
+            raise NotImplementedError("Not supported to specify num_class for PKSampler.")
+        self.num_val, self.shuffle, self.class_column = int(num_val), bool(shuffle), class_column
+        self.num_samples = _check_num_samples(num_samples)
+        self._random = self.shuffle
+
+    def indices(self, n, rng, labels=None):
+        if labels is None:
+            raise RuntimeError(
+                "PKSampler needs a source with a class label column (MnistDataset, Cifar, ImageFolder...)."
+            )
+        labels = np.asarray(labels).reshape(-1)
+        classes = np.unique(labels)
+        if self.shuffle:
+            classes = classes[rng.permutation(len(classes))]
+        out = []
+        for c in classes:
+            rows = np.flatnonzero(labels == c)
+            if self.shuffle:
+                rows = rows[rng.permutation(len(rows))]
+            out.append(np.resize(rows, self.num_val))
+        idx = np.concatenate(out).astype(np.int64) if out else np.zeros(0, np.int64)
+        return idx[: self._cap(len(idx))]
+
+    def count(self, n):
+        raise NotImplementedError
+
+
+def _as_indices(indices) -> np.ndarray:
+    if isinstance(indices, (str, bytes)) or not hasattr(indices, "__iter__"):
+        raise TypeError(f"indices must be a sequence of integers, but got {type(indices).__name__}.")
+    idx = np.asarray(list(indices))
+    if idx.size and idx.dtype.kind not in "iu":
+        raise TypeError("indices must be a sequence of integers.")
+    return idx.astype(np.int64).reshape(-1)
+
+
+def _check_range(idx: np.ndarray, n: int) -> None:
+    if idx.size and (idx.min() < 0 or idx.max() >= n):
+        bad = int(idx[(idx < 0) | (idx >= n)][0])
+        raise RuntimeError(f"Invalid sampler index {bad}: the dataset has {n} rows.")
+
+
+def select_sampler(num_samples, sampler, shuffle, num_shards, shard_id) -> BuiltinSampler:
+    """The sampler a source uses, from its ``sampler``/``shuffle``/``num_shards`` arguments (MindSpore's rules)."""
+    if sampler is not None:
+        if shuffle is not None:
+            raise RuntimeError("sampler and shuffle cannot be specified at the same time.")
+        if num_shards is not None:
+            raise RuntimeError("sampler and sharding cannot be specified at the same time.")
+        if isinstance(sampler, BuiltinSampler):
+            return sampler
+        if isinstance(sampler, (list, tuple, np.ndarray)):
+            return SubsetSampler(sampler, num_samples)
+        if hasattr(sampler, "__iter__"):
+            return _IterableSampler(sampler)
+        raise TypeError(f"Unsupported sampler object of type ({type(sampler).__name__}).")
+    if num_shards is not None or shard_id is not None:
+        if num_shards is None or shard_id is None:
+            raise RuntimeError("num_shards and shard_id need to be passed in together.")
+        return DistributedSampler(
+            num_shards, shard_id, shuffle=True if shuffle is None else bool(shuffle), num_samples=num_samples
+        )
+    if shuffle is None or shuffle:
+        return RandomSampler(num_samples=num_samples)
+    return SequentialSampler(num_samples=num_samples)

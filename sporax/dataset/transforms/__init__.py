@@ -1,0 +1,4 @@
+"""General transforms (``mindspore.dataset.transforms``)."""
+
+from . import transforms
+from .transforms import *

@@ -1,0 +1,3 @@
+"""MindSpore 1.x path ``mindspore.dataset.transforms.c_transforms``: the 2.x transforms."""
+
+from .transforms import *  # noqa: F403

@@ -1,0 +1,3 @@
+"""MindSpore 1.x path ``mindspore.dataset.vision.c_transforms``: the 2.x vision transforms."""
+
+from .transforms import *  # noqa: F403
