@@ -2,10 +2,14 @@
 wrapper cells."""
 
 from . import layer, loss, optim, wrap
+from . import dynamic_lr, learning_rate_schedule
 from .cell import Cell, GraphCell
 from .layer import *  # noqa: F403
 from .loss import *  # noqa: F403
 from .optim import *  # noqa: F403
 from .wrap import *  # noqa: F403
+from .dynamic_lr import *  # noqa: F403
+from .learning_rate_schedule import *  # noqa: F403
 
 __all__ = ["Cell", "GraphCell", *layer.__all__, *loss.__all__, *optim.__all__, *wrap.__all__]
+__all__ += [*learning_rate_schedule.__all__, *dynamic_lr.__all__]

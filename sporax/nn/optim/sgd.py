@@ -5,12 +5,52 @@ from __future__ import annotations
 from typing import Any
 
 from ... import ops
-from .optimizer import Optimizer
+from ...common import dtype as mstype
+from ...common.parameter import Parameter
+from ...common.tensor import Tensor
+from . import _checks as validator
+from .optimizer import Optimizer, opt_init_args_register
 
 __all__ = ["SGD"]
 
 
 class SGD(Optimizer):
+    r"""Stochastic gradient descent, with optional (Nesterov) momentum, as MindSpore's SGD kernel:
+
+    .. math::
+        g = grad + wd \cdot p,\quad
+        v = \begin{cases} g & \text{first step} \\ u v + (1 - dampening)\, g & \text{otherwise}\end{cases},\quad
+        p = p - lr \cdot (g + u v \text{ if nesterov else } v)
+
+    With `momentum` 0, :math:`p = p - lr \cdot g`. Weight decay applies to every parameter (there is no
+    'beta'/'gamma' filter in SGD); with parameter groups each group's own `weight_decay` is used (unlike
+    MindSpore, it is not multiplied by `loss_scale`).
+
+    Args:
+        params (Union[list[Parameter], list[dict]]): Parameters or parameter groups (see :class:`Optimizer`).
+        learning_rate (Union[float, int, Tensor, Iterable, LearningRateSchedule]): Default: ``0.1``.
+        momentum (float): The momentum, at least 0.0. Default: ``0.0``.
+        dampening (float): Dampening of the momentum, at least 0.0. Default: ``0.0``.
+        weight_decay (float): Weight decay (L2 penalty), at least 0. Default: ``0.0``.
+        nesterov (bool): Nesterov momentum; needs `momentum` > 0 and `dampening` 0. Default: ``False``.
+        loss_scale (float): The loss scale, greater than 0. Default: ``1.0``.
+
+    Inputs:
+        - **gradients** (tuple[Tensor]) - The gradients of `params`, of the same shapes.
+
+    Outputs:
+        tuple[bool], all True.
+
+    Raises:
+        ValueError: If `momentum`, `dampening` or `weight_decay` is less than 0.0.
+
+    Examples:
+        >>> from sporax import nn
+        >>> net = nn.Dense(3, 2)
+        >>> optim = nn.SGD(net.trainable_params(), learning_rate=0.1, momentum=0.9)
+    """
+
+    @opt_init_args_register
     def __init__(
         self,
         params: Any,
@@ -22,9 +62,58 @@ class SGD(Optimizer):
         loss_scale: float = 1.0,
     ) -> None:
         super().__init__(learning_rate, params, weight_decay, loss_scale)
+        if isinstance(momentum, int) and not isinstance(momentum, bool):
+            momentum = float(momentum)
+        if not isinstance(momentum, float):
+            raise TypeError(f"For 'SGD', the argument 'momentum' must be float type, but got {type(momentum)}.")
+        if momentum < 0.0:
+            raise ValueError(f"For 'SGD', the argument 'momentum' must be at least 0.0, but got {momentum}.")
+        if isinstance(dampening, int) and not isinstance(dampening, bool):
+            dampening = float(dampening)
+        if not isinstance(dampening, float):
+            raise TypeError(f"For 'SGD', the argument 'dampening' must be float type, but got {type(dampening)}.")
+        if dampening < 0.0:
+            raise ValueError(
+                f"For 'SGD', the argument 'dampening' must be at least 0.0, but got 'dampening' {dampening}"
+            )
+        self.dampening = dampening
+        validator.check_value_type("nesterov", nesterov, [bool], self.cls_name)
+        if nesterov and (momentum <= 0.0 or dampening != 0.0):
+            raise ValueError(
+                "For 'SGD', if 'nesterov' is true, 'momentum' must be > 0.0 and 'dampening' must equal to 0.0, "
+                f"but got 'momentum' {momentum}, 'dampening' {dampening}"
+            )
+        self.nesterov = nesterov
+        if self.dynamic_weight_decay:
+            raise TypeError(
+                "For 'SGD', dynamic weight decay is currently not supported, the argument 'weight_decay' or "
+                "'weight_decay' set in grouped 'params' must be float or int type."
+            )
+        if self.is_group:
+            self._decays = tuple(wd / self.loss_scale for wd in self.group_weight_decay)
+        else:
+            self._decays = (float(weight_decay),) * self.param_length
+        self.momentum = Parameter(Tensor(momentum, mstype.float32), name="momentum")
+        self.accum = self._parameters.clone(prefix="accum", init="zeros")
+        self.stat = self._parameters.clone(prefix="stat", init="ones")
 
-    def construct(self, gradients: Any) -> Any:
-        lr = self.get_lr()
-        for p, g in zip(self.parameters, gradients, strict=True):
-            ops.assign(p, p - lr * g)
-        return tuple(True for _ in self.parameters)
+    def construct(self, gradients: Any) -> tuple[bool, ...]:
+        gradients = self._check_gradients(gradients)
+        gradients = self.flatten_gradients(gradients)
+        gradients = self.gradients_centralization(gradients)
+        gradients = self.scale_grad(gradients)
+        lrs = self._lr_per_param(self.get_lr())
+        momentum = self.momentum
+        use_momentum = momentum > 0.0
+        for lr, grad, param, accum, stat, wd in zip(
+            lrs, gradients, self._parameters, self.accum, self.stat, self._decays
+        ):
+            if wd > 0.0:
+                grad = grad + param * wd
+            first = stat > 0.0
+            new_accum = ops.where(first, grad, accum * momentum + (1.0 - self.dampening) * grad)
+            update = grad + new_accum * momentum if self.nesterov else new_accum
+            ops.assign(accum, ops.where(use_momentum, new_accum, accum))
+            ops.assign(stat, ops.where(ops.logical_and(use_momentum, first), ops.zeros_like(stat), stat))
+            ops.assign(param, param - lr * ops.where(use_momentum, update, grad))
+        return (True,) * self.param_length
