@@ -218,7 +218,7 @@ class StatefulJit:
         def probe(dyn_vals: list[Any]) -> Any:
             with _state.Frame(discover=True) as fr:
                 out = self._call_fn(leaves, treedef, dyn_pos, dyn_vals)
-            found["reads"], found["writes"] = fr.reads, fr.writes
+            found["reads"], found["writes"] = fr.reads, fr.changed_writes
             return [x for x in jax.tree_util.tree_leaves(out) if _is_dynamic(x)]
 
         jax.eval_shape(probe, dyn)
@@ -241,7 +241,8 @@ class StatefulJit:
             with _state.Frame(bound, discover=True) as fr:
                 out = self._call_fn(leaves, treedef, dyn_pos, dyn_vals)
             missed_r = [h for h in fr.reads if id(h) not in known]
-            missed_w = [h for h in fr.writes if id(h) not in written]
+            initial = {id(h): v for h, v in bound}
+            missed_w = [h for h in fr.writes if id(h) not in written and fr.value(h) is not initial.get(id(h))]
             if missed_r or missed_w:
                 raise _Retrace(missed_r, missed_w)
             out_leaves, entry.out_tree = jax.tree_util.tree_flatten(out)

@@ -55,12 +55,13 @@ def epoch() -> tuple[int, int]:
 class Frame:
     """One scope of holder values. Use as a context manager."""
 
-    __slots__ = ("_vals", "_written", "_read", "discover")
+    __slots__ = ("_vals", "_written", "_read", "_first", "discover")
 
     def __init__(self, bound: Iterable[tuple[Any, Any]] = (), discover: bool = False) -> None:
         self._vals: dict[int, tuple[Any, Any]] = {id(h): (h, v) for h, v in bound}
         self._written: dict[int, Any] = {}
         self._read: dict[int, Any] = {}
+        self._first: dict[int, Any] = {}
         self.discover = discover
 
     def __enter__(self) -> Frame:
@@ -87,6 +88,12 @@ class Frame:
     def written_items(self) -> list[tuple[Any, Any]]:
         return [(h, self._vals[k][1]) for k, h in self._written.items()]
 
+    @property
+    def changed_writes(self) -> list[Any]:
+        """Written holders whose final value is not the very value first read here (``discover``
+        frames): a write of an unchanged value (``assign(p, p)``) needs no output and no donation."""
+        return [h for k, h in self._written.items() if self._first.get(k, _MISSING) is not self._vals[k][1]]
+
 
 def active() -> bool:
     """True while any frame is open: a trace or a gradient is running."""
@@ -105,9 +112,13 @@ def read(holder: Any) -> Any:
             # Serve from the enclosing scope and remember it, so later reads in this frame agree.
             value = _read_outer(holder, stack, i)
             fr._read[key] = holder
+            fr._first[key] = value
             fr._vals[key] = (holder, value)
             return value
     return holder._stored
+
+
+_MISSING = object()
 
 
 def _read_outer(holder: Any, stack: list[Frame], below: int) -> Any:
@@ -120,6 +131,7 @@ def _read_outer(holder: Any, stack: list[Frame], below: int) -> Any:
         if fr.discover:
             value = _read_outer(holder, stack, j)
             fr._read[key] = holder
+            fr._first[key] = value
             fr._vals[key] = (holder, value)
             return value
     return holder._stored

@@ -226,3 +226,19 @@ def test_random_state_is_implicit_and_reproducible():
     assert not np.array_equal(a1, a2)  # the key advances as state
     ms.set_seed(7)
     np.testing.assert_array_equal(draw().asnumpy(), a1)
+
+
+def test_unchanged_writes_are_not_outputs():
+    p = Parameter(Tensor(np.ones(2, np.float32)), name="p")
+    q = Parameter(Tensor(np.ones(2, np.float32)), name="q")
+
+    @ms.jit
+    def f(x):
+        ops.assign(p, p)  # a no-op write: no output, no donation
+        ops.assign(q, q + x)
+        return p.sum()
+
+    f(Tensor(np.ones(2, np.float32)))
+    entry = next(iter(f.__sporax_jit__._cache.values()))
+    assert entry.writes == [q]
+    assert float(q.sum()) == 4.0 and float(p.sum()) == 2.0
