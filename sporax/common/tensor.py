@@ -289,6 +289,8 @@ class Tensor:
         value = np.array2string(self.asnumpy(), separator=" ")
         if self.ndim == 0:
             return f"Tensor(shape=[], dtype={self.dtype}, value= {value})"
+        if self.ndim == 1:
+            return f"Tensor(shape={list(self.shape)}, dtype={self.dtype}, value={value})"
         return f"Tensor(shape={list(self.shape)}, dtype={self.dtype}, value=\n{value})"
 
     def __len__(self) -> int:
@@ -764,9 +766,6 @@ class Tensor:
     def ceil(self) -> Tensor:
         return _ops().ceil(self)
 
-    def round(self) -> Tensor:
-        return _ops().round(self)
-
     def trunc(self) -> Tensor:
         return _ops().trunc(self)
 
@@ -854,6 +853,230 @@ class Tensor:
 
     def stop_gradient(self) -> Tensor:
         return _ops().stop_gradient(self)
+
+    def round(self, decimals: int = 0) -> Tensor:
+        return _ops().round(self, decimals=decimals)
+
+    def true_divide(self, value: Any) -> Tensor:
+        return _ops().true_divide(self, value)
+
+    def floor_divide(self, value: Any) -> Tensor:
+        return _ops().floor_divide(self, value)
+
+    def remainder(self, divisor: Any) -> Tensor:
+        return _ops().remainder(self, divisor)
+
+    def fmod(self, other: Any) -> Tensor:
+        return _ops().fmod(self, other)
+
+    def float_power(self, exponent: Any) -> Tensor:
+        return _ops().float_power(self, exponent)
+
+    def xlogy(self, y: Any) -> Tensor:
+        return _ops().xlogy(self, y)
+
+    def atan2(self, other: Any) -> Tensor:
+        return _ops().atan2(self, other)
+
+    def hypot(self, other: Any) -> Tensor:
+        return _ops().hypot(self, other)
+
+    def logaddexp(self, other: Any) -> Tensor:
+        return _ops().logaddexp(self, other)
+
+    def addcmul(self, tensor1: Any, tensor2: Any, value: Any = 1) -> Tensor:
+        return _ops().addcmul(self, tensor1, tensor2, value)
+
+    def addcdiv(self, tensor1: Any, tensor2: Any, value: Any = 1) -> Tensor:
+        return _ops().addcdiv(self, tensor1, tensor2, value)
+
+    def logical_xor(self, other: Any) -> Tensor:
+        return _ops().logical_xor(self, other)
+
+    def bitwise_and(self, other: Any) -> Tensor:
+        return _ops().bitwise_and(self, other)
+
+    def bitwise_or(self, other: Any) -> Tensor:
+        return _ops().bitwise_or(self, other)
+
+    def bitwise_xor(self, other: Any) -> Tensor:
+        return _ops().bitwise_xor(self, other)
+
+    def asin(self) -> Tensor:
+        return _ops().asin(self)
+
+    def acos(self) -> Tensor:
+        return _ops().acos(self)
+
+    def atan(self) -> Tensor:
+        return _ops().atan(self)
+
+    def sinh(self) -> Tensor:
+        return _ops().sinh(self)
+
+    def cosh(self) -> Tensor:
+        return _ops().cosh(self)
+
+    def asinh(self) -> Tensor:
+        return _ops().asinh(self)
+
+    def acosh(self) -> Tensor:
+        return _ops().acosh(self)
+
+    def atanh(self) -> Tensor:
+        return _ops().atanh(self)
+
+    def erf(self) -> Tensor:
+        return _ops().erf(self)
+
+    def erfc(self) -> Tensor:
+        return _ops().erfc(self)
+
+    def erfinv(self) -> Tensor:
+        return _ops().erfinv(self)
+
+    def lgamma(self) -> Tensor:
+        return _ops().lgamma(self)
+
+    def digamma(self) -> Tensor:
+        return _ops().digamma(self)
+
+    def sinc(self) -> Tensor:
+        return _ops().sinc(self)
+
+    def frac(self) -> Tensor:
+        return _ops().frac(self)
+
+    def logit(self, eps: Any = None) -> Tensor:
+        return _ops().logit(self, eps)
+
+    def nan_to_num(self, nan: float = 0.0, posinf: Any = None, neginf: Any = None) -> Tensor:
+        return _ops().nan_to_num(self, nan, posinf, neginf)
+
+    def signbit(self) -> Tensor:
+        return _ops().signbit(self)
+
+    def deg2rad(self) -> Tensor:
+        return _ops().deg2rad(self)
+
+    def rad2deg(self) -> Tensor:
+        return _ops().rad2deg(self)
+
+    def exp2(self) -> Tensor:
+        return _ops().exp2(self)
+
+    def nansum(self, axis: Any = None, keepdims: bool = False, *, dtype: Any = None) -> Tensor:
+        return _ops().nansum(self, axis, keepdims, dtype=dtype)
+
+    def median(self, axis: int = -1, keepdims: bool = False) -> Any:
+        return _ops().median(self, axis, keepdims)
+
+    def cummax(self, axis: int) -> Any:
+        return _ops().cummax(self, axis)
+
+    def cummin(self, axis: int) -> Any:
+        return _ops().cummin(self, axis)
+
+    def logcumsumexp(self, axis: int) -> Tensor:
+        return _ops().logcumsumexp(self, axis)
+
+    def diff(self, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = None) -> Tensor:
+        return _ops().diff(self, n, axis, prepend, append)
+
+    def argmax_with_value(self, axis: int = 0, keep_dims: bool = False) -> Any:
+        values, index = _ops().max(self, axis, keep_dims)
+        return index, values
+
+    def argmin_with_value(self, axis: int = 0, keep_dims: bool = False) -> Any:
+        values, index = _ops().min(self, axis, keep_dims)
+        return index, values
+
+    def mm(self, mat2: Any) -> Tensor:
+        return _ops().mm(self, mat2)
+
+    def bmm(self, mat2: Any) -> Tensor:
+        return _ops().bmm(self, mat2)
+
+    def dot(self, other: Any) -> Tensor:
+        return _ops().dot(self, other)
+
+    def inner(self, other: Any) -> Tensor:
+        return _ops().inner(self, other)
+
+    def outer(self, vec2: Any) -> Tensor:
+        return _ops().outer(self, vec2)
+
+    def cross(self, other: Any, dim: Any = None) -> Tensor:
+        return _ops().cross(self, other, dim)
+
+    def det(self) -> Tensor:
+        return _ops().det(self)
+
+    def inverse(self) -> Tensor:
+        return _ops().inverse(self)
+
+    def kron(self, other: Any) -> Tensor:
+        return _ops().kron(self, other)
+
+    def t(self) -> Tensor:
+        return _ops().t(self)
+
+    def swapdims(self, dim0: int, dim1: int) -> Tensor:
+        return _ops().swapdims(self, dim0, dim1)
+
+    def movedim(self, source: Any, destination: Any) -> Tensor:
+        return _ops().movedim(self, source, destination)
+
+    def unbind(self, dim: int = 0) -> Any:
+        return _ops().unbind(self, dim)
+
+    def tensor_split(self, indices_or_sections: Any, axis: int = 0) -> Any:
+        return _ops().tensor_split(self, indices_or_sections, axis)
+
+    def hsplit(self, indices_or_sections: Any) -> Any:
+        return _ops().hsplit(self, indices_or_sections)
+
+    def vsplit(self, indices_or_sections: Any) -> Any:
+        return _ops().vsplit(self, indices_or_sections)
+
+    def masked_select(self, mask: Any) -> Tensor:
+        return _ops().masked_select(self, mask)
+
+    def masked_scatter(self, mask: Any, x: Any) -> Tensor:
+        return _ops().masked_scatter(self, mask, x)
+
+    def argwhere(self) -> Tensor:
+        return _ops().argwhere(self)
+
+    def unique_consecutive(self, return_idx: bool = False, return_counts: bool = False, axis: Any = None) -> Any:
+        return _ops().unique_consecutive(self, return_idx, return_counts, axis)
+
+    def searchsorted(self, v: Any, side: str = "left", sorter: Any = None) -> Tensor:
+        return _ops().searchsorted(self, v, side=side, sorter=sorter)
+
+    def bincount(self, weights: Any = None, minlength: int = 0) -> Tensor:
+        return _ops().bincount(self, weights, minlength)
+
+    def scatter(self, axis: int, index: Any, src: Any) -> Tensor:
+        return _ops().scatter(self, axis, index, src)
+
+    def gather_nd(self, indices: Any) -> Tensor:
+        return _ops().gather_nd(self, indices)
+
+    def isin(self, test_elements: Any) -> Tensor:
+        return _ops().isin(self, test_elements)
+
+    def new_zeros(self, size: Any, *, dtype: Any = None) -> Tensor:
+        return _ops().zeros(size, dtype or self.dtype)
+
+    def new_ones(self, size: Any, *, dtype: Any = None) -> Tensor:
+        return _ops().ones(size, dtype or self.dtype)
+
+    def bernoulli(self, p: Any = 0.5, seed: Any = None) -> Tensor:
+        return _ops().bernoulli(self, p, seed)
+
+    def multinomial(self, num_samples: int, replacement: bool = True, seed: Any = None) -> Tensor:
+        return _ops().multinomial(self, num_samples, replacement, seed)
 
     def detach(self) -> Tensor:
         return _ops().stop_gradient(self)

@@ -895,18 +895,9 @@ def median(input: Any, axis: int = -1, keepdims: bool = False) -> tuple[Tensor, 
 def _cum_extreme(input: Any, axis: int, largest: bool, op: str) -> tuple[Tensor, Tensor]:
     a = as_tensor_array(input)
     ax = check_axis(axis, a.ndim, op)
-    n = a.shape[ax]
+    vals = (lax.cummax if largest else lax.cummin)(a, axis=ax)
     pos = lax.broadcasted_iota(jnp.int64, a.shape, ax)
-
-    def combine(x: Any, y: Any) -> Any:
-        (va, ia), (vb, ib) = x, y
-        take_b = (vb >= va) if largest else (vb <= va)
-        take_b = take_b | jnp.isnan(vb) if jnp.issubdtype(va.dtype, jnp.floating) else take_b
-        return jnp.where(take_b, vb, va), jnp.where(take_b, ib, ia)
-
-    if n == 0:
-        return wrap(a), wrap(pos)
-    vals, idx = lax.associative_scan(combine, (a, pos), axis=ax)
+    idx = lax.cummax(jnp.where(a == vals, pos, -1), axis=ax)
     return wrap(vals), wrap(idx)
 
 

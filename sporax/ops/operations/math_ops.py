@@ -137,7 +137,6 @@ _UNARY = {
     "Atan": F.atan,
     "Sinh": F.sinh,
     "Cosh": F.cosh,
-    "Tanh": F.tanh,
     "Asinh": F.asinh,
     "Acosh": F.acosh,
     "Atanh": F.atanh,
