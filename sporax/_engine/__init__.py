@@ -13,7 +13,7 @@ from jax import lax  # noqa: E402
 
 from . import _concrete as concrete  # noqa: E402
 from . import _state as state  # noqa: E402
-from ._autodiff import custom_vjp_call, ones_cotangent, vjp_stateful, zeros_cotangent  # noqa: E402
+from ._autodiff import custom_vjp_call, ones_cotangent, remat_call, vjp_stateful, zeros_cotangent  # noqa: E402
 from ._jit import TRACE_ERRORS, StatefulJit, warn_user  # noqa: E402
 
 __all__ = [
@@ -27,6 +27,7 @@ __all__ = [
     "warn_user",
     "vjp_stateful",
     "custom_vjp_call",
+    "remat_call",
     "ones_cotangent",
     "zeros_cotangent",
     "is_tracer",

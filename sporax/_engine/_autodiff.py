@@ -133,3 +133,25 @@ def _fix_float0_like_input(g: Any, x: Any) -> Any:
     if not _is_float(x):
         return np.zeros(x.shape, _float0)
     return jnp.asarray(g, x.dtype)
+
+
+def remat_call(fn: Callable[..., Any], args: Sequence[Any], holders: Sequence[Any]) -> Any:
+    """``fn(*args)`` whose activations are recomputed in the backward pass (``Cell.recompute``).
+
+    The holders ``fn`` may read are passed explicitly, and holders it writes leave as outputs and are
+    written to the enclosing scope, as in :func:`vjp_stateful`.
+    """
+    holders = list(holders)
+    side_holders: list[Any] = []
+
+    def run(h_vals: list[Any], a: tuple[Any, ...]) -> Any:
+        with _state.Frame(zip(holders, h_vals, strict=True)) as fr:
+            out = fn(*a)
+        items = fr.written_items()
+        side_holders[:] = [h for h, _ in items]
+        return out, [v for _, v in items]
+
+    out, side = jax.checkpoint(run)([_state.read(h) for h in holders], tuple(args))
+    for h, v in zip(side_holders, side, strict=True):
+        _state.write(h, v)
+    return out

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from .. import context
-from .._engine import StatefulJit, custom_vjp_call, state, warn_user
+from .._engine import StatefulJit, custom_vjp_call, remat_call, state, warn_user
 from ..common import dtype as mstype
 from ..common.parameter import Parameter, ParameterTuple
 from ..common.tensor import Tensor
@@ -350,10 +350,8 @@ class Cell:
             args = tuple(_cast_float(a, self._mixed_dtype) for a in args)
         if type(self).bprop is not Cell.bprop and not kwargs:
             out = self._call_with_bprop(args)
-        elif self._recompute:
-            from .. import ops
-
-            out = ops.recompute_call(self.construct, *args, **kwargs)
+        elif self._recompute and not kwargs and all(isinstance(a, Tensor) for a in args):
+            out = remat_call(self.construct, args, list(self.get_parameters()))
         else:
             out = self.construct(*args, **kwargs)
         if self._forward_hooks:

@@ -229,3 +229,13 @@ def test_bad_arguments():
         ms.grad(f3, None, weights=[_t([1.0])])
     with pytest.raises(TypeError, match="callable"):
         ops.GradOperation()(3)
+
+
+def test_recompute_gives_the_same_gradients_and_state():
+    a, b = Counting(), Counting()
+    b.recompute()
+    x = _t([3.0])
+    ga = ms.grad(a, None, a.trainable_params())(x)
+    gb = ms.grad(b, None, b.trainable_params())(x)
+    np.testing.assert_allclose(gb[0].asnumpy(), ga[0].asnumpy())
+    assert float(b.steps) == 1.0
