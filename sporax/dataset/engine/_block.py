@@ -25,7 +25,12 @@ class Block:
         self.start = start
 
     def row(self, i: int) -> list:
-        return [c[i] for c in self.cols]
+        return [item(c, i) for c in self.cols]
+
+
+def item(col, i: int):
+    """Row ``i`` of a column (a 0-d array, not a NumPy scalar, for a stacked column of scalars)."""
+    return col[i, ...] if isinstance(col, np.ndarray) else col[i]
 
 
 def to_np(value) -> np.ndarray:

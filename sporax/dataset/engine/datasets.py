@@ -17,7 +17,7 @@ import numpy as np
 
 from ..core import config
 from . import _random
-from ._block import BLOCK_ROWS, Block, batch_column, concat, gather, maybe_stack, to_np
+from ._block import BLOCK_ROWS, Block, batch_column, concat, gather, item, maybe_stack, to_np
 from ._exec import Ctx, ordered_map
 from .errors import WorkerFailure, pipeline_error, wrap_user_call
 
@@ -431,6 +431,13 @@ class Dataset:
         return new
 
 
+def zip_datasets(datasets) -> ZipDataset:
+    """Zip a tuple of datasets: rows side by side, as many as the shortest has."""
+    if not isinstance(datasets, tuple) or not datasets:
+        raise TypeError("zip: datasets must be a non-empty tuple of Dataset.")
+    return ZipDataset(datasets)
+
+
 def _split_sizes(sizes, n: int) -> list[int]:
     if not isinstance(sizes, (list, tuple)) or not sizes:
         raise TypeError("sizes must be a non-empty list of int or float.")
@@ -506,7 +513,7 @@ def _apply_op(op, cols: list, n: int) -> list:
             return [out]
     outs: list | None = None
     for i in range(n):
-        args = [c[i] for c in cols]
+        args = [item(c, i) for c in cols]
         try:
             r = op(*args)
         except Exception as e:
@@ -1273,7 +1280,7 @@ class FilterDataset(Dataset):
             keep = []
             for i in range(blk.n):
                 try:
-                    ok = self.predicate(*[blk.cols[j][i] for j in idx])
+                    ok = self.predicate(*[item(blk.cols[j], i) for j in idx])
                 except Exception as e:
                     raise wrap_user_call(e, "filter operation: [predicate] failed.") from None
                 if bool(np.asarray(ok)):

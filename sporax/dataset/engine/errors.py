@@ -27,13 +27,10 @@ def format_user_exception(exc: BaseException) -> str:
     return "".join(lines)
 
 
-class UserFunctionError(RuntimeError):
-    """An exception raised by a user function (generator source, map/filter/batch callable)."""
-
-
-def user_error(stack: str, where: str = "") -> UserFunctionError:
+def user_error(stack: str, where: str = "") -> RuntimeError:
+    """The error of a user function (generator source, map/filter/batch callable), as MindSpore raises it."""
     head = f"{where}\n" if where else ""
-    return UserFunctionError(
+    return RuntimeError(
         "Exception thrown from user defined Python function in dataset. \n\n"
         f"{_SEP}\n- Python Call Stack: \n{_SEP}\n{head}{stack}\n"
         f"{_SEP}\n- Dataset Pipeline Error Message: \n{_SEP}\n"

@@ -12,6 +12,7 @@ import threading
 import numpy as np
 
 from ..core import config
+from ._block import item
 from ._exec import Ctx, prefetch
 
 __all__ = ["TupleIterator", "DictIterator"]
@@ -55,7 +56,7 @@ class _Iterator:
                 for blk in it:
                     cols = blk.cols
                     for i in range(blk.n):
-                        vals = [c[i] for c in cols]
+                        vals = [item(c, i) for c in cols]
                         yield vals if numpy_out else [_to_tensor(v) for v in vals]
             finally:
                 it.close()
