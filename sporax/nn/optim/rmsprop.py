@@ -18,7 +18,8 @@ class RMSProp(Optimizer):
         s = \rho s + (1 - \rho) g^2,\quad m = \beta m + lr\, g / \sqrt{s + \epsilon},\quad p = p - m
 
     If `centered`, :math:`\bar g = \rho \bar g + (1 - \rho) g` and the denominator is
-    :math:`\sqrt{s - \bar g^2 + \epsilon}`. ``mean_square`` starts at 1, ``moment`` and ``mean_grad`` at 0.
+    :math:`\sqrt{s - \bar g^2 + \epsilon}`; elements where :math:`s - \bar g^2 + \epsilon \le 0` keep their
+    moment and value (as MindSpore's kernel). ``mean_square`` starts at 1, ``moment`` and ``mean_grad`` at 0.
     Weight decay (``grad + weight_decay * param``) and the division by `loss_scale` come first. As in
     MindSpore, ``global_step`` advances once per call on top of ``get_lr``'s increment.
 
@@ -87,14 +88,18 @@ class RMSProp(Optimizer):
         decay, momentum, epsilon = self.decay, self.momentum, self.epsilon
         mgs = self.mg if self.centered else (None,) * self.param_length
         for lr, param, mg, ms, mom, grad in zip(lrs, self._parameters, mgs, self.ms, self.moment, gradients):
-            next_ms = ms * decay + (1.0 - decay) * grad * grad
-            denom = next_ms + epsilon
-            if mg is not None:
-                next_mg = mg * decay + (1.0 - decay) * grad
-                denom = denom - next_mg * next_mg
-                ops.assign(mg, next_mg)
-            next_mom = mom * momentum + lr * grad / ops.sqrt(denom)
+            next_ms = ms + (grad * grad - ms) * (1.0 - decay)
             ops.assign(ms, next_ms)
-            ops.assign(mom, next_mom)
-            ops.assign(param, param - next_mom)
+            if mg is None:
+                next_mom = mom * momentum + grad * lr / ops.sqrt(next_ms + epsilon)
+                ops.assign(mom, next_mom)
+                ops.assign(param, param - next_mom)
+                continue
+            next_mg = mg + (grad - mg) * (1.0 - decay)
+            ops.assign(mg, next_mg)
+            denom = (next_ms - next_mg * next_mg) + epsilon
+            valid = denom > 0.0  # the centered kernel skips elements whose variance estimate is not positive
+            next_mom = mom * momentum + grad * lr / ops.sqrt(ops.where(valid, denom, 1.0))
+            ops.assign(mom, ops.where(valid, next_mom, mom))
+            ops.assign(param, ops.where(valid, param - next_mom, param))
         return (True,) * self.param_length

@@ -533,6 +533,27 @@ def test_dynamic_weight_decay():
         nn.SGD(make_params(), weight_decay=_StepDecay())
 
 
+def test_centered_rmsprop_skips_non_positive_variance():
+    params = make_params()
+    opt = nn.RMSProp(params, 0.01, decay=0.5, momentum=0.5, centered=True)
+    opt.mg[1].set_data(Tensor(np.full(3, 5.0, np.float32)))  # mean_grad^2 > mean_square: skipped
+    opt(tensor_grads(0))
+    gb = GRADS[0][1].astype(np.float32)
+    np.testing.assert_array_equal(params[1].asnumpy(), B0.astype(np.float32))
+    np.testing.assert_array_equal(opt.moment[1].asnumpy(), np.zeros(3, np.float32))
+    np.testing.assert_allclose(opt.mg[1].asnumpy(), 5.0 + (gb - 5.0) * 0.5, rtol=1e-6)
+    np.testing.assert_allclose(opt.ms[1].asnumpy(), 1.0 + (gb * gb - 1.0) * 0.5, rtol=1e-6)
+    assert not np.allclose(params[0].asnumpy(), W0)
+
+
+def test_float16_parameters_keep_their_dtype():
+    w = Parameter(Tensor(W0.astype(np.float16)), name="w")
+    opt = nn.Adam([w], 0.01)
+    opt((Tensor(GRADS[0][0].astype(np.float16)),))
+    assert w.dtype == ms.float16 and opt.moment1[0].dtype == ms.float16
+    np.testing.assert_allclose(w.asnumpy(), W0 - 0.01 * np.sign(GRADS[0][0]), rtol=2e-3)
+
+
 # ------------------------------------------------------------ integration
 def test_train_one_step_cell_and_graph_mode():
     net = nn.Dense(3, 2)
