@@ -516,8 +516,31 @@ def _index(index: Any) -> Any:
     return index
 
 
+def _check_int_indices(index: Any, shape: tuple[int, ...], op: str) -> None:
+    """JAX clamps out-of-range integer indices; MindSpore raises. Check the static ones."""
+    items = index if isinstance(index, tuple) else (index,)
+    consumed = builtins.sum(1 for i in items if i is not None and i is not Ellipsis and not isinstance(i, bool))
+    dim = 0
+    for i in items:
+        if i is Ellipsis:
+            dim += builtins.max(len(shape) - consumed, 0)
+            continue
+        if i is None or isinstance(i, bool):
+            continue
+        if isinstance(i, (int, np.integer)):
+            if dim >= len(shape):
+                raise IndexError(f"For '{op}', too many indices for a tensor of shape {shape}.")
+            if not -shape[dim] <= i < shape[dim]:
+                raise IndexError(
+                    f"For '{op}', the index {int(i)} is out of bounds for dimension {dim} with size {shape[dim]}."
+                )
+        ai = arr(i)
+        dim += ai.ndim if getattr(ai, "dtype", None) == np.bool_ else 1
+
+
 def tensor_getitem(x: Any, index: Any) -> Tensor:
     a = as_tensor_array(x)
+    _check_int_indices(index, tuple(a.shape), "Tensor.__getitem__")
     try:
         return wrap(a[_index(index)])
     except IndexError as err:
@@ -528,6 +551,7 @@ def tensor_setitem(x: Any, index: Any, value: Any) -> Tensor:
     a = as_tensor_array(x)
     v = arr(value)
     v = jnp.asarray(v, a.dtype) if not hasattr(v, "dtype") or v.dtype != a.dtype else v
+    _check_int_indices(index, tuple(a.shape), "Tensor.__setitem__")
     try:
         return wrap(a.at[_index(index)].set(v))
     except (IndexError, ValueError, TypeError) as err:
@@ -535,22 +559,23 @@ def tensor_setitem(x: Any, index: Any, value: Any) -> Tensor:
 
 
 def tensor_scatter_update(input_x: Any, indices: Any, updates: Any) -> Tensor:
+    """A copy of ``input_x`` with ``updates`` written at the N-d ``indices``."""
     a = as_tensor_array(input_x)
-    idx = as_tensor_array(indices)
-    return wrap(a.at[tuple(jnp.moveaxis(idx, -1, 0))].set(as_tensor_array(updates).astype(a.dtype)))
+    return wrap(
+        a.at[_scatter_nd_index(a, indices, "tensor_scatter_update")].set(as_tensor_array(updates).astype(a.dtype))
+    )
 
 
 def tensor_scatter_add(input_x: Any, indices: Any, updates: Any) -> Tensor:
+    """A copy of ``input_x`` with ``updates`` added at the N-d ``indices``."""
     a = as_tensor_array(input_x)
-    idx = as_tensor_array(indices)
-    return wrap(a.at[tuple(jnp.moveaxis(idx, -1, 0))].add(as_tensor_array(updates).astype(a.dtype)))
+    return wrap(a.at[_scatter_nd_index(a, indices, "tensor_scatter_add")].add(as_tensor_array(updates).astype(a.dtype)))
 
 
 def scatter_nd(indices: Any, updates: Any, shape: Any) -> Tensor:
     u = as_tensor_array(updates)
     z = jnp.zeros(_shape_arg(shape, "scatter_nd"), u.dtype)
-    idx = as_tensor_array(indices)
-    return wrap(z.at[tuple(jnp.moveaxis(idx, -1, 0))].add(u))
+    return wrap(z.at[_scatter_nd_index(z, indices, "scatter_nd")].add(u))
 
 
 def scatter(input: Any, axis: int, index: Any, src: Any) -> Tensor:
