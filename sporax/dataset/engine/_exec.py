@@ -12,6 +12,7 @@ import multiprocessing
 import queue
 import signal
 import threading
+import warnings
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
@@ -79,7 +80,19 @@ def ordered_map(items: Iterator, fn: Callable[[Any], Any], workers: int, ctx: Ct
         pool = ProcessPoolExecutor(
             workers, mp_context=multiprocessing.get_context("fork"), initializer=_proc_init, initargs=(fn,)
         )
-        submit = lambda x: pool.submit(_proc_call, x)
+        started = [False]
+
+        def submit(x):
+            if started[0]:
+                return pool.submit(_proc_call, x)
+            # the workers fork on the first submit. They run NumPy and the user's Python only, never JAX, so
+            # JAX's warning about forking a multithreaded process does not apply to them.
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", message=r"os\.fork\(\) was called", category=RuntimeWarning)
+                f = pool.submit(_proc_call, x)
+            started[0] = True
+            return f
+
         result = _proc_result
     else:
         pool = ThreadPoolExecutor(workers, thread_name_prefix="sporax-dataset")

@@ -41,6 +41,20 @@ __all__ = [
 
 cv2.setNumThreads(1)
 
+
+def _max_channels() -> int:
+    """The most channels one ``cv2.resize`` call takes (512 in OpenCV 4, 128 in OpenCV 5)."""
+    for k in (512, 128, 4):
+        try:
+            cv2.resize(np.zeros((2, 2, k), np.uint8), (1, 1))
+            return k
+        except cv2.error:
+            continue
+    return 4
+
+
+_CV_MAX_CN = _max_channels()
+
 _CV_INTER = {
     Inter.NEAREST: cv2.INTER_NEAREST,
     Inter.BILINEAR: cv2.INTER_LINEAR,
@@ -174,7 +188,9 @@ class Resize(TensorOperation):
         c = x.shape[3] if x.ndim == 4 else 1
         oh, ow = _out_size(self.size, h, w)
         flat = x.reshape(n, h, w, c)
-        per = max(1, 512 // c)
+        per = max(1, _CV_MAX_CN // c)
+        if c > _CV_MAX_CN:
+            return NotImplemented
         outs = []
         for a in range(0, n, per):
             part = flat[a : a + per]
