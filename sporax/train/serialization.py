@@ -581,6 +581,8 @@ def _map_arrays(path: str, tag: str, pieces: list[tuple[pb.TensorRecord, ...]]) 
 def _parse_ckpt(path: str, crc_check: bool) -> list[tuple[str, Any]]:
     """Decode the whole file into (name, numpy array / str / map arrays), verifying everything first."""
     content: bytes | memoryview = _read_file(path)
+    if not content:
+        raise _corrupt(path, "the file is empty")
     has_crc = content[-_CRC_TRAILER_LEN : -_CRC_TRAILER_LEN + len(_CRC_MARK)] == _CRC_MARK
     if crc_check and not has_crc:
         _log.warning("For 'load_checkpoint', the ckpt file do not contain the crc code, please check the file.")
@@ -601,7 +603,7 @@ def _parse_ckpt(path: str, crc_check: bool) -> list[tuple[str, Any]]:
             records = list(pb.iter_values(whole))
         except pb.CheckpointFormatError:
             raise _corrupt(path, str(err)) from None
-    if not records and len(whole) > 0:
+    if not records:
         raise _corrupt(path, "it holds no parameters")
 
     out: list[tuple[str, Any]] = []

@@ -585,7 +585,7 @@ def test_every_truncation_is_an_error_or_a_whole_value_prefix(tmp_path):
     with pytest.raises(ValueError, match="truncated or corrupted"):
         load_checkpoint(str(cut_file))
     cut_file.write_bytes(b"")
-    with pytest.raises(ValueError, match="empty"):
+    with pytest.raises(ValueError, match="the file is empty"):
         load_checkpoint(str(cut_file))
 
 
