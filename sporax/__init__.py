@@ -52,11 +52,16 @@ def run_check() -> None:
     )
 
 
+_CHECKPOINT_API = ("save_checkpoint", "load_checkpoint", "load_param_into_net", "load_checkpoint_async")
 _LAZY = ("dataset", "train", "amp", "communication", "parallel", "experimental", "numpy", "profiler", "mint")
 
 
 def __getattr__(name: str):
     """``ms.dataset``, ``ms.train``, ``ms.amp`` ... import on first use (they are heavier)."""
+    if name in _CHECKPOINT_API:
+        from .train import serialization
+
+        return getattr(serialization, name)
     if name in _LAZY:
         import importlib
 

@@ -69,7 +69,11 @@ def to_array(data: Any, dtype: Any = None) -> Any:
     if isinstance(data, jax.Array) or is_tracer(data):
         return data if np_dtype is None or data.dtype == np_dtype else data.astype(np_dtype)
     if isinstance(data, np.ndarray):
-        if data.dtype == object or data.dtype.kind in "USV":
+        if (
+            data.dtype == object
+            or data.dtype.kind in "US"
+            or (data.dtype.kind == "V" and data.dtype != mstype.bfloat16._np)
+        ):
             raise TypeError(f"For 'Tensor', the numpy array's dtype {data.dtype} is not supported.")
         arr = data
     elif isinstance(data, (bool, np.bool_)):

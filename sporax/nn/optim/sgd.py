@@ -94,6 +94,9 @@ class SGD(Optimizer):
         else:
             self._decays = (float(weight_decay),) * self.param_length
         self.momentum = Parameter(Tensor(momentum, mstype.float32), name="momentum")
+        # MindSpore's kernel leaves accum/stat untouched when momentum is 0: decide that once, here, so a
+        # plain SGD step carries no momentum state (create a new optimizer to change the momentum).
+        self._use_momentum = momentum > 0.0
         self.accum = self._parameters.clone(prefix="accum", init="zeros")
         self.stat = self._parameters.clone(prefix="stat", init="ones")
 
@@ -104,16 +107,18 @@ class SGD(Optimizer):
         gradients = self.scale_grad(gradients)
         lrs = self._lr_per_param(self.get_lr())
         momentum = self.momentum
-        use_momentum = momentum > 0.0
         for lr, grad, param, accum, stat, wd in zip(
             lrs, gradients, self._parameters, self.accum, self.stat, self._decays
         ):
             if wd > 0.0:
                 grad = grad + param * wd
+            if not self._use_momentum:
+                ops.assign(param, param - lr * grad)
+                continue
             first = stat > 0.0
             new_accum = ops.where(first, grad, accum * momentum + (1.0 - self.dampening) * grad)
             update = grad + new_accum * momentum if self.nesterov else new_accum
-            ops.assign(accum, ops.where(use_momentum, new_accum, accum))
-            ops.assign(stat, ops.where(ops.logical_and(use_momentum, first), ops.zeros_like(stat), stat))
-            ops.assign(param, param - lr * ops.where(use_momentum, update, grad))
+            ops.assign(accum, new_accum)
+            ops.assign(stat, ops.where(first, ops.zeros_like(stat), stat))
+            ops.assign(param, param - lr * update)
         return (True,) * self.param_length

@@ -59,3 +59,12 @@ def test_repr_and_value_and_inplace():
     assert p.asnumpy().tolist() == [10.0, 2.0]
     with pytest.raises(TypeError, match="name"):
         Parameter(Tensor(1.0), name=3)
+
+
+def test_bfloat16_numpy_arrays_make_tensors():
+    import ml_dtypes
+
+    t = Tensor(np.array([1.5, -2.0], ml_dtypes.bfloat16))
+    assert t.dtype == ms.bfloat16 and t.asnumpy().astype(np.float32).tolist() == [1.5, -2.0]
+    with pytest.raises(TypeError, match="not supported"):
+        Tensor(np.zeros(2, dtype="V4"))
