@@ -953,7 +953,7 @@ class ShuffleDataset(Dataset):
 
         def flush():
             nonlocal out, start
-            cols = [maybe_stack([blk.cols[k][i] for blk, i in out]) for k in range(ncols)]
+            cols = [_gather_rows(out, k) for k in range(ncols)]
             b = Block(cols, len(out), start)
             start += len(out)
             out = []
@@ -984,6 +984,19 @@ class ShuffleDataset(Dataset):
                 yield flush()
         finally:
             child.close()
+
+
+def _gather_rows(refs: list, k: int):
+    """Column ``k`` of rows ``(block, index)`` from several blocks, stacked when the blocks' columns are."""
+    first = refs[0][0].cols[k]
+    if isinstance(first, np.ndarray):
+        tail = (first.shape[1:], first.dtype)
+        if all(isinstance(b.cols[k], np.ndarray) and (b.cols[k].shape[1:], b.cols[k].dtype) == tail for b, _ in refs):
+            out = np.empty((len(refs), *tail[0]), tail[1])
+            for j, (b, i) in enumerate(refs):
+                out[j] = b.cols[k][i]
+            return out
+    return maybe_stack([item(b.cols[k], i) for b, i in refs])
 
 
 class RepeatDataset(Dataset):

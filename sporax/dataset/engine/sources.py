@@ -467,12 +467,18 @@ class MnistDataset(MappableSource):
     ) -> None:
         self.dataset_dir = _check_dir(dataset_dir)
         self.usage = _check_usage(usage, ("train", "test", "all"))
+        self._loaded = None
         super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
 
     def _columns(self):
         return ["image", "label"]
 
     def _data(self):
+        if self._loaded is None:
+            self._loaded = self._read()
+        return self._loaded
+
+    def _read(self):
         images, labels = [], []
         for p in self._PREFIXES[self.usage]:
             ip = _find(self.dataset_dir, f"{p}-images-idx3-ubyte")
@@ -522,6 +528,7 @@ class _CifarBase(MappableSource):
     ) -> None:
         self.dataset_dir = _check_dir(dataset_dir)
         self.usage = _check_usage(usage, ("train", "test", "all"))
+        self._loaded = None
         super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
 
     def _files(self) -> list[str]:
@@ -541,6 +548,11 @@ class _CifarBase(MappableSource):
         return images, labels
 
     def _data(self):
+        if self._loaded is None:
+            self._loaded = self._read()
+        return self._loaded
+
+    def _read(self):
         files = self._files()
         if not files:
             raise pipeline_error(

@@ -187,17 +187,19 @@ class Resize(TensorOperation):
         n, h, w = x.shape[:3]
         c = x.shape[3] if x.ndim == 4 else 1
         oh, ow = _out_size(self.size, h, w)
-        flat = x.reshape(n, h, w, c)
         per = max(1, _CV_MAX_CN // c)
         if c > _CV_MAX_CN:
             return NotImplemented
+        flat = np.ascontiguousarray(x).reshape(n, h * w * c)
+        inter = _CV_INTER[self.interpolation]
         outs = []
         for a in range(0, n, per):
+            # rows -> channels (a blocked 2-D transpose), one resize for up to _CV_MAX_CN channels, and back
             part = flat[a : a + per]
             k = len(part)
-            stacked = np.ascontiguousarray(part.transpose(1, 2, 0, 3).reshape(h, w, k * c))
-            r = cv2.resize(stacked, (ow, oh), interpolation=_CV_INTER[self.interpolation])
-            outs.append(r.reshape(oh, ow, k, c).transpose(2, 0, 1, 3))
+            stacked = cv2.transpose(part).reshape(h, w, c * k)
+            r = cv2.resize(stacked, (ow, oh), interpolation=inter)
+            outs.append(cv2.transpose(r.reshape(oh * ow * c, k)).reshape(k, oh, ow, c))
         out = outs[0] if len(outs) == 1 else np.concatenate(outs)
         return out if x.ndim == 4 else out[..., 0]
 
@@ -219,7 +221,10 @@ class Rescale(TensorOperation):
 
     def _apply_batch(self, x):
         # float64 product and sum, one rounding to float32: OpenCV's convertTo (fused multiply-add)
-        return (x.astype(np.float64) * np.float32(self.rescale) + np.float32(self.shift)).astype(np.float32)
+        y = x.astype(np.float64)
+        y *= np.float32(self.rescale)
+        y += np.float32(self.shift)
+        return y.astype(np.float32)
 
 
 class Normalize(TensorOperation):
