@@ -42,6 +42,11 @@ __all__ = [
 ]
 
 
+# Samplers with internal loops, compiled once per shape (op-by-op dispatch of their loops is slow).
+_gamma = jax.jit(jax.random.gamma, static_argnames=("shape", "dtype"))
+_poisson = jax.jit(jax.random.poisson, static_argnames=("shape", "dtype"))
+
+
 def _seed(seed: Any, op: str) -> int | None:
     if seed is None:
         return None
@@ -146,13 +151,17 @@ def rand(*size: Any, dtype: Any = None, seed: Any = None) -> Tensor:
 
 def randn_like(input: Any, seed: Any = None, *, dtype: Any = None) -> Tensor:
     a = as_tensor_array(input)
-    nd = _float_dtype(dtype, "randn_like", mstype.from_np(a.dtype) if jnp.issubdtype(a.dtype, jnp.floating) else None)
+    nd = _float_dtype(
+        dtype, "randn_like", mstype.from_np(a.dtype) if jnp.issubdtype(a.dtype, jnp.floating) else mstype.float32
+    )
     return wrap(jax.random.normal(_key(seed, "randn_like"), a.shape, nd))
 
 
 def rand_like(input: Any, seed: Any = None, *, dtype: Any = None) -> Tensor:
     a = as_tensor_array(input)
-    nd = _float_dtype(dtype, "rand_like", mstype.from_np(a.dtype) if jnp.issubdtype(a.dtype, jnp.floating) else None)
+    nd = _float_dtype(
+        dtype, "rand_like", mstype.from_np(a.dtype) if jnp.issubdtype(a.dtype, jnp.floating) else mstype.float32
+    )
     return wrap(jax.random.uniform(_key(seed, "rand_like"), a.shape, nd))
 
 
@@ -171,7 +180,7 @@ def gamma(shape: Any, alpha: Any, beta: Any, seed: Any = None) -> Tensor:
     dt = a_arr.dtype if jnp.issubdtype(a_arr.dtype, jnp.floating) else jnp.float32
     a, b = _param(alpha, dt), _param(beta, dt)
     out_shape = shp + jnp.broadcast_shapes(a.shape, b.shape)
-    return wrap(jax.random.gamma(_key(seed, "gamma"), a, out_shape, dt) / b)
+    return wrap(_gamma(_key(seed, "gamma"), a, out_shape, dt) / b)
 
 
 def random_gamma(shape: Any, alpha: Any, seed: Any = None) -> Tensor:
@@ -180,7 +189,7 @@ def random_gamma(shape: Any, alpha: Any, seed: Any = None) -> Tensor:
     a = as_tensor_array(alpha)
     dt = a.dtype if jnp.issubdtype(a.dtype, jnp.floating) else jnp.float32
     a = a.astype(dt)
-    return wrap(jax.random.gamma(_key(seed, "random_gamma"), a, shp + tuple(a.shape), dt))
+    return wrap(_gamma(_key(seed, "random_gamma"), a, shp + tuple(a.shape), dt))
 
 
 def poisson(shape: Any, mean: Any, seed: Any = None) -> Tensor:
@@ -188,14 +197,14 @@ def poisson(shape: Any, mean: Any, seed: Any = None) -> Tensor:
     shp = _shape(shape, "poisson")
     lam = _param(mean, jnp.float32)
     out_shape = jnp.broadcast_shapes(shp, lam.shape)
-    return wrap(jax.random.poisson(_key(seed, "poisson"), lam, out_shape, jnp.int32))
+    return wrap(_poisson(_key(seed, "poisson"), lam, out_shape, jnp.int32))
 
 
 def random_poisson(shape: Any, rate: Any, seed: Any = None, dtype: Any = mstype.float32) -> Tensor:
     """Samples from Poisson(``rate``); the output shape is ``shape + rate.shape``."""
     shp = _shape(shape, "random_poisson")
     lam = _param(rate, jnp.float32)
-    out = jax.random.poisson(_key(seed, "random_poisson"), lam, shp + tuple(lam.shape), jnp.int64)
+    out = _poisson(_key(seed, "random_poisson"), lam, shp + tuple(lam.shape), jnp.int64)
     return wrap(out.astype(np_dtype(dtype)))
 
 
