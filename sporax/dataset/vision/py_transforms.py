@@ -3,6 +3,7 @@ returns a PIL image here, as it did in 1.x."""
 
 from .transforms import *  # noqa: F403
 from .transforms import Decode as _Decode
+from .utils import Border, ConvertMode, ImageBatchFormat, Inter, SliceMode  # noqa: F401
 
 
 class Decode(_Decode):

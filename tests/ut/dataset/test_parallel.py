@@ -33,7 +33,12 @@ def pipeline(workers, multiprocessing_=False):
         input_columns="image",
         num_parallel_workers=workers,
     )
-    d = d.map(lambda x: x * 2 + np.random.default_rng(int(x)).integers(3), input_columns="label", num_parallel_workers=workers, python_multiprocessing=multiprocessing_)
+    d = d.map(
+        lambda x: x * 2 + np.random.default_rng(int(x)).integers(3),
+        input_columns="label",
+        num_parallel_workers=workers,
+        python_multiprocessing=multiprocessing_,
+    )
     return d.shuffle(50).batch(16, num_parallel_workers=workers)
 
 
@@ -75,7 +80,9 @@ def _fail_on_7(x):
 
 @pytest.mark.parametrize("procs", [False, True])
 def test_worker_error_surfaces(procs):
-    d = ds.NumpySlicesDataset({"a": np.arange(200)}, shuffle=False).map(_fail_on_7, num_parallel_workers=3, python_multiprocessing=procs)
+    d = ds.NumpySlicesDataset({"a": np.arange(200)}, shuffle=False).map(
+        _fail_on_7, num_parallel_workers=3, python_multiprocessing=procs
+    )
     with pytest.raises(RuntimeError) as e:
         for _ in d.create_tuple_iterator(output_numpy=True):
             pass
@@ -100,7 +107,11 @@ def test_generator_source_parallel_random_access():
 
 
 def test_break_stops_workers():
-    d = ds.NumpySlicesDataset({"a": np.arange(10000)}, shuffle=False).map(lambda x: x + 1, num_parallel_workers=4).batch(4)
+    d = (
+        ds.NumpySlicesDataset({"a": np.arange(10000)}, shuffle=False)
+        .map(lambda x: x + 1, num_parallel_workers=4)
+        .batch(4)
+    )
     for i, _ in enumerate(d.create_tuple_iterator(output_numpy=True)):
         if i == 3:
             break
@@ -125,7 +136,9 @@ def test_keyboard_interrupt_stops_workers():
 
 
 def test_exception_in_loop_body_stops_workers():
-    d = ds.NumpySlicesDataset({"a": np.arange(5000)}, shuffle=False).map(lambda x: x, num_parallel_workers=3, python_multiprocessing=True)
+    d = ds.NumpySlicesDataset({"a": np.arange(5000)}, shuffle=False).map(
+        lambda x: x, num_parallel_workers=3, python_multiprocessing=True
+    )
     with pytest.raises(ZeroDivisionError):
         for _ in d.create_tuple_iterator(output_numpy=True):
             1 / 0  # noqa: B018
@@ -136,6 +149,11 @@ def test_vectorised_path_equals_row_path():
     rng = np.random.default_rng(2)
     imgs = rng.integers(0, 256, (70, 28, 28, 1), dtype=np.uint8)
     ops = [vision.Resize((32, 32)), vision.Rescale(1 / 255, 0), vision.Normalize([0.1], [0.3]), vision.HWC2CHW()]
-    fast = np.stack([r[0] for r in ds.NumpySlicesDataset({"i": imgs}, shuffle=False).map(ops).create_tuple_iterator(output_numpy=True)])
+    fast = np.stack(
+        [
+            r[0]
+            for r in ds.NumpySlicesDataset({"i": imgs}, shuffle=False).map(ops).create_tuple_iterator(output_numpy=True)
+        ]
+    )
     slow = np.stack([ops[3](ops[2](ops[1](ops[0](im)))) for im in imgs])
     np.testing.assert_array_equal(fast, slow)
