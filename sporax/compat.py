@@ -32,7 +32,9 @@ class _AliasLoader(importlib.abc.Loader):
 
 
 class _MindSporeAlias(importlib.abc.MetaPathFinder):
-    def find_spec(self, fullname: str, path: object = None, target: object = None) -> importlib.machinery.ModuleSpec | None:
+    def find_spec(
+        self, fullname: str, path: object = None, target: object = None
+    ) -> importlib.machinery.ModuleSpec | None:
         if fullname != _SOURCE and not fullname.startswith(_SOURCE + "."):
             return None
         real = _TARGET + fullname[len(_SOURCE) :]

@@ -1,0 +1,35 @@
+"""The code stays lint-clean and formatted (ruff, configured in pyproject.toml; it also bans importing
+JAX outside sporax/_engine and sporax/ops)."""
+
+import pathlib
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+def _ruff():
+    exe = shutil.which("ruff") or str(pathlib.Path(sys.executable).parent / "ruff")
+    if not pathlib.Path(exe).exists():
+        pytest.skip("ruff is not installed (pip install -e '.[test]')")
+    return exe
+
+
+def test_ruff_check():
+    r = subprocess.run(
+        [_ruff(), "check", "sporax", "tests", "bench", "tools", "examples"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert r.returncode == 0, r.stdout[-4000:]
+
+
+def test_ruff_format():
+    r = subprocess.run(
+        [_ruff(), "format", "--check", "sporax", "tests", "bench", "tools", "examples"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert r.returncode == 0, r.stdout[-4000:]
