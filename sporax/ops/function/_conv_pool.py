@@ -347,12 +347,12 @@ def pool2d(
             flat = jnp.asarray((rows * w_in + cols).astype(np.int64))[:, None, None]
             idx = jnp.take_along_axis(jnp.broadcast_to(flat, (k[0] * k[1], *x.shape[:2], *outs)), arg[None], axis=0)[0]
         else:
-            init = jnp.asarray(_pool_max_identity(x.dtype), x.dtype)
+            init = np.array(_pool_max_identity(x.dtype), x.dtype)  # a constant: reduce_window_max_p (differentiable)
             y = lax.reduce_window(x, init, lax.max, window, strides, padding4, window_dilation=dil)
     else:
         if not jnp.issubdtype(x.dtype, jnp.floating):
             raise TypeError(f"For '{op}', the dtype of 'input' must be float, but got {_dtype_name(x)}.")
-        total = lax.reduce_window(x, jnp.zeros((), x.dtype), lax.add, window, strides, padding4, window_dilation=dil)
+        total = lax.reduce_window(x, np.array(0, x.dtype), lax.add, window, strides, padding4, window_dilation=dil)
         if divisor_override:
             div = np.full(outs, float(divisor_override))
         elif pad_mode == "pad" and count_include_pad:
@@ -474,21 +474,18 @@ def adaptive_max_pool2d(input: Any, output_size: Any, return_indices: bool = Fal
         raise ValueError(f"For 'adaptive_max_pool2d', the dimension of 'input' must be 3 or 4, but got {a.ndim}.")
     oh, ow = _adaptive_sizes(a.shape, output_size, "adaptive_max_pool2d")
     h, w = a.shape[-2:]
-    rows = []
-    idx_rows = []
-    for hlo, hhi in _bins(h, oh):
-        cols, idx_cols = [], []
-        for wlo, whi in _bins(w, ow):
-            win = a[..., hlo:hhi, wlo:whi].reshape(*a.shape[:-2], -1)
-            cols.append(jnp.max(win, axis=-1))
-            if return_indices:
-                am = jnp.argmax(win, axis=-1)
-                ww = whi - wlo
-                idx_cols.append((hlo + am // ww) * w + wlo + am % ww)
-        rows.append(jnp.stack(cols, axis=-1))
-        if return_indices:
-            idx_rows.append(jnp.stack(idx_cols, axis=-1))
-    y = jnp.stack(rows, axis=-2)
+    # every window as a fixed-size gather (short windows repeat their last index: max is idempotent)
+    rows, cols = _bins(h, oh), _bins(w, ow)
+    mh, mw = max(hi - lo for lo, hi in rows), max(hi - lo for lo, hi in cols)
+    ri = np.array([[min(lo + t, hi - 1) for t in range(mh)] for lo, hi in rows])
+    ci = np.array([[min(lo + t, hi - 1) for t in range(mw)] for lo, hi in cols])
+    win = a[..., ri.reshape(-1), :][..., ci.reshape(-1)]
+    win = win.reshape(*a.shape[:-2], oh, mh, ow, mw)
+    win = jnp.moveaxis(win, -3, -2).reshape(*a.shape[:-2], oh, ow, mh * mw)
+    y = jnp.max(win, axis=-1)
     if return_indices:
-        return wrap(y), wrap(jnp.stack(idx_rows, axis=-2).astype(jnp.int64))
+        flat = jnp.asarray((ri[:, None, :, None] * w + ci[None, :, None, :]).reshape(oh, ow, mh * mw))
+        am = jnp.argmax(win, axis=-1)
+        idx = jnp.take_along_axis(jnp.broadcast_to(flat, win.shape), am[..., None], axis=-1)[..., 0]
+        return wrap(y), wrap(idx.astype(jnp.int64))
     return wrap(y)
