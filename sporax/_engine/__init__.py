@@ -15,6 +15,7 @@ from . import _concrete as concrete  # noqa: E402
 from . import _state as state  # noqa: E402
 from ._autodiff import custom_vjp_call, ones_cotangent, remat_call, vjp_stateful, zeros_cotangent  # noqa: E402
 from ._jit import TRACE_ERRORS, StatefulJit, warn_user  # noqa: E402
+from ._loops import scan_steps  # noqa: E402
 
 __all__ = [
     "jax",
@@ -23,6 +24,7 @@ __all__ = [
     "state",
     "concrete",
     "StatefulJit",
+    "scan_steps",
     "TRACE_ERRORS",
     "warn_user",
     "vjp_stateful",

@@ -22,6 +22,7 @@ from typing import Any
 class _Local(threading.local):
     def __init__(self) -> None:
         self.stack: list[Frame] = []
+        self.cast: Any = None  # the float dtype Parameters read as inside a to_float cell, or None
 
 
 _local = _Local()
@@ -93,6 +94,18 @@ class Frame:
         """Written holders whose final value is not the very value first read here (``discover``
         frames): a write of an unchanged value (``assign(p, p)``) needs no output and no donation."""
         return [h for k, h in self._written.items() if self._first.get(k, _MISSING) is not self._vals[k][1]]
+
+
+def cast_dtype() -> Any:
+    return _local.cast
+
+
+def set_cast_dtype(dtype: Any) -> Any:
+    """Make float holder values read as ``dtype`` (inside a ``Cell.to_float`` cell); returns the previous
+    setting, to restore afterwards."""
+    prev = _local.cast
+    _local.cast = dtype
+    return prev
 
 
 def active() -> bool:

@@ -20,6 +20,7 @@ from .tensor import Tensor, to_array
 __all__ = ["Parameter", "ParameterTuple"]
 
 _DEFAULT_NAME = "Parameter"
+_BF16 = mstype.bfloat16._np
 
 
 class Parameter(Tensor):
@@ -73,6 +74,15 @@ class Parameter(Tensor):
     # The value, through the state frames (overrides Tensor's slot).
     @property
     def _data(self) -> Any:  # type: ignore[override]
+        value = state.read(self)
+        cast = state._local.cast
+        if cast is not None and value.dtype != cast and (value.dtype.kind == "f" or value.dtype == _BF16):
+            return value.astype(cast)
+        return value
+
+    @property
+    def _raw(self) -> Any:
+        """The value without the ``to_float`` cast (what updates and checkpoints use)."""
         return state.read(self)
 
     @_data.setter
@@ -126,9 +136,10 @@ class Parameter(Tensor):
                 f"For 'Parameter.set_data', the shape of the new data must be {self.shape}, "
                 f"but got {tuple(new.shape)} (parameter '{self.name}')."
             )
-        if new.dtype != self._data.dtype:
-            if not isinstance(data, (Tensor, np.ndarray)) or _can_cast(new.dtype, self._data.dtype):
-                new = new.astype(self._data.dtype)
+        raw = self._raw
+        if new.dtype != raw.dtype:
+            if not isinstance(data, (Tensor, np.ndarray)) or _can_cast(new.dtype, raw.dtype):
+                new = new.astype(raw.dtype)
             else:
                 raise TypeError(
                     f"For 'Parameter.set_data', the dtype of the new data must be {self.dtype}, but got "

@@ -346,8 +346,18 @@ class Cell:
                 res = hook(self, args)
                 if res is not None:
                     args = res if isinstance(res, tuple) else (res,)
-        if self._mixed_dtype is not None:
-            args = tuple(_cast_float(a, self._mixed_dtype) for a in args)
+        mixed = self._mixed_dtype
+        if mixed is None:
+            return self._run_body(args, kwargs)
+        # to_float: float inputs and float Parameters are used in `mixed` inside this cell
+        args = tuple(_cast_float(a, mixed) for a in args)
+        prev = state.set_cast_dtype(mstype.to_np(mixed))
+        try:
+            return self._run_body(args, kwargs)
+        finally:
+            state.set_cast_dtype(prev)
+
+    def _run_body(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         if type(self).bprop is not Cell.bprop and not kwargs:
             out = self._call_with_bprop(args)
         elif self._recompute and not kwargs and all(isinstance(a, Tensor) for a in args):

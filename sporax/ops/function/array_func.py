@@ -705,7 +705,7 @@ def assign(variable: Any, value: Any) -> Any:
             raise ValueError(
                 f"For 'Assign', the shape of 'value' must be {variable.shape}, but got {tuple(v.shape)}."
             ) from None
-    cur = variable._data
+    cur = variable._raw  # the stored dtype, not a to_float cast of it
     variable._data = v.astype(cur.dtype) if v.dtype != cur.dtype else v
     return variable
 
@@ -869,6 +869,13 @@ def searchsorted(
     side = side or ("right" if right else "left")
     if sorter is not None:
         seq = jnp.take_along_axis(seq, as_tensor_array(sorter), axis=-1)
+    if side not in ("left", "right"):
+        raise ValueError(f"For 'SearchSorted', the 'side' must be 'left' or 'right', but got '{side}'.")
+    if seq.ndim > 1 and tuple(seq.shape[:-1]) != tuple(v.shape[:-1]):
+        raise ValueError(
+            f"For 'SearchSorted', the leading dimensions of 'sorted_sequence' {tuple(seq.shape)} and "
+            f"'values' {tuple(v.shape)} must match."
+        )
     if seq.ndim <= 1:
         out = jnp.searchsorted(seq, v, side=side)
     else:

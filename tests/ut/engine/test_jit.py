@@ -242,3 +242,25 @@ def test_unchanged_writes_are_not_outputs():
     entry = next(iter(f.__sporax_jit__._cache.values()))
     assert entry.writes == [q]
     assert float(q.sum()) == 4.0 and float(p.sum()) == 2.0
+
+
+def test_scan_steps_carries_state_like_a_python_loop():
+    from sporax._engine import scan_steps
+
+    w = Parameter(Tensor(np.array([1.0], np.float32)), name="w")
+    seen = Parameter(Tensor(np.zeros((), np.float32)), name="seen", requires_grad=False)
+    c = Parameter(Tensor(np.array([2.0], np.float32)), name="c", requires_grad=False)  # read only
+
+    def step(x):
+        ops.assign(w, w * c + x)
+        ops.assign_add(seen, Tensor(1.0))
+        return w * 1
+
+    xs = np.arange(4, dtype=np.float32).reshape(4, 1)
+    outs = ms.jit(lambda s: scan_steps(step, s))(Tensor(xs))
+    ref, ws = 1.0, []
+    for x in xs[:, 0]:
+        ref = ref * 2 + x
+        ws.append(ref)
+    np.testing.assert_allclose(outs.asnumpy()[:, 0], ws)
+    assert float(w) == ws[-1] and float(seen) == 4.0 and float(c) == 2.0

@@ -165,3 +165,17 @@ def test_forward_hooks_and_repr():
 def test_construct_missing():
     with pytest.raises(NotImplementedError, match="construct"):
         nn.Cell()(1)
+
+
+def test_to_float_casts_parameters_inside_the_cell_and_keeps_master_weights():
+    net = Top()
+    net.to_float(ms.float16)
+    net.backbone.seq.to_float(ms.float32)  # a sub-cell kept in float32 (as amp does for BatchNorm)
+    out = net(Tensor(np.ones((1, 2), np.float32)))
+    assert out.dtype == ms.float32  # leaf ran in float16, then seq cast its input back to float32
+    assert net.backbone.leaf.weight.dtype == ms.float32  # outside the cell: the stored float32 value
+    grads = ms.grad(net, None, net.trainable_params())(Tensor(np.ones((1, 2), np.float32)))
+    assert all(g.dtype == ms.float32 for g in grads)
+    net.backbone.leaf.to_float(ms.float16)
+    h = net.backbone.leaf(Tensor(np.ones((1, 2), np.float32)))
+    assert h.dtype == ms.float16
