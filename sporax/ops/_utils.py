@@ -8,6 +8,7 @@ Python numbers, NumPy arrays as tensors.
 
 from __future__ import annotations
 
+import math
 import numbers
 from typing import Any
 
@@ -88,16 +89,29 @@ def promote(a: Any, b: Any) -> tuple[Any, Any]:
     if a_num:
         bb = as_tensor_array(b)
         dt = _scalar_dtype(a, np.dtype(bb.dtype))
-        return jnp.asarray(_py(a), dtype=dt), bb.astype(dt) if bb.dtype != dt else bb
+        return _scalar_as(a, dt), bb.astype(dt) if bb.dtype != dt else bb
     if b_num:
         aa = as_tensor_array(a)
         dt = _scalar_dtype(b, np.dtype(aa.dtype))
-        return aa.astype(dt) if aa.dtype != dt else aa, jnp.asarray(_py(b), dtype=dt)
+        return aa.astype(dt) if aa.dtype != dt else aa, _scalar_as(b, dt)
     aa, bb = as_tensor_array(a), as_tensor_array(b)
     if aa.dtype == bb.dtype:
         return aa, bb
     dt = jnp.promote_types(aa.dtype, bb.dtype)
     return aa.astype(dt), bb.astype(dt)
+
+
+def _scalar_as(value: Any, dt: np.dtype) -> Any:
+    """A Python number as an array of ``dt``: integers out of range wrap around (as a cast in MindSpore),
+    floats out of a narrow float's range become inf, neither with a NumPy error or warning."""
+    v = _py(value)
+    if dt.kind in "iu" and isinstance(v, int) and not isinstance(v, bool):
+        info = np.iinfo(dt)
+        if not info.min <= v <= info.max:
+            return jnp.asarray(np.array(v & ((1 << info.bits) - 1), np.uint64).astype(dt))
+    elif dt.kind == "f" and isinstance(v, float) and dt.itemsize < 4 and math.isfinite(v):
+        return jnp.asarray(v, jnp.float32).astype(dt)
+    return jnp.asarray(v, dtype=dt)
 
 
 def _py(x: Any) -> Any:
