@@ -1,5 +1,6 @@
 """``sporax.train`` (MindSpore's ``mindspore.train``): checkpoints; Model, callbacks and metrics."""
 
+from .callback import Callback, RunContext
 from .serialization import (
     load_checkpoint,
     load_checkpoint_async,
