@@ -16,7 +16,7 @@ from __future__ import annotations
 import inspect
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import context
 from .._engine import StatefulJit, custom_vjp_call, remat_call, state, warn_user
@@ -48,6 +48,23 @@ class Cell:
 
     _auto_jit = False  # compile in PyNative too (optimizers)
     _hook_counter = 0
+
+    if TYPE_CHECKING:  # set through __dict__ in __init__ (bypassing __setattr__'s registration)
+        _params: OrderedDict[str, Parameter | None]
+        _cells: OrderedDict[str, Cell | None]
+        _params_list: OrderedDict[str, ParameterTuple]
+        _auto_prefix: bool
+        training: bool
+        requires_grad: bool
+        _mixed_dtype: Any
+        _flags: dict[str, Any]
+        _compiled: StatefulJit | None
+        _forward_pre_hooks: OrderedDict[int, Callable[..., Any]]
+        _forward_hooks: OrderedDict[int, Callable[..., Any]]
+        _recompute: bool
+        _phase: str
+
+        def __getattr__(self, name: str) -> Any: ...
 
     def __init__(self, auto_prefix: bool = True, flags: dict | None = None) -> None:
         d = self.__dict__
