@@ -1,0 +1,78 @@
+"""Shared helpers for the monitor-driven callbacks (EarlyStopping, ReduceLROnPlateau)."""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+
+from ._callback import _handle_loss
+
+_log = logging.getLogger("sporax")
+
+_smaller_better_metrics = [
+    "hausdorff_distance",
+    "mae",
+    "mse",
+    "loss",
+    "perplexity",
+    "mean_surface_distance",
+    "root_mean_square_distance",
+    "eval_loss",
+]
+
+
+def _rank_size():
+    """The number of ranks the monitored value is averaged over (1 in stand-alone mode)."""
+    from sporax.communication import get_group_size
+    from sporax.context import ParallelMode, get_auto_parallel_context
+
+    if get_auto_parallel_context("parallel_mode") == ParallelMode.STAND_ALONE:
+        return 1
+    return get_group_size()
+
+
+def _mean_over_ranks(value, cls_name):
+    """The monitored value averaged over all ranks (MindSpore all-reduces it in parallel modes)."""
+    if value is None:
+        return None
+    size = _rank_size()
+    if size == 1:
+        return value
+    from sporax import communication
+
+    reduce = getattr(communication, "_host_all_reduce_sum", None)
+    if reduce is None:
+        raise NotImplementedError(
+            f"{cls_name} with {size} ranks needs a host all-reduce, which sporax.communication does not provide yet."
+        )
+    return np.asarray(reduce(np.asarray(value, np.float32))) / size
+
+
+def _get_monitor_value(monitor, cb_params, what, cls_name):
+    """The monitored value: the train loss for ``"loss"``, else an entry of ``eval_results``."""
+    monitor_candidates = {}
+    if monitor == "loss":
+        loss = cb_params.get("net_outputs")
+        monitor_value = _handle_loss(loss)
+        if isinstance(monitor_value, (tuple, list)):
+            monitor_value = None
+        elif monitor_value is not None and not isinstance(monitor_value, (float, int, np.ndarray, np.generic)):
+            monitor_value = float(np.mean(monitor_value.asnumpy()))
+        if isinstance(monitor_value, float) and (np.isnan(monitor_value) or np.isinf(monitor_value)):
+            _log.warning("Invalid %s.", monitor)
+    else:
+        monitor_candidates = cb_params.get("eval_results", {}) or {}
+        monitor_value = monitor_candidates.get(monitor)
+    if monitor_value is None:
+        support_keys = set(["loss"] + list(monitor_candidates.keys()))
+        _log.warning(
+            "%s is conditioned on %s, which is not available. Available choices are: %s",
+            what,
+            monitor,
+            support_keys,
+        )
+        return None
+    if isinstance(monitor_value, np.ndarray) and monitor_value.shape != ():
+        raise ValueError(f"{cls_name} only supports scalar monitor now.")
+    return np.array(monitor_value)
