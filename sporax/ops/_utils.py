@@ -30,6 +30,7 @@ __all__ = [
     "check_axis",
     "np_dtype",
     "float_result",
+    "check_broadcast",
 ]
 
 
@@ -79,8 +80,26 @@ def as_tensor_array(x: Any) -> Any:
     return to_array(x.item() if isinstance(x, np.generic) else x)
 
 
-def promote(a: Any, b: Any) -> tuple[Any, Any]:
-    """Both operands as arrays of their common dtype."""
+def promote(a: Any, b: Any, op: str | None = None) -> tuple[Any, Any]:
+    """Both operands as arrays of their common dtype; with ``op``, shapes that do not broadcast raise
+    MindSpore's ValueError naming the op."""
+    x, y = _promote(a, b)
+    if op is not None and x.shape != y.shape:
+        check_broadcast(x.shape, y.shape, op)
+    return x, y
+
+
+def check_broadcast(sa: Any, sb: Any, op: str) -> tuple[int, ...]:
+    """The broadcast shape of ``sa`` and ``sb``, or MindSpore's ValueError."""
+    try:
+        return tuple(np.broadcast_shapes(tuple(sa), tuple(sb)))
+    except ValueError:
+        raise ValueError(
+            f"For '{op}', x.shape and y.shape need to broadcast, but got x.shape = {list(sa)} and y.shape = {list(sb)}."
+        ) from None
+
+
+def _promote(a: Any, b: Any) -> tuple[Any, Any]:
     a_num, b_num = is_number(a), is_number(b)
     if a_num and b_num:
         a, b = to_array(_py(a)), to_array(_py(b))

@@ -370,6 +370,13 @@ def where(condition: Any, x: Any = None, y: Any = None) -> Any:
     from .._utils import promote
 
     a, b = promote(x, y)
+    try:
+        np.broadcast_shapes(tuple(cond.shape), tuple(a.shape), tuple(b.shape))
+    except ValueError:
+        raise ValueError(
+            f"For 'select', the shapes of 'condition' {tuple(cond.shape)}, 'x' {tuple(a.shape)} and "
+            f"'y' {tuple(b.shape)} must broadcast together."
+        ) from None
     return wrap(jnp.where(cond, a, b))
 
 

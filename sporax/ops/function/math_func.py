@@ -13,7 +13,7 @@ import numpy as np
 from ..._engine import is_tracer, jnp, lax
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
-from .._utils import arr, as_tensor_array, check_axis, float_result, np_dtype, promote, wrap
+from .._utils import arr, as_tensor_array, check_axis, check_broadcast, float_result, np_dtype, promote, wrap
 
 __all__ = [
     "add",
@@ -149,23 +149,23 @@ __all__ = [
 
 # ----------------------------------------------------------------- arithmetic
 def add(input: Any, other: Any) -> Tensor:
-    a, b = promote(input, other)
+    a, b = promote(input, other, "add")
     return wrap(a + b)
 
 
 def sub(input: Any, other: Any) -> Tensor:
-    a, b = promote(input, other)
+    a, b = promote(input, other, "sub")
     return wrap(a - b)
 
 
 def mul(input: Any, other: Any) -> Tensor:
-    a, b = promote(input, other)
+    a, b = promote(input, other, "mul")
     return wrap(a * b)
 
 
 def div(input: Any, other: Any, *, rounding_mode: str | None = None) -> Tensor:
     """True division (integers divide as float32), or ``'floor'`` / ``'trunc'`` rounding."""
-    a, b = promote(input, other)
+    a, b = promote(input, other, "div")
     if rounding_mode is None:
         a, b = float_result(a), float_result(b)
         return wrap(a / b)
@@ -185,7 +185,7 @@ def true_divide(dividend: Any, divisor: Any) -> Tensor:
 
 
 def floor_divide(input: Any, other: Any) -> Tensor:
-    a, b = promote(input, other)
+    a, b = promote(input, other, "floor_divide")
     return wrap(jnp.floor_divide(a, b))
 
 
@@ -193,17 +193,17 @@ floor_div = floor_divide
 
 
 def remainder(input: Any, other: Any) -> Tensor:
-    a, b = promote(input, other)
+    a, b = promote(input, other, "remainder")
     return wrap(jnp.remainder(a, b))
 
 
 def fmod(input: Any, other: Any) -> Tensor:
-    a, b = promote(input, other)
+    a, b = promote(input, other, "fmod")
     return wrap(jnp.fmod(a, b))
 
 
 def pow(input: Any, exponent: Any) -> Tensor:
-    a, b = promote(input, exponent)
+    a, b = promote(input, exponent, "pow")
     return wrap(jnp.power(a, b))
 
 
@@ -292,33 +292,33 @@ def signbit(input: Any) -> Tensor:
 
 
 def atan2(input: Any, other: Any) -> Tensor:
-    a, b = promote(input, other)
+    a, b = promote(input, other, "atan2")
     return wrap(jnp.arctan2(float_result(a), float_result(b)))
 
 
 def hypot(input: Any, other: Any) -> Tensor:
-    a, b = promote(input, other)
+    a, b = promote(input, other, "hypot")
     return wrap(jnp.hypot(float_result(a), float_result(b)))
 
 
 def logaddexp(input: Any, other: Any) -> Tensor:
-    a, b = promote(input, other)
+    a, b = promote(input, other, "logaddexp")
     return wrap(jnp.logaddexp(float_result(a), float_result(b)))
 
 
 def xlogy(input: Any, other: Any) -> Tensor:
-    a, b = promote(input, other)
+    a, b = promote(input, other, "xlogy")
     a, b = float_result(a), float_result(b)
     return wrap(jnp.where(a == 0, jnp.zeros_like(a), a * jnp.log(b)))
 
 
 def maximum(input: Any, other: Any) -> Tensor:
-    a, b = promote(input, other)
+    a, b = promote(input, other, "maximum")
     return wrap(jnp.maximum(a, b))
 
 
 def minimum(input: Any, other: Any) -> Tensor:
-    a, b = promote(input, other)
+    a, b = promote(input, other, "minimum")
     return wrap(jnp.minimum(a, b))
 
 
@@ -345,7 +345,7 @@ def clip_by_value(x: Any, clip_value_min: Any = None, clip_value_max: Any = None
 
 
 def lerp(input: Any, end: Any, weight: Any) -> Tensor:
-    a, b = promote(input, end)
+    a, b = promote(input, end, "lerp")
     w = arr(weight)
     return wrap(a + jnp.asarray(w, a.dtype) * (b - a))
 
@@ -359,17 +359,17 @@ def addcdiv(input: Any, tensor1: Any, tensor2: Any, value: Any = 1) -> Tensor:
 
 
 def square_difference(input: Any, other: Any) -> Tensor:
-    a, b = promote(input, other)
+    a, b = promote(input, other, "square_difference")
     return wrap((a - b) * (a - b))
 
 
 def mul_no_nan(x: Any, y: Any) -> Tensor:
-    a, b = promote(x, y)
+    a, b = promote(x, y, "mul_no_nan")
     return wrap(jnp.where(b == 0, jnp.zeros_like(a), a * b))
 
 
 def div_no_nan(x1: Any, x2: Any) -> Tensor:
-    a, b = promote(x1, x2)
+    a, b = promote(x1, x2, "div_no_nan")
     a, b = float_result(a), float_result(b)
     safe = jnp.where(b == 0, jnp.ones_like(b), b)
     return wrap(jnp.where(b == 0, jnp.zeros_like(a), a / safe))
@@ -391,7 +391,7 @@ addn = add_n
 # ---------------------------------------------------------------- comparison
 def _cmp(kernel: Any, name: str) -> Any:
     def op(input: Any, other: Any) -> Tensor:
-        a, b = promote(input, other)
+        a, b = promote(input, other, name)
         return wrap(kernel(a, b))
 
     op.__name__ = op.__qualname__ = name
@@ -419,20 +419,25 @@ def isfinite(input: Any) -> Tensor:
 
 
 def isclose(input: Any, other: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Tensor:
-    a, b = promote(input, other)
+    a, b = promote(input, other, "isclose")
     return wrap(jnp.isclose(a, b, rtol, atol, equal_nan))
 
 
-def logical_and(input: Any, other: Any) -> Tensor:
-    return wrap(jnp.logical_and(as_tensor_array(input), as_tensor_array(other)))
+def _logical(kernel: Any, name: str) -> Any:
+    def op(input: Any, other: Any) -> Tensor:
+        a, b = as_tensor_array(input), as_tensor_array(other)
+        if a.shape != b.shape:
+            check_broadcast(a.shape, b.shape, name)
+        return wrap(kernel(a, b))
+
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = f"Element-wise ``{name}`` (non-bool inputs count as their truth values)."
+    return op
 
 
-def logical_or(input: Any, other: Any) -> Tensor:
-    return wrap(jnp.logical_or(as_tensor_array(input), as_tensor_array(other)))
-
-
-def logical_xor(input: Any, other: Any) -> Tensor:
-    return wrap(jnp.logical_xor(as_tensor_array(input), as_tensor_array(other)))
+logical_and = _logical(jnp.logical_and, "logical_and")
+logical_or = _logical(jnp.logical_or, "logical_or")
+logical_xor = _logical(jnp.logical_xor, "logical_xor")
 
 
 def logical_not(input: Any) -> Tensor:
@@ -441,7 +446,7 @@ def logical_not(input: Any) -> Tensor:
 
 def _bitwise(kernel: Any, name: str) -> Any:
     def op(input: Any, other: Any) -> Tensor:
-        a, b = promote(input, other)
+        a, b = promote(input, other, name)
         if jnp.issubdtype(a.dtype, jnp.inexact):
             raise TypeError(
                 f"For '{name}', the inputs must be integer or bool tensors, but got {mstype.from_np(a.dtype)}."
@@ -819,7 +824,7 @@ def truncate_mod(x: Any, y: Any) -> Tensor:
 
 
 def float_power(input: Any, exponent: Any) -> Tensor:
-    a, b = promote(input, exponent)
+    a, b = promote(input, exponent, "float_power")
     dt = jnp.complex128 if jnp.issubdtype(a.dtype, jnp.complexfloating) else jnp.float64
     return wrap(jnp.power(a.astype(dt), b.astype(dt)))
 
@@ -842,17 +847,17 @@ def nan_to_num(input: Any, nan: float = 0.0, posinf: Any = None, neginf: Any = N
 
 
 def heaviside(input: Any, values: Any) -> Tensor:
-    a, b = promote(input, values)
+    a, b = promote(input, values, "heaviside")
     return wrap(jnp.heaviside(a, b))
 
 
 def gcd(input: Any, other: Any) -> Tensor:
-    a, b = promote(input, other)
+    a, b = promote(input, other, "gcd")
     return wrap(jnp.gcd(a, b))
 
 
 def lcm(input: Any, other: Any) -> Tensor:
-    a, b = promote(input, other)
+    a, b = promote(input, other, "lcm")
     return wrap(jnp.lcm(a, b))
 
 

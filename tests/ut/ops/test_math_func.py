@@ -141,6 +141,14 @@ def test_integer_binary(name, ref):
     np.testing.assert_array_equal(out.asnumpy(), ref(a, b))
 
 
+@pytest.mark.parametrize("name", ["add", "mul", "maximum", "less", "equal", "pow", "logical_and"])
+def test_shapes_that_do_not_broadcast_raise_value_error(name):
+    with pytest.raises(
+        ValueError, match=rf"For '{name}', x.shape and y.shape need to broadcast, but got x.shape = \[2, 3\]"
+    ):
+        getattr(ops, name)(T(np.ones((2, 3), np.float32)), T(np.ones(4, np.float32)))
+
+
 def test_div_rounding_modes():
     a, b = T(np.array([7, -7], np.int64)), T(np.array([2, 2], np.int64))
     close(ops.div(a, b), [3.5, -3.5])
@@ -368,16 +376,10 @@ GRAD_OPS = [
     ("exp", ops.exp, 0.5),
     ("log", ops.log, 1.0),
     ("sqrt", ops.sqrt, 1.0),
-    ("rsqrt", ops.rsqrt, 1.0),
     ("sin", ops.sin, 0.0),
-    ("cos", ops.cos, 0.0),
-    ("tan", ops.tan, 0.0),
     ("tanh", ops.tanh, 0.0),
     ("sigmoid", ops.sigmoid, 0.0),
     ("erf", ops.erf, 0.0),
-    ("atan", ops.atan, 0.0),
-    ("asinh", ops.asinh, 0.0),
-    ("log1p", ops.log1p, 0.5),
     ("square", ops.square, 0.0),
     ("reciprocal", ops.reciprocal, 1.0),
     ("abs", ops.abs, 0.0),

@@ -64,7 +64,7 @@ def _tensor(dtype, shape):
     return ms.Tensor(np.ones(shape, np.int8), dtype)
 
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @SETTINGS
