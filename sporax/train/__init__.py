@@ -1,6 +1,24 @@
 """``sporax.train`` (MindSpore's ``mindspore.train``): checkpoints; Model, callbacks and metrics."""
 
-from .callback import Callback, RunContext
+from . import callback, metrics
+from .callback import (
+    BackupAndRestore,
+    Callback,
+    CheckpointConfig,
+    EarlyStopping,
+    History,
+    LambdaCallback,
+    LearningRateScheduler,
+    LossMonitor,
+    ModelCheckpoint,
+    OnRequestExit,
+    ProgressBar,
+    ReduceLROnPlateau,
+    RunContext,
+    TimeMonitor,
+)
+from .metrics import *  # noqa: F403
+from .metrics import get_metrics
 from .serialization import (
     load_checkpoint,
     load_checkpoint_async,

@@ -33,16 +33,25 @@ def check_bool(value: Any, arg_name: str | None = None) -> bool:
     return value
 
 
-def check_value_type(arg_name: str, value: Any, types: Any) -> Any:
+def check_value_type(arg_name: str, value: Any, types: Any, prim_name: str | None = None) -> Any:
     types_t = tuple(types) if isinstance(types, (list, tuple)) else (types,)
     ok = isinstance(value, types_t) and not (isinstance(value, bool) and bool not in types_t)
     if not ok:
+        head = f"For '{prim_name}', the" if prim_name else "The"
         if len(types_t) == 1:
             raise TypeError(
-                f"The type of '{arg_name}' should be '{types_t[0].__name__}', but got type '{type(value).__name__}'."
+                f"{head} type of '{arg_name}' should be '{types_t[0].__name__}', but got type '{type(value).__name__}'."
             )
         names = [t.__name__ for t in types_t]
-        raise TypeError(f"The type of '{arg_name}' should be one of '{names}', but got type '{type(value).__name__}'.")
+        raise TypeError(
+            f"{head} type of '{arg_name}' should be one of '{names}', but got type '{type(value).__name__}'."
+        )
+    return value
+
+
+def check_string(value: Any, valid: list, arg_name: str) -> str:
+    if not isinstance(value, str) or value not in valid:
+        raise ValueError(f"The '{arg_name}' must be str and must be in '{valid}', but got '{value}'.")
     return value
 
 

@@ -1,0 +1,130 @@
+"""Metrics (MindSpore's ``mindspore.train.metrics``): measure a model's performance on an evaluation dataset."""
+
+from .accuracy import Accuracy
+from .auc import auc
+from .confusion_matrix import ConfusionMatrix, ConfusionMatrixMetric
+from .dice import Dice
+from .error import MAE, MSE
+from .fbeta import F1, Fbeta
+from .hausdorff_distance import HausdorffDistance
+from .loss import Loss
+from .metric import Metric, rearrange_inputs
+from .precision import Precision
+from .recall import Recall
+from .roc import ROC
+from .topk import Top1CategoricalAccuracy, Top5CategoricalAccuracy, TopKCategoricalAccuracy
+
+__all__ = [
+    "names",
+    "get_metric_fn",
+    "Accuracy",
+    "MAE",
+    "MSE",
+    "Metric",
+    "rearrange_inputs",
+    "Precision",
+    "HausdorffDistance",
+    "Recall",
+    "Fbeta",
+    "F1",
+    "Dice",
+    "ROC",
+    "auc",
+    "TopKCategoricalAccuracy",
+    "Top1CategoricalAccuracy",
+    "Top5CategoricalAccuracy",
+    "Loss",
+    "ConfusionMatrix",
+    "ConfusionMatrixMetric",
+]
+
+__factory__ = {
+    "accuracy": Accuracy,
+    "acc": Accuracy,
+    "precision": Precision,
+    "recall": Recall,
+    "F1": F1,
+    "dice": Dice,
+    "roc": ROC,
+    "auc": auc,
+    "topk": TopKCategoricalAccuracy,
+    "hausdorff_distance": HausdorffDistance,
+    "top_1_accuracy": Top1CategoricalAccuracy,
+    "top_5_accuracy": Top5CategoricalAccuracy,
+    "mae": MAE,
+    "mse": MSE,
+    "loss": Loss,
+    "confusion_matrix": ConfusionMatrix,
+    "confusion_matrix_metric": ConfusionMatrixMetric,
+}
+
+
+def names():
+    """
+    Gets all names of the metric methods.
+
+    Returns:
+        List, the name list of metric methods.
+
+    Examples:
+        >>> from sporax import train
+        >>> print(train.names())
+        ['F1', 'acc', 'accuracy', 'auc', 'confusion_matrix', 'confusion_matrix_metric', 'dice', 'hausdorff_distance', 'loss', 'mae', 'mse', 'precision', 'recall', 'roc', 'top_1_accuracy', 'top_5_accuracy', 'topk']
+    """
+    return sorted(__factory__.keys())
+
+
+def get_metric_fn(name, *args, **kwargs):
+    """
+    Gets the metric method based on the input name.
+
+    Args:
+        name (str): The name of metric method (see :func:`names`).
+        args: Arguments for the metric function.
+        kwargs: Keyword arguments for the metric function.
+
+    Returns:
+        Metric object, class instance of the metric method.
+
+    Raises:
+        KeyError: If `name` is not a supported metric.
+
+    Examples:
+        >>> from sporax.train import get_metric_fn
+        >>> metric = get_metric_fn('precision', eval_type='classification')
+    """
+    if name not in __factory__:
+        raise KeyError(
+            f"For 'get_metric_fn', unsupported metric {name}, please refer to official website "
+            "for more details about supported metrics."
+        )
+    return __factory__[name](*args, **kwargs)
+
+
+def get_metrics(metrics):
+    """
+    Get metrics used in evaluation.
+
+    Args:
+        metrics (Union[dict, set]): Dict or set of metrics to be evaluated by the model during training and
+            testing, e.g. ``{'accuracy', 'recall'}``.
+
+    Returns:
+        dict, the key is metric name, the value is class instance of metric method.
+
+    Raises:
+        TypeError: If the type of argument 'metrics' is not None, dict or set.
+    """
+    if metrics is None:
+        return metrics
+    if isinstance(metrics, dict):
+        for name, metric in metrics.items():
+            if not isinstance(name, str) or not isinstance(metric, Metric):
+                raise TypeError(
+                    "For 'get_metrics', if 'metrics' is dict, the key in 'metrics' must be string and "
+                    f"value in 'metrics' must be Metric, but got key:{type(name)}, value:{type(metric)}."
+                )
+        return metrics
+    if isinstance(metrics, set):
+        return {name: get_metric_fn(name) for name in metrics}
+    raise TypeError(f"For 'get_metrics', the argument 'metrics' must be None, dict or set, but got {metrics}")
