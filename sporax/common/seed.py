@@ -41,6 +41,7 @@ def set_seed(seed: int) -> None:
     if seed < 0:
         raise ValueError(f"For 'set_seed', the 'seed' must be non-negative, but got {seed}.")
     _seed[0] = int(seed)
+    _op_keys.clear()
     _host[0] = np.random.default_rng(int(seed))
     _key._stored = jax.random.key_data(jax.random.key(int(seed)))
 
@@ -55,15 +56,22 @@ def host_rng() -> np.random.Generator:
     return _host[0]
 
 
+_op_keys: dict[int, _KeyHolder] = {}
+
+
 def next_key(seed: int | None = None) -> Any:
-    """A fresh JAX key for one random op. With ``seed`` (an op's own seed) it is derived from it and
-    the global seed deterministically; otherwise the global key is split and advanced (state)."""
+    """A fresh JAX key for one random op, advancing a key held as state.
+
+    Without ``seed`` the global key advances. With an op's own ``seed`` (``ops.rand(3, seed=7)``,
+    ``UniformReal(seed=1)``), that seed (combined with the global one) has its own key: the op draws a new
+    but reproducible sequence on each call, as in MindSpore."""
+    holder = _key
     if seed:
-        base = _seed[0] or 0
-        return jax.random.fold_in(jax.random.key(base), int(seed))
-    data = state.read(_key)
+        k = (int(seed) ^ ((_seed[0] or 0) << 32)) & 0xFFFFFFFFFFFFFFFF
+        holder = _op_keys.get(k) or _op_keys.setdefault(k, _KeyHolder(k))
+    data = state.read(holder)
     k1, k2 = jax.random.split(jax.random.wrap_key_data(data))
-    state.write(_key, jax.random.key_data(k1))
+    state.write(holder, jax.random.key_data(k1))
     return k2
 
 

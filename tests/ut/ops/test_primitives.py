@@ -254,7 +254,11 @@ def test_random_primitives():
     assert u.seed == 1 and u.seed2 == 2 and u.attrs["seed"] == 1
     a = u((100,))
     assert a.dtype == ms.float32 and a.shape == (100,) and 0 <= a.asnumpy().min() and a.asnumpy().max() < 1
-    np.testing.assert_array_equal(a.asnumpy(), ops.UniformReal(1, 2)((100,)).asnumpy())
+    ms.set_seed(11)
+    first = ops.UniformReal(1, 2)((100,)).asnumpy()
+    assert not np.array_equal(first, ops.UniformReal(1, 2)((100,)).asnumpy())  # the seeded stream advances
+    ms.set_seed(11)
+    np.testing.assert_array_equal(ops.UniformReal(1, 2)((100,)).asnumpy(), first)
     assert ops.StandardNormal()((2, 3)).shape == (2, 3)
     i = ops.UniformInt()((50,), T(1, ms.int32), T(3, ms.int32))
     assert i.dtype == ms.int32 and set(np.unique(i.asnumpy())) <= {1, 2}
