@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ..._engine import is_tracer, jnp, lax
+from ..._engine import is_tracer, jax, jnp, lax
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
 from .._utils import arr, as_tensor_array, check_axis, check_broadcast, float_result, np_dtype, promote, wrap
@@ -253,7 +253,7 @@ acosh = _float_unary(jnp.arccosh, "acosh")
 atanh = _float_unary(jnp.arctanh, "atanh")
 erf = _float_unary(lax.erf, "erf")
 erfc = _float_unary(lax.erfc, "erfc")
-sigmoid = _float_unary(lambda x: 1 / (1 + jnp.exp(-x)), "sigmoid")
+sigmoid = _float_unary(jax.nn.sigmoid, "sigmoid")
 deg2rad = _float_unary(jnp.deg2rad, "deg2rad")
 rad2deg = _float_unary(jnp.rad2deg, "rad2deg")
 
