@@ -73,7 +73,8 @@ class _PRBase(EvaluationBase):
         denominator = self._denominator_of(y_pred, y)
         true_positives = (y * y_pred).sum(axis=0)
         if self._type == "multilabel":
-            self._true_positives_average += np.sum(true_positives / (denominator + self.eps))
+            with np.errstate(divide="ignore", invalid="ignore"):
+                self._true_positives_average += np.float64(np.sum(true_positives / (denominator + self.eps)))
             self._denominator_average += len(denominator)
             self._true_positives = np.concatenate((self._true_positives, true_positives), axis=0)
             self._denominator = np.concatenate((self._denominator, denominator), axis=0)
@@ -89,7 +90,8 @@ class _PRBase(EvaluationBase):
                 "calling eval method."
             )
         check_value_type("average", average, [bool], self.__class__.__name__)
-        result = self._true_positives / (self._denominator + self.eps)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            result = self._true_positives / (self._denominator + self.eps)
         if average:
             if self._type == "multilabel":
                 result = self._true_positives_average / (self._denominator_average + self.eps)

@@ -193,6 +193,12 @@ class ConfusionMatrixMetric(Metric):
         y = self._convert_data(inputs[1])
         if self.calculation_method:
             score, not_nans = self.confusion_matrix(y_pred, y)
+            if np.size(score) != 1:
+                raise ValueError(
+                    "For 'ConfusionMatrixMetric.update', when 'calculation_method' is True the 'decrease' must reduce "
+                    f"a batch to one value ('mean' or 'sum'), but got '{self.decrease}', which gives shape "
+                    f"{np.shape(score)}."
+                )
             not_nans = int(not_nans.item())
             self._total_num += score.item() * not_nans
             self._class_num += not_nans

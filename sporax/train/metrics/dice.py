@@ -81,7 +81,7 @@ class Dice(Metric):
             )
         intersection = np.dot(y_pred.flatten(), y.flatten())
         unionset = np.dot(y_pred.flatten(), y_pred.flatten()) + np.dot(y.flatten(), y.flatten())
-        self._dice_coeff_sum += 2 * float(intersection) / float(unionset + self.smooth)
+        self._dice_coeff_sum += 2 * float(intersection) / (float(unionset) + self.smooth)
 
     def eval(self):
         r"""

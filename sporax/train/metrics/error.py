@@ -56,7 +56,7 @@ class MAE(Metric):
         y_pred = self._convert_data(inputs[0])
         y = self._convert_data(inputs[1])
         abs_error_sum = np.abs(y.reshape(y_pred.shape) - y_pred)
-        self._abs_error_sum += abs_error_sum.sum()
+        self._abs_error_sum += np.float64(abs_error_sum.sum())  # float64 accumulation, as MindSpore
         self._samples_num += y.shape[0]
 
     def eval(self):
@@ -127,7 +127,7 @@ class MSE(Metric):
         y_pred = self._convert_data(inputs[0])
         y = self._convert_data(inputs[1])
         squared_error_sum = np.power(y.reshape(y_pred.shape) - y_pred, 2)
-        self._squared_error_sum += squared_error_sum.sum()
+        self._squared_error_sum += np.float64(squared_error_sum.sum())
         self._samples_num += y.shape[0]
 
     def eval(self):

@@ -110,11 +110,12 @@ class Fbeta(Metric):
                 "please check whether your inputs(predicted value, true value) are empty, "
                 "or has called update method before calling eval method."
             )
-        fbeta = (
-            (1.0 + self.beta**2)
-            * self._true_positives
-            / (self.beta**2 * self._actual_positives + self._positives + self.eps)
-        )
+        with np.errstate(divide="ignore", invalid="ignore"):
+            fbeta = (
+                (1.0 + self.beta**2)
+                * self._true_positives
+                / (self.beta**2 * self._actual_positives + self._positives + self.eps)
+            )
         if average:
             return fbeta.mean()
         return fbeta

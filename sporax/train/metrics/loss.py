@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from .metric import Metric, rearrange_inputs
 
 
@@ -54,7 +56,7 @@ class Loss(Metric):
         if loss.ndim != 1:
             raise ValueError(f"For 'Loss.update', the dimension of your input (loss) must be 1, but got {loss.ndim}.")
         loss = loss.mean(-1)
-        self._sum_loss += loss
+        self._sum_loss += np.float64(loss)  # MindSpore (NumPy 1.x) accumulates in float64
         self._total_num += 1
 
     def eval(self):
