@@ -19,6 +19,9 @@ from .callback import (
 )
 from .metrics import *  # noqa: F403
 from .metrics import get_metrics
+from .data_sink import data_sink
+from .dataset_helper import DatasetHelper, connect_network_with_dataset
+from .model import Model
 from .serialization import (
     load_checkpoint,
     load_checkpoint_async,

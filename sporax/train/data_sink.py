@@ -1,0 +1,105 @@
+"""``data_sink`` (MindSpore's ``mindspore.train.data_sink``): a function that runs ``sink_size`` steps per call
+on a dataset's batches, as one compiled program where the backend runs loops fast (see
+:mod:`sporax.train._sink`)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from ._sink import BatchStream, SinkRunner
+
+__all__ = ["data_sink"]
+
+
+def data_sink(
+    fn: Callable[..., Any], dataset: Any, sink_size: int = 1, jit_config: Any = None, input_signature: Any = None
+) -> Callable[..., Any]:
+    """
+    A wrapper that generates a data-sink-enabled version of the input function.
+
+    Each call of the returned function takes the dataset's next `sink_size` batches (the dataset loops
+    forever) and runs `fn(*batch)` on each; the steps are compiled (with `fn`'s Parameters as state), so
+    `sink_size` steps are one program where the backend runs loops fast. `fn` that cannot be compiled runs
+    eagerly, step by step.
+
+    Args:
+        fn (Function): The Python function that will be run with dataset.
+        dataset (Dataset): The dataset iterator.
+        sink_size (int, optional): Control the amount of data in each sink. Must be positive. Default: ``1`` .
+        jit_config (JitConfig, optional): Accepted for compatibility: the steps are always compiled.
+            Default: ``None`` .
+        input_signature (Union[Tensor, List or Tuple of Tensors], optional): The Tensors describing the
+            inputs: each column's shape and dtype must match. Default: ``None`` .
+
+    Returns:
+        Function, the generated function will be executed in data sinking mode; it returns the outputs of
+        the last step.
+
+    Raises:
+        ValueError: If `sink_size` is not positive integer.
+
+    Examples:
+        >>> import numpy as np
+        >>> import sporax as ms
+        >>> from sporax import dataset as ds
+        >>> data = {"x": np.ones((1,), dtype=np.int32), "y": np.ones((1,), dtype=np.int32)}
+        >>> dataset = ds.NumpySlicesDataset(data=data)
+        >>> def func_net(x, y):
+        ...     out = x + y
+        ...     return out
+        >>> sink_process = ms.data_sink(func_net, dataset, sink_size=1)
+        >>> for _ in range(2):
+        ...     out = sink_process()
+        ...     print(out)
+        2
+        2
+    """
+    if isinstance(sink_size, bool) or not isinstance(sink_size, int):
+        raise TypeError(f"For 'Data sink', the type of 'sink_size' should be int, but got {type(sink_size).__name__}.")
+    if sink_size <= 0:
+        raise ValueError(f"The 'sink_size' must be positive, but got sink_size {sink_size}.")
+    if getattr(dataset, "__sink_runner__", None) is not None:
+        raise ValueError("The dataset has been used with network.")
+    if input_signature is not None:
+        _check_signature(input_signature, dataset)
+    runner = SinkRunner(fn, BatchStream(dataset, -1, 0), sink_size)
+    dataset.__sink_runner__ = runner
+
+    @functools.wraps(fn)
+    def sink_process(*args: Any, **kwargs: Any) -> Any:
+        return runner.run()
+
+    sink_process.__sporax_sink__ = runner  # type: ignore[attr-defined]
+    return sink_process
+
+
+def _check_signature(signature: Any, dataset: Any) -> None:
+    from ..common import dtype as mstype
+
+    sig = list(signature) if isinstance(signature, (list, tuple)) else [signature]
+    types = [mstype.from_np(t) for t in dataset.output_types()]
+    shapes = [tuple(s) for s in dataset.output_shapes()]
+    if len(sig) != len(types):
+        raise ValueError(
+            f"For 'data_sink', the 'input_signature' has {len(sig)} Tensors but the dataset has {len(types)} columns."
+        )
+    for i, (t, dt, sh) in enumerate(zip(sig, types, shapes, strict=True)):
+        if t.dtype != dt:
+            raise TypeError(
+                f"The {i + 1}th input type of 'set_inputs' must be the same as network's input, but got "
+                f"'set_inputs': {t.dtype} and network's input: {dt}."
+            )
+        want = tuple(t.shape)
+        if len(want) != len(sh):
+            raise ValueError(
+                f"The {i + 1}th input dims of 'set_inputs' must be the same as network's input, but got "
+                f"'set_inputs': {len(want)} and network's input: {len(sh)}."
+            )
+        for w, s in zip(want, sh, strict=True):
+            if w not in (-1, None) and w != s:
+                raise ValueError(
+                    f"The {i + 1}th input shape of 'set_inputs' must be the same as network's input, but got "
+                    f"'set_inputs': {w} and network's input: {s}."
+                )

@@ -1,0 +1,920 @@
+"""``Model`` (MindSpore's ``mindspore.train.Model``): train, eval, fit and predict with callbacks and metrics.
+
+Each training step runs the train network as one compiled program (in PyNative too; a network that cannot
+be compiled runs eagerly, as PyNative does); the weights, optimizer moments and step counters stay on the
+device between steps and are the Cells' Parameters at every callback. With ``dataset_sink_mode=True`` a
+whole sink of ``sink_size`` steps is one host call (see :mod:`sporax.train._sink`), on every backend.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import math
+from collections.abc import Iterable
+from typing import Any
+
+from .. import context, nn
+from .._engine import StatefulJit, warn_user
+from ..common.tensor import Tensor
+from ..nn.cell import Cell, GraphCell
+from ..parallel._utils import _get_device_num, _get_parallel_mode
+from ._sink import check_columns
+from .callback import RunContext, _CallbackManager, _InternalCallbackParam
+from .dataset_helper import DatasetHelper, connect_network_with_dataset
+
+__all__ = ["Model"]
+
+_log = logging.getLogger("sporax")
+
+_KWARGS = ("loss_scale_manager", "keep_batchnorm_fp32", "boost_config_dict", "acc_level")
+
+
+def _transfer_tensor_to_tuple(inputs: Any) -> Any:
+    if isinstance(inputs, Tensor):
+        return (inputs,)
+    return inputs
+
+
+def _check_int(name: str, value: Any, api: str, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"For '{api}', the '{name}' must be int, but got {type(value).__name__}.")
+    if value < minimum:
+        kind = "positive" if minimum == 1 else "non-negative"
+        raise ValueError(f"For '{api}', the '{name}' must be a {kind} int, but got {value}.")
+    return value
+
+
+def _check_bool(name: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"For 'Model', the '{name}' must be bool, but got {type(value).__name__}.")
+    return value
+
+
+def _first_element(dataset: Any) -> list:
+    it = dataset.create_tuple_iterator(num_epochs=1)
+    try:
+        return next(it)
+    finally:
+        it.stop()
+
+
+class _Step:
+    """The compiled call of a network (state as implicit inputs and outputs, see ``sporax.jit``)."""
+
+    def __init__(self, network: Cell) -> None:
+        self.network = network
+        pynative = context.get_context("mode") == context.PYNATIVE_MODE
+        # In PyNative a network that cannot be compiled simply runs eagerly, as PyNative does: no warning.
+        self._jit = StatefulJit(
+            self._call,
+            name=f"{type(network).__name__}.construct",
+            warn=(lambda msg: _log.info(msg)) if pynative else warn_user,
+        )
+
+    def _call(self, *inputs: Any) -> Any:
+        return self.network(*inputs)
+
+    def __call__(self, *inputs: Any) -> Any:
+        return self._jit(*inputs)
+
+
+class Model:
+    """
+    High-Level API for training or inference.
+
+    `Model` groups layers into an object with training and inference features based on the arguments.
+
+    Args:
+        network (Cell): A training or testing network.
+        loss_fn (Cell, optional): Objective function. If `loss_fn` is None, the `network` should contain the
+            calculation of loss. Default: ``None`` .
+        optimizer (Cell, optional): Optimizer for updating the weights. If `optimizer` is None, the `network`
+            needs to do backpropagation and update weights. Default: ``None`` .
+        metrics (Union[dict, set], optional): A Dictionary or a set of metrics for model evaluation,
+            eg: {'accuracy', 'recall'}. Default: ``None`` .
+        eval_network (Cell, optional): Network for evaluation. If not defined, `network` and `loss_fn` are
+            wrapped as `eval_network` . Default: ``None`` .
+        eval_indexes (list, optional): With `eval_network`: the positions of the loss value, the predicted value
+            and the label in its outputs. Default: ``None`` .
+        amp_level (str, optional): Level for mixed precision training (see
+            :func:`sporax.amp.build_train_network`), "O0", "O1", "O2", "O3" or "auto". Default: ``"O0"`` .
+        boost_level (str, optional): Boost mode level, "O0", "O1" or "O2"; boost changes nothing in sporax.
+            Default: ``"O0"`` .
+        kwargs: ``loss_scale_manager`` (a :class:`sporax.amp.LossScaleManager`) and ``keep_batchnorm_fp32``
+            (bool) for mixed precision.
+
+    Examples:
+        >>> import sporax as ms
+        >>> from sporax import nn
+        >>> from sporax.train import Model
+        >>> net = nn.Dense(10, 3)
+        >>> loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True)
+        >>> optim = nn.Momentum(params=net.trainable_params(), learning_rate=0.1, momentum=0.9)
+        >>> model = Model(net, loss_fn=loss, optimizer=optim, metrics=None)
+        >>> model.train_network
+        >>> model.predict_network
+        >>> model.eval_network
+    """
+
+    def __init__(
+        self,
+        network: Cell,
+        loss_fn: Cell | None = None,
+        optimizer: Cell | None = None,
+        metrics: Any = None,
+        eval_network: Cell | None = None,
+        eval_indexes: list | None = None,
+        amp_level: str = "O0",
+        boost_level: str = "O0",
+        **kwargs: Any,
+    ) -> None:
+        self._network = network
+        self._loss_fn = loss_fn
+        self._optimizer = optimizer
+        self._loss_scale_manager = None
+        self._loss_scale_manager_set = False
+        self._keep_bn_fp32 = None
+        self._check_kwargs(kwargs)
+        self._amp_level = amp_level
+        self._boost_level = kwargs.get("acc_level", boost_level)
+        self._eval_network = eval_network
+        self._eval_indexes: list | None = None
+        self._process_amp_args(kwargs)
+        self._parallel_mode = _get_parallel_mode()
+        self._device_number = _get_device_num()
+        self._metrics = metrics
+        self._check_amp_level_arg(optimizer, amp_level)
+        self._check_for_graph_cell(kwargs)
+        self._train_network = self._build_train_network()
+        self._build_eval_network(metrics, eval_network, eval_indexes)
+        self._build_predict_network()
+        self._current_epoch_num = 0
+        self._current_step_num = 0
+        self.epoch_iter = 0
+        self._backbone_is_train = True
+        self.batch_num = -1
+        self._steps: dict[int, tuple[Cell, _Step]] = {}
+
+    # ------------------------------------------------------------ building
+    @staticmethod
+    def _check_kwargs(kwargs: dict) -> None:
+        for arg in kwargs:
+            if arg not in _KWARGS:
+                raise ValueError(
+                    "The argument in 'kwargs' should be 'loss_scale_manager' or 'keep_batchnorm_fp32' or "
+                    f"'boost_config_dict' or 'acc_level', but got '{arg}'."
+                )
+
+    def _process_amp_args(self, kwargs: dict) -> None:
+        if "keep_batchnorm_fp32" in kwargs:
+            self._keep_bn_fp32 = kwargs["keep_batchnorm_fp32"]
+        if "loss_scale_manager" in kwargs:
+            self._loss_scale_manager = kwargs["loss_scale_manager"]
+            self._loss_scale_manager_set = True
+
+    @staticmethod
+    def _check_amp_level_arg(optimizer: Any, amp_level: str) -> None:
+        if amp_level not in ("O0", "O1", "O2", "O3", "auto"):
+            raise ValueError(
+                f"For 'Model', the 'amp_level' must be one of ['O0', 'O1', 'O2', 'O3', 'auto'], but got {amp_level!r}."
+            )
+        if optimizer is None and amp_level != "O0":
+            raise ValueError(
+                "Auto mixed precision will not work because 'optimizer' is None.Please set amp_level='O0' "
+                "to disable auto mixed precision or set 'optimizer' not be None to use auto mixed precision."
+            )
+
+    def _check_for_graph_cell(self, kwargs: dict) -> None:
+        if not isinstance(self._network, GraphCell):
+            return
+        if self._amp_level != "O0":
+            _log.warning("amp_level will not work when network is a GraphCell.")
+        if self._loss_fn is not None or self._optimizer is not None:
+            raise ValueError(
+                "For 'Model', 'loss_fn' and 'optimizer' should be None when network is a GraphCell, "
+                f"but got 'loss_fn': {self._loss_fn}, 'optimizer': {self._optimizer}."
+            )
+        if kwargs:
+            raise ValueError("For 'Model', the '**kwargs' argument should be empty when network is a GraphCell.")
+
+    def _build_train_network(self) -> Cell:
+        network = self._network
+        if not isinstance(network, Cell):
+            raise TypeError(f"For 'Model', the 'network' must be a Cell, but got {type(network).__name__}.")
+        if self._loss_scale_manager is not None and self._optimizer is None:
+            raise ValueError("The argument 'optimizer' can not be None when set 'loss_scale_manager'.")
+        if self._optimizer is not None:
+            if self._amp_level != "O0" or self._loss_scale_manager_set:
+                return self._build_amp_network()
+            if self._loss_fn is not None:
+                network = nn.WithLossCell(network, self._loss_fn)
+            return nn.TrainOneStepCell(network, self._optimizer)
+        if self._loss_fn is not None:
+            return nn.WithLossCell(network, self._loss_fn)
+        return network
+
+    def _build_amp_network(self) -> Cell:
+        try:
+            from .. import amp
+        except ImportError:
+            amp = None
+        if amp is None or not hasattr(amp, "build_train_network"):
+            raise NotImplementedError(
+                "For 'Model', 'amp_level' other than 'O0' and 'loss_scale_manager' need sporax.amp."
+                "build_train_network, which this sporax build does not have yet."
+            )
+        amp_config: dict[str, Any] = {}
+        if self._loss_scale_manager_set:
+            amp_config["loss_scale_manager"] = self._loss_scale_manager
+        if self._keep_bn_fp32 is not None:
+            amp_config["keep_batchnorm_fp32"] = self._keep_bn_fp32
+        return amp.build_train_network(
+            self._network,
+            self._optimizer,
+            self._loss_fn,
+            level=self._amp_level,
+            boost_level=self._boost_level,
+            **amp_config,
+        )
+
+    def _build_eval_network(self, metrics: Any, eval_network: Cell | None, eval_indexes: list | None) -> None:
+        self._metric_fns: dict = {}
+        if metrics is None:
+            return
+        from .metrics import get_metrics
+
+        self._metric_fns = get_metrics(metrics)
+        if not self._metric_fns:
+            return
+        if eval_network is not None:
+            if eval_indexes is not None and not (isinstance(eval_indexes, list) and len(eval_indexes) == 3):
+                raise ValueError(
+                    "The argument 'eval_indexes' must be a list or None. If 'eval_indexes' is a list, "
+                    f"length of it must be three. But got 'eval_indexes' {eval_indexes}"
+                )
+            self._eval_network = eval_network
+            self._eval_indexes = eval_indexes
+            return
+        if self._loss_fn is None:
+            raise ValueError(
+                "If `metrics` is set, `eval_network` must not be None. Do not set `metrics` if you"
+                " don't want an evaluation.\n"
+                "If evaluation is required, you need to specify `eval_network`, which will be used in"
+                " the framework to evaluate the model.\n"
+                "For the simple scenarios with one data, one label and one logits, `eval_network` is"
+                " optional, and then you can set `eval_network` or `loss_fn`. For the latter case,"
+                " framework will automatically build an evaluation network with `network` and"
+                " `loss_fn`."
+            )
+        self._eval_network = nn.WithEvalCell(self._network, self._loss_fn, self._amp_level in ("O2", "O3", "auto"))
+        self._eval_indexes = [0, 1, 2]
+
+    def _build_predict_network(self) -> None:
+        self._predict_network = self._network
+
+    @property
+    def train_network(self) -> Cell:
+        """Get the model's train network."""
+        return self._train_network
+
+    @property
+    def predict_network(self) -> Cell:
+        """Get the model's predict network."""
+        return self._predict_network
+
+    @property
+    def eval_network(self) -> Cell | None:
+        """Get the model's eval network."""
+        return self._eval_network
+
+    # ------------------------------------------------------------ metrics
+    def _clear_metrics(self) -> None:
+        for metric in self._metric_fns.values():
+            metric.clear()
+
+    def _update_metrics(self, outputs: Any) -> None:
+        from .metrics import Loss
+
+        if isinstance(outputs, Tensor):
+            outputs = (outputs,)
+        if not isinstance(outputs, tuple):
+            raise ValueError(f"The argument 'outputs' should be tuple, but got {type(outputs)}.")
+        if self._eval_indexes is not None and len(outputs) < 3:
+            raise ValueError(f"The length of 'outputs' must be >= 3, but got {len(outputs)}")
+        for metric in self._metric_fns.values():
+            if self._eval_indexes is None:
+                metric.update(*outputs)
+            elif isinstance(metric, Loss):
+                metric.update(outputs[self._eval_indexes[0]])
+            else:
+                metric.update(outputs[self._eval_indexes[1]], outputs[self._eval_indexes[2]])
+
+    def _get_metrics(self) -> dict:
+        return {key: value.eval() for key, value in self._metric_fns.items()}
+
+    # ------------------------------------------------------------ helpers
+    def _step_of(self, network: Cell) -> _Step:
+        """The compiled step of ``network`` (one per network, compiled per input signature)."""
+        hit = self._steps.get(id(network))
+        if hit is None or hit[0] is not network:
+            hit = (network, _Step(network))
+            self._steps[id(network)] = hit
+        return hit[1]
+
+    def _exec_preprocess(
+        self,
+        is_train: bool,
+        dataset: Any,
+        dataset_sink_mode: bool,
+        sink_size: int = -1,
+        epoch_num: int = 1,
+        dataset_helper: DatasetHelper | None = None,
+        start: int = 0,
+    ) -> tuple[DatasetHelper, Cell]:
+        if is_train:
+            network = self._train_network
+        else:
+            network = self._eval_network
+        if dataset_helper is None:
+            dataset_helper = DatasetHelper(dataset, dataset_sink_mode, sink_size, epoch_num)
+            dataset_helper._set_range(start, epoch_num)
+        if dataset_sink_mode:
+            network = connect_network_with_dataset(network, dataset_helper)
+        network.set_train(is_train)
+        self._backbone_is_train = is_train
+        return dataset_helper, network
+
+    def _check_network_mode(self, network: Cell, is_train: bool) -> Cell:
+        if self._backbone_is_train != is_train:
+            network.set_train(is_train)
+            self._backbone_is_train = is_train
+        if not is_train:
+            network.set_grad(False)
+        return network
+
+    @staticmethod
+    def _transform_callbacks(callbacks: Any) -> list:
+        if callbacks is None:
+            return []
+        if isinstance(callbacks, Iterable):
+            return list(callbacks)
+        return [callbacks]
+
+    def _check_reuse_dataset(self, dataset: Any) -> None:
+        if not hasattr(dataset, "__model_hash__"):
+            dataset.__model_hash__ = hash(self)
+        if dataset.__model_hash__ != hash(self):
+            raise RuntimeError(
+                "The dataset object had been used in other model by model.train(...), please create a new dataset."
+            )
+
+    @staticmethod
+    def _check_methods_for_custom_callbacks(callbacks: Any, current_mode: str) -> None:
+        from . import callback as cb_module
+
+        internal = set(getattr(cb_module, "__all__", ()))
+        legacy = {"begin", "end", "epoch_begin", "epoch_end", "step_begin", "step_end"}
+        for cb in callbacks if isinstance(callbacks, list) else [callbacks]:
+            name = type(cb).__name__
+            if name in internal:
+                continue
+            invalid = set(type(cb).__dict__) & legacy
+            if not invalid:
+                continue
+            msg = (
+                f"For {name} callback, {invalid} methods may not be supported in later version, Use methods "
+                "prefixed with 'on_train' or 'on_eval' instead when using customized callbacks."
+            )
+            if current_mode in ("train", "eval"):
+                _log.warning(msg)
+            else:
+                raise ValueError(msg)
+
+    @staticmethod
+    def _should_eval(epoch: int, validation_freq: Any) -> bool:
+        return epoch % validation_freq == 0 if isinstance(validation_freq, int) else epoch in validation_freq
+
+    # ------------------------------------------------------------ train
+    def _check_train_args(self, api: str, epoch: Any, train_dataset: Any, sink_size: Any, initial_epoch: Any) -> int:
+        if isinstance(sink_size, bool) or not isinstance(sink_size, int):
+            raise TypeError(f"For '{api}', the 'sink_size' must be int, but got {type(sink_size).__name__}.")
+        _check_int("epoch", epoch, api, 1)
+        _check_int("initial_epoch", initial_epoch, api, 0)
+        if initial_epoch >= epoch:
+            raise ValueError(
+                f"For '{api}', the parameter 'epoch' must bigger than parameter 'initial_epoch', but got the "
+                f"parameter 'epoch' is {epoch}, 'initial_epoch' is {initial_epoch}."
+            )
+        if hasattr(train_dataset, "_warmup_epoch") and train_dataset._warmup_epoch != epoch:
+            raise ValueError(
+                "when use Model.build to initialize model, the value of parameter 'epoch' in Model.build should be "
+                f"equal to value in {api}, but got the value of epoch in build {train_dataset._warmup_epoch} and "
+                f"the value of epoch in train {epoch} separately."
+            )
+        dataset_size = train_dataset.get_dataset_size()
+        if dataset_size == 0:
+            raise ValueError("There is no valid data in dataset, please check dataset file firstly.")
+        if sink_size == -1:
+            sink_size = dataset_size
+        if sink_size < -1 or sink_size == 0:
+            raise ValueError(f"For '{api}', The argument 'sink_size' must be -1 or positive, but got {sink_size}.")
+        return sink_size
+
+    def train(
+        self,
+        epoch: int,
+        train_dataset: Any,
+        callbacks: Any = None,
+        dataset_sink_mode: bool = False,
+        sink_size: int = -1,
+        initial_epoch: int = 0,
+    ) -> None:
+        """
+        Training API.
+
+        Note:
+            With `dataset_sink_mode=True` every epoch is one sink of `sink_size` steps run as one host call
+            (on every backend), and the callbacks' step hooks run once per sink with `cur_step_num` advanced by
+            `sink_size`. If `sink_size` > 0, each epoch takes the next `sink_size` batches, continuing across the
+            dataset's epochs where the previous sink stopped.
+
+        Args:
+            epoch (int): Total training epochs. With `initial_epoch`, the final epoch.
+            train_dataset (Dataset): A training dataset iterator. With `loss_fn`, it yields (data, label);
+                otherwise its columns are the train network's inputs.
+            callbacks (Optional[list[Callback], Callback], optional): Callbacks run while training.
+                Default: ``None``.
+            dataset_sink_mode (bool, optional): Run `sink_size` steps per host call. Default: ``False``.
+            sink_size (int, optional): Steps per sink, -1 for the dataset size. Only used in sink mode.
+                Default: ``-1``.
+            initial_epoch (int, optional): Epoch at which to start train, for resuming a previous run: the
+                dataset continues at that epoch's data. Default: ``0``.
+
+        Examples:
+            >>> model = Model(net, loss_fn=loss, optimizer=optim, metrics=None)
+            >>> model.train(2, dataset)
+        """
+        _check_bool("dataset_sink_mode", dataset_sink_mode)
+        if isinstance(self._train_network, GraphCell) and dataset_sink_mode:
+            raise ValueError("Dataset sink mode is currently not supported when training with a GraphCell.")
+        sink_size = self._check_train_args("Model.train", epoch, train_dataset, sink_size, initial_epoch)
+        if callbacks:
+            self._check_methods_for_custom_callbacks(callbacks, "train")
+        self._train(epoch, train_dataset, callbacks, dataset_sink_mode, sink_size, initial_epoch)
+
+    def fit(
+        self,
+        epoch: int,
+        train_dataset: Any,
+        valid_dataset: Any = None,
+        valid_frequency: Any = 1,
+        callbacks: Any = None,
+        dataset_sink_mode: bool = False,
+        valid_dataset_sink_mode: bool = False,
+        sink_size: int = -1,
+        initial_epoch: int = 0,
+    ) -> None:
+        """
+        Fit API: training, with an evaluation of `valid_dataset` after every `valid_frequency` epochs.
+
+        Args:
+            epoch (int): Total training epochs.
+            train_dataset (Dataset): A training dataset iterator.
+            valid_dataset (Dataset, optional): Dataset to evaluate the model. Default: ``None`` .
+            valid_frequency (int, list, optional): Evaluate every `valid_frequency` epochs (int), or at the end of
+                the listed epochs (list). Default: ``1`` .
+            callbacks ([list[Callback], Callback], optional): Callbacks run while training. Default: ``None`` .
+            dataset_sink_mode (bool, optional): Sink the training data. Default: ``False`` .
+            valid_dataset_sink_mode (bool, optional): Sink the validation data. Default: ``False`` .
+            sink_size (int, optional): Steps per sink. Default: ``-1`` .
+            initial_epoch (int, optional): Epoch at which to start train. Default: ``0`` .
+
+        Examples:
+            >>> model = Model(net, loss_fn=loss, optimizer=optim, metrics={"accuracy"})
+            >>> model.fit(2, train_dataset, valid_dataset)
+        """
+        _check_bool("dataset_sink_mode", dataset_sink_mode)
+        _check_bool("valid_dataset_sink_mode", valid_dataset_sink_mode)
+        if isinstance(self._train_network, GraphCell) and dataset_sink_mode:
+            raise ValueError("Dataset sink mode is currently not supported when training with a GraphCell.")
+        sink_size = self._check_train_args("Model.fit", epoch, train_dataset, sink_size, initial_epoch)
+        if isinstance(valid_frequency, bool) or not isinstance(valid_frequency, (int, list)):
+            raise TypeError(
+                "For 'Model.fit', the type of 'valid_frequency' must be a list or an integer, but got type "
+                f"{type(valid_frequency)}."
+            )
+        if valid_dataset and not self._metric_fns:
+            raise ValueError(
+                "For 'Model.fit', if valid_dataset is not None, the model argument 'metrics' can not be"
+                "None or empty, you should set the argument 'metrics' for model."
+            )
+        if callbacks:
+            self._check_methods_for_custom_callbacks(callbacks, "fit")
+        self._train(
+            epoch,
+            train_dataset,
+            callbacks,
+            dataset_sink_mode,
+            sink_size,
+            initial_epoch,
+            valid_infos=(valid_dataset, valid_frequency, valid_dataset_sink_mode),
+        )
+
+    def _train(
+        self,
+        epoch: int,
+        train_dataset: Any,
+        callbacks: Any,
+        dataset_sink_mode: bool,
+        sink_size: int,
+        initial_epoch: int,
+        valid_infos: tuple = (None, 1, False),
+    ) -> None:
+        cb_params = _InternalCallbackParam()
+        cb_params.cur_step_num = 0
+        cb_params.train_network = self._train_network
+        cb_params.epoch_num = epoch - initial_epoch
+        if dataset_sink_mode and sink_size > 0:
+            cb_params.batch_num = sink_size
+        else:
+            cb_params.batch_num = train_dataset.get_dataset_size()
+        self.batch_num = cb_params.batch_num
+        cb_params.mode = "train"
+        cb_params.loss_fn = self._loss_fn
+        cb_params.optimizer = self._optimizer
+        cb_params.parallel_mode = self._parallel_mode
+        cb_params.device_number = self._device_number
+        cb_params.train_dataset = train_dataset
+        cb_params.list_callback = self._transform_callbacks(callbacks)
+        cb_params.train_dataset_element = None
+        cb_params.network = self._network
+        cb_params.last_save_ckpt_step = None
+        cb_params.latest_ckpt_file = None
+        cb_params.loss_scale_mananger = self._loss_scale_manager
+        cb_params.initial_step = None
+        cb_params.initial_epoch = initial_epoch
+        with _CallbackManager(cb_params.list_callback) as list_callback:
+            self._check_reuse_dataset(train_dataset)
+            if dataset_sink_mode:
+                self._train_dataset_sink_process(
+                    epoch, train_dataset, list_callback, cb_params, sink_size, initial_epoch, valid_infos
+                )
+            else:
+                self._train_process(epoch, train_dataset, list_callback, cb_params, initial_epoch, valid_infos)
+
+    def _train_dataset_sink_process(
+        self,
+        epoch: int,
+        train_dataset: Any,
+        list_callback: _CallbackManager,
+        cb_params: _InternalCallbackParam,
+        sink_size: int,
+        initial_epoch: int,
+        valid_infos: tuple,
+    ) -> None:
+        dataset_size = train_dataset.get_dataset_size()
+        # The data of all the sinks, continuing where the last one stopped (MindSpore's __total_batch__).
+        dataset_sink_num = math.ceil(epoch * sink_size / dataset_size)
+        cb_params.sink_size = sink_size
+        cb_params.dataset_sink_mode = True
+        run_context = RunContext(cb_params)
+        list_callback.on_train_begin(run_context)
+        initial_epoch = self._resume_point(cb_params, initial_epoch)
+        dataset_helper = None
+        self.epoch_iter = 0
+        try:
+            while self.epoch_iter < (epoch - initial_epoch):
+                cb_params.cur_epoch_num = self.epoch_iter + 1 + initial_epoch
+                self._current_epoch_num = cb_params.cur_epoch_num
+                self._current_step_num = 0
+                list_callback.on_train_epoch_begin(run_context)
+                dataset_helper, train_network = self._exec_preprocess(
+                    True,
+                    train_dataset,
+                    True,
+                    sink_size,
+                    dataset_sink_num,
+                    dataset_helper,
+                    start=initial_epoch * sink_size,
+                )
+                cb_params.train_network = train_network
+                cb_params.dataset_helper = dataset_helper
+                for inputs in dataset_helper:
+                    cb_params.cur_step_num += dataset_helper.sink_size()
+                    self._current_step_num = int((cb_params.cur_step_num - 1) % cb_params.batch_num + 1)
+                    cb_params.train_dataset_element = inputs
+                    list_callback.on_train_step_begin(run_context)
+                    train_network = self._check_network_mode(train_network, True)
+                    outputs = train_network(*inputs)
+                    cb_params.net_outputs = outputs
+                    list_callback.on_train_step_end(run_context)
+                dataset_helper.continue_send()
+                self._eval_during_train(valid_infos, cb_params, list_callback)
+                list_callback.on_train_epoch_end(run_context)
+                cb_params.pop("metrics", None)
+                cb_params.pop("eval_results", None)
+                if run_context.get_stop_requested():
+                    break
+                self.epoch_iter += 1
+        finally:
+            if dataset_helper is not None:
+                dataset_helper.stop_send()
+                dataset_helper.release()
+        list_callback.on_train_end(run_context)
+
+    def _train_process(
+        self,
+        epoch: int,
+        train_dataset: Any,
+        list_callback: _CallbackManager,
+        cb_params: _InternalCallbackParam,
+        initial_epoch: int,
+        valid_infos: tuple,
+    ) -> None:
+        cb_params.dataset_sink_mode = False
+        run_context = RunContext(cb_params)
+        list_callback.on_train_begin(run_context)
+        initial_epoch = self._resume_point(cb_params, initial_epoch)
+        dataset_helper, _ = self._exec_preprocess(
+            True, train_dataset, False, epoch_num=epoch, start=initial_epoch * train_dataset.get_dataset_size()
+        )
+        network = self._train_network
+        step = self._step_of(network)
+        checked = False
+        lsm = self._loss_scale_manager
+        check_overflow = lsm is not None and lsm.get_drop_overflow_update()
+        try:
+            for i in range(initial_epoch, epoch):
+                cb_params.cur_epoch_num = i + 1
+                self._current_epoch_num = cb_params.cur_epoch_num
+                self._current_step_num = 0
+                list_callback.on_train_epoch_begin(run_context)
+                for next_element in dataset_helper:
+                    next_element = _transfer_tensor_to_tuple(next_element)
+                    if not checked:
+                        self._check_train_element(network, next_element, train_dataset)
+                        checked = True
+                    cb_params.cur_step_num += 1
+                    self._current_step_num = int((cb_params.cur_step_num - 1) % cb_params.batch_num + 1)
+                    cb_params.train_dataset_element = next_element
+                    list_callback.on_train_step_begin(run_context)
+                    self._check_network_mode(network, True)
+                    outputs = step(*next_element)
+                    cb_params.net_outputs = outputs
+                    if check_overflow:
+                        lsm.update_loss_scale(bool(outputs[1].asnumpy().all()))
+                    list_callback.on_train_step_end(run_context)
+                    if run_context.get_stop_requested():
+                        break
+                self._eval_during_train(valid_infos, cb_params, list_callback)
+                list_callback.on_train_epoch_end(run_context)
+                cb_params.pop("metrics", None)
+                cb_params.pop("eval_results", None)
+                if run_context.get_stop_requested():
+                    break
+        finally:
+            dataset_helper.stop_send()
+        list_callback.on_train_end(run_context)
+
+    @staticmethod
+    def _resume_point(cb_params: _InternalCallbackParam, initial_epoch: int) -> int:
+        """The epoch to start from: after the one a restoring callback (BackupAndRestore) reports in
+        ``cb_params.resume_epoch`` from ``on_train_begin``, with ``cur_step_num`` continuing from its
+        ``resume_step``."""
+        resume = cb_params.get("resume_epoch")
+        if resume is None or int(resume) <= initial_epoch:
+            return initial_epoch
+        cb_params.cur_step_num = int(cb_params.get("resume_step", 0))
+        return int(resume)
+
+    def _check_train_element(self, network: Cell, element: Any, dataset: Any) -> None:
+        if self._loss_fn is not None and len(element) != 2:
+            raise ValueError(
+                "When 'loss_fn' is not None, 'train_dataset' should return two elements, but got "
+                f"{len(element)}, please check the number of elements returned by 'train_dataset'"
+            )
+        check_columns(network, len(element), dataset.get_col_names())
+
+    def _eval_during_train(
+        self, valid_infos: tuple, cb_params: _InternalCallbackParam, list_callback: _CallbackManager
+    ) -> None:
+        valid_dataset, valid_frequency, valid_dataset_sink_mode = valid_infos
+        if not (valid_dataset and self._should_eval(cb_params.cur_epoch_num, valid_frequency)):
+            return
+        from . import callback as cb_module
+
+        internal = set(getattr(cb_module, "__all__", ()))
+        time_monitor = getattr(cb_module, "TimeMonitor", None)
+        train_cur_step_num = cb_params.cur_step_num
+        train_batch_num = cb_params.batch_num
+        train_dataset_sink_mode = cb_params.dataset_sink_mode
+        train_net_outputs = cb_params.net_outputs
+        eval_callback = []
+        for cb in list_callback.callbacks:
+            if type(cb).__name__ in internal:
+                if time_monitor is not None and isinstance(cb, time_monitor):
+                    eval_callback.append(cb)
+            else:
+                eval_callback.append(cb)
+        self._eval_in_fit(valid_dataset, eval_callback, valid_dataset_sink_mode, cb_params)
+        cb_params.mode = "train"
+        cb_params.cur_step_num = train_cur_step_num
+        cb_params.batch_num = train_batch_num
+        cb_params.dataset_sink_mode = train_dataset_sink_mode
+        cb_params.net_outputs = train_net_outputs
+
+    # ------------------------------------------------------------ eval
+    def _eval_in_fit(
+        self, valid_dataset: Any, callbacks: list, dataset_sink_mode: bool, cb_params: _InternalCallbackParam
+    ) -> dict:
+        if isinstance(self._eval_network, GraphCell) and dataset_sink_mode:
+            raise ValueError("Sink mode is currently not supported when evaluating with a GraphCell.")
+        cb_params.eval_network = self._eval_network
+        cb_params.valid_dataset = valid_dataset
+        cb_params.batch_num = valid_dataset.get_dataset_size()
+        cb_params.mode = "eval"
+        cb_params.cur_step_num = 0
+        self._clear_metrics()
+        with _CallbackManager(callbacks) as list_callback:
+            return self._eval_process(valid_dataset, list_callback, cb_params, dataset_sink_mode, add_eval_loss=True)
+
+    def _eval_process(
+        self,
+        valid_dataset: Any,
+        list_callback: _CallbackManager,
+        cb_params: _InternalCallbackParam,
+        dataset_sink_mode: bool = False,
+        add_eval_loss: bool = False,
+    ) -> dict:
+        # An evaluation sink is one step per call in MindSpore too (the dataset's loop size is 1): the
+        # metrics are updated on the host after every step either way.
+        run_context = RunContext(cb_params)
+        cb_params.dataset_sink_mode = dataset_sink_mode
+        list_callback.on_eval_begin(run_context)
+        dataset_helper, _ = self._exec_preprocess(False, valid_dataset, False)
+        network = self._eval_network
+        step = self._step_of(network)
+        eval_loss_fn = None
+        if add_eval_loss:
+            from .metrics import get_metric_fn
+
+            eval_loss_fn = get_metric_fn("loss")
+        list_callback.on_eval_epoch_begin(run_context)
+        checked = False
+        try:
+            for next_element in dataset_helper:
+                next_element = _transfer_tensor_to_tuple(next_element)
+                if not checked:
+                    check_columns(network, len(next_element), valid_dataset.get_col_names(), "eval")
+                    checked = True
+                cb_params.cur_step_num += 1
+                cb_params.eval_dataset_element = next_element
+                list_callback.on_eval_step_begin(run_context)
+                self._check_network_mode(network, False)
+                outputs = step(*next_element)
+                cb_params.net_outputs = outputs
+                list_callback.on_eval_step_end(run_context)
+                self._update_metrics(outputs)
+                if eval_loss_fn is not None:
+                    eval_loss_fn.update(outputs[self._eval_indexes[0]])
+                if run_context.get_stop_requested():
+                    break
+        finally:
+            dataset_helper.stop_send()
+        list_callback.on_eval_epoch_end(run_context)
+        metrics = self._get_metrics()
+        cb_params.metrics = metrics
+        if eval_loss_fn is not None:
+            cb_params.eval_results = copy.deepcopy(metrics)
+            cb_params.eval_results.update({"eval_loss": eval_loss_fn.eval()})
+        list_callback.on_eval_end(run_context)
+        return metrics
+
+    def eval(self, valid_dataset: Any, callbacks: Any = None, dataset_sink_mode: bool = False) -> dict:
+        """
+        Evaluation API.
+
+        Args:
+            valid_dataset (Dataset): Dataset to evaluate the model.
+            callbacks (Optional[list(Callback), Callback], optional): Callbacks run while evaluating.
+                Default: ``None`` .
+            dataset_sink_mode (bool, optional): Accepted as in MindSpore, where an evaluation sink is one step per
+                call: the evaluation runs step by step either way. Default: ``False`` .
+
+        Returns:
+            Dict, the key is the metric name defined by users and the value is the metrics value for
+            the model in the test mode.
+
+        Examples:
+            >>> model = Model(net, loss_fn=loss, optimizer=None, metrics={'acc'})
+            >>> acc = model.eval(dataset, dataset_sink_mode=False)
+        """
+        _check_bool("dataset_sink_mode", dataset_sink_mode)
+        if not self._metric_fns:
+            raise ValueError(
+                "For Model.eval, the model argument 'metrics' can not be None or empty, "
+                "you should set the argument 'metrics' for model."
+            )
+        if isinstance(self._eval_network, GraphCell) and dataset_sink_mode:
+            raise ValueError("Sink mode is currently not supported when evaluating with a GraphCell.")
+        if callbacks:
+            self._check_methods_for_custom_callbacks(callbacks, "eval")
+        cb_params = _InternalCallbackParam()
+        cb_params.eval_network = self._eval_network
+        cb_params.valid_dataset = valid_dataset
+        cb_params.batch_num = valid_dataset.get_dataset_size()
+        cb_params.mode = "eval"
+        cb_params.cur_step_num = 0
+        cb_params.list_callback = self._transform_callbacks(callbacks)
+        cb_params.network = self._network
+        self._clear_metrics()
+        with _CallbackManager(cb_params.list_callback) as list_callback:
+            return self._eval_process(valid_dataset, list_callback, cb_params, dataset_sink_mode)
+
+    # ------------------------------------------------------------ predict
+    def predict(self, *predict_data: Any, backend: Any = None, config: Any = None) -> Any:
+        """
+        Generate output predictions for the input samples.
+
+        Args:
+            predict_data (Union[Tensor, list[Tensor], tuple[Tensor]], optional): The predict data.
+            backend (str): Only ``None`` (MindSpore Lite is not part of sporax). Default: ``None`` .
+            config (dict, optional): Ignored (MindSpore Lite's configuration). Default: ``None`` .
+
+        Returns:
+            Tensor, array(s) of predictions.
+
+        Examples:
+            >>> input_data = Tensor(np.random.randint(0, 255, [1, 1, 32, 32]), ms.float32)
+            >>> model = Model(LeNet5())
+            >>> result = model.predict(input_data)
+        """
+        if backend not in ("lite", None):
+            raise ValueError(f"For Model.predict, `backend` should be 'lite' or None, but got {backend}")
+        if backend == "lite":
+            _log.warning("Lite inference is not part of sporax, fallback to original inference!")
+        for item in predict_data:
+            if item is None:
+                continue
+            if isinstance(item, Tensor):
+                if item.size == 0:
+                    raise ValueError("The input data can not be empty.")
+                continue
+            if not isinstance(item, (int, float, str, tuple, list, dict)):
+                data_class_str = "Tensor, None, int, float, str"
+                raise TypeError(
+                    f"The types of input data must be in the Union({data_class_str}, tuple[{data_class_str}], "
+                    f"list[{data_class_str}], dict[{data_class_str}]), but got type {type(item).__name__}."
+                )
+        self._check_network_mode(self._predict_network, False)
+        return self._predict_network(*predict_data)
+
+    # ------------------------------------------------------------ build
+    def build(
+        self,
+        train_dataset: Any = None,
+        valid_dataset: Any = None,
+        sink_size: int = -1,
+        epoch: int = 1,
+        sink_mode: bool = True,
+    ) -> None:
+        """
+        Build the train and eval networks for the datasets before training (MindSpore's graph warm-up).
+
+        Args:
+            train_dataset (Dataset, optional): A training dataset. Default: ``None`` .
+            valid_dataset (Dataset, optional): An evaluating dataset; needs `metrics`. Default: ``None`` .
+            sink_size (int, optional): Control the number of steps for each sinking. Default: ``-1`` .
+            epoch (int, optional): Control the training epochs: `train` must then use the same. Default: ``1`` .
+            sink_mode (bool, optional): Build for dataset sink mode. Default: ``True`` .
+
+        Examples:
+            >>> model = Model(net, loss_fn=loss, optimizer=optim)
+            >>> model.build(dataset, epoch=2)
+            >>> model.train(2, dataset)
+        """
+        _check_int("epoch", epoch, "Model.build", 1)
+        if not train_dataset and not valid_dataset:
+            raise ValueError("The argument 'train_dataset' and 'valid_dataset' can not both be None or empty.")
+        from ..dataset import Dataset
+
+        if train_dataset:
+            if not isinstance(train_dataset, Dataset):
+                raise TypeError(f"The type of 'train_dataset' must be `Dataset`, but got {type(train_dataset)}.")
+            train_dataset._warmup_epoch = epoch
+            element = _first_element(train_dataset)
+            self._check_train_element(self._train_network, element, train_dataset)
+            self._train_network.set_train(True)
+            self._train_network.compile(*element)
+        if valid_dataset:
+            if not isinstance(valid_dataset, Dataset):
+                raise TypeError(f"The type of 'valid_dataset' must be `Dataset`, but got {type(valid_dataset)}.")
+            if not self._metric_fns:
+                raise RuntimeError(
+                    "If define `valid_dataset`, metric fn can not be None or empty, "
+                    "you should set the argument 'metrics' for model."
+                )
+            element = _first_element(valid_dataset)
+            check_columns(self._eval_network, len(element), valid_dataset.get_col_names(), "eval")
+            self._eval_network.compile(*element)
