@@ -21,6 +21,7 @@ from .metrics import *  # noqa: F403
 from .metrics import get_metrics
 from .data_sink import data_sink
 from .dataset_helper import DatasetHelper, connect_network_with_dataset
+from .loss_scale_manager import DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager
 from .model import Model
 from .serialization import (
     load_checkpoint,

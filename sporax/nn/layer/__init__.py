@@ -18,3 +18,8 @@ __all__ = [
     *normalization.__all__,
     *pooling.__all__,
 ]
+
+from . import clip  # noqa: E402
+from .clip import ClipByNorm  # noqa: E402
+
+__all__ += clip.__all__

@@ -1,7 +1,9 @@
-"""Wrapper cells: train steps, gradient reducers (and, with issue 3, loss scaling)."""
+"""Wrapper cells: train steps, gradient reducers, loss scaling, gradient accumulation."""
 
-from . import cell_wrapper, grad_reducer
+from . import cell_wrapper, grad_accumulation, grad_reducer, loss_scale
 from .cell_wrapper import *  # noqa: F403
+from .grad_accumulation import GradAccumulationCell
 from .grad_reducer import *  # noqa: F403
+from .loss_scale import *  # noqa: F403
 
-__all__ = [*cell_wrapper.__all__, *grad_reducer.__all__]
+__all__ = [*cell_wrapper.__all__, *grad_reducer.__all__, *loss_scale.__all__, "GradAccumulationCell"]

@@ -1,11 +1,19 @@
-"""Train-step cells: WithLossCell, WithEvalCell, TrainOneStepCell, ForwardValueAndGrad, WithGradCell."""
+"""Train-step cells: WithLossCell, WithEvalCell, TrainOneStepCell, ForwardValueAndGrad, WithGradCell.
+
+The pieces the train-step cells share live here too: :func:`run_if` applies an update (an optimizer call)
+only where a boolean Tensor is True, without Python control flow on the tensor, so the loss-scale cell
+(skip on overflow) and gradient accumulation (apply every N steps) compile on every backend.
+"""
 
 from __future__ import annotations
 
 import numbers
+from collections.abc import Callable
 from typing import Any
 
 from ... import context, ops
+from ..._engine import is_tracer, state
+from ...common import dtype as mstype
 from ...common.parameter import ParameterTuple
 from ...common.tensor import Tensor
 from ..cell import Cell
@@ -77,6 +85,31 @@ class WithGradCell(Cell):
         return self.grad(self.network_with_loss, weights)(*inputs, self.sens)
 
 
+def run_if(cond: Any, fn: Callable[..., Any], *args: Any) -> Any:
+    """Run ``fn(*args)`` (an optimizer step, say) only when the one-element bool Tensor ``cond`` is True.
+
+    With a concrete ``cond`` (PyNative) it is a Python branch. Inside a compiled function, ``fn`` runs and
+    every Parameter it writes gets ``select(cond, new value, old value)``: the update is masked, with no
+    Python control flow on ``cond``. Returns ``cond`` (as a 0-d bool Tensor).
+    """
+    if not isinstance(cond, Tensor):
+        cond = Tensor(bool(cond), mstype.bool_)
+    if cond.size != 1:
+        raise ValueError(f"The condition of a conditional update must have one element, but got shape {cond.shape}.")
+    cond = ops.cast(cond.reshape(()), mstype.bool_)
+    if not is_tracer(cond._data):
+        if bool(cond):
+            fn(*args)
+        return cond
+    with state.Frame() as frame:
+        fn(*args)
+    for holder, new in frame.written_items():
+        old = state.read(holder)
+        kept = ops.select(cond, Tensor._from_data(new), Tensor._from_data(old))
+        state.write(holder, kept._data.astype(old.dtype))
+    return cond
+
+
 def _parallel_reducer(weights: Any) -> tuple[bool, Any]:
     mode = context.get_auto_parallel_context("parallel_mode")
     if mode in (context.ParallelMode.DATA_PARALLEL, context.ParallelMode.HYBRID_PARALLEL):
@@ -106,12 +139,16 @@ class TrainOneStepCell(Cell):
             raise TypeError("For 'TrainOneStepCell', the 'optimizer' must be an Optimizer (with 'parameters').")
         self.weights = self.optimizer.parameters
         self.grad = ops.GradOperation(get_by_list=True, sens_param=True)
+        self.grad_no_sens = ops.GradOperation(get_by_list=True)
+        self.sense_flag = sens is not None
         if sens is None:
             sens = 1.0
         if isinstance(sens, bool) or not isinstance(sens, (numbers.Number, Tensor)):
             raise TypeError(f"For 'TrainOneStepCell', the 'sens' must be a number, but got {type(sens).__name__}.")
         self.sens = sens
         self.return_grad = return_grad
+        self.weights_name = [p.name for p in self.weights]
+        self.parallel_mode = context.get_auto_parallel_context("parallel_mode")
         self.reducer_flag, self.grad_reducer = _parallel_reducer(self.weights)
 
     def construct(self, *inputs: Any) -> Any:
