@@ -15,10 +15,12 @@ from .callback import (
     ProgressBar,
     ReduceLROnPlateau,
     RunContext,
+    SummaryCollector,
     TimeMonitor,
 )
 from .metrics import *  # noqa: F403
 from .metrics import get_metrics
+from .summary import SummaryRecord
 from .data_sink import data_sink
 from .dataset_helper import DatasetHelper, connect_network_with_dataset
 from .loss_scale_manager import DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager

@@ -11,6 +11,7 @@ from ._lr_scheduler_callback import LearningRateScheduler
 from ._on_request_exit import OnRequestExit
 from ._progress_bar import ProgressBar
 from ._reduce_lr_on_plateau import ReduceLROnPlateau
+from ._summary_collector import SummaryCollector
 from ._time_monitor import TimeMonitor
 
 __all__ = [
@@ -18,6 +19,7 @@ __all__ = [
     "LossMonitor",
     "TimeMonitor",
     "ModelCheckpoint",
+    "SummaryCollector",
     "CheckpointConfig",
     "RunContext",
     "LearningRateScheduler",
