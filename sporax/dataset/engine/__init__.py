@@ -5,3 +5,4 @@ from .iterators import DictIterator, TupleIterator
 from .samplers import *
 from .schema import Schema
 from .sources import *
+from .minddataset import *

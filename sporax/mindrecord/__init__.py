@@ -1,0 +1,17 @@
+"""``mindspore.mindrecord`` on sporax: MindSpore's native record format.
+
+:class:`FileWriter` writes rows to ``.mindrecord`` files (with their SQLite ``.db`` indexes) in MindSpore's
+on-disk layout, version 3.0: files written here are read by MindSpore, and files written by MindSpore are
+read here (and by ``mindspore.dataset.MindDataset``). :class:`FileReader` reads them row by row.
+"""
+
+from .common.exceptions import *
+from .filereader import FileReader
+from .filewriter import FileWriter
+
+SUCCESS = 0
+FAILED = 1
+
+__all__ = ["FileWriter", "FileReader", "SUCCESS", "FAILED"]
+
+# not implemented: MindPage, the dataset converters (Cifar10ToMR, MnistToMR...), encryption (set_enc_key...)

@@ -1,0 +1,3 @@
+"""Errors of ``mindspore.mindrecord``."""
+
+from .exceptions import *

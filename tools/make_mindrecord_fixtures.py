@@ -1,0 +1,169 @@
+"""Write the MindRecord fixtures of tests/ut/mindrecord with real MindSpore 2.10 (CPU).
+
+Run under the MindSpore venv:  /work/ms-venv/bin/python tools/make_mindrecord_fixtures.py
+Writes tests/ut/mindrecord/fixtures/: the files of every case of :func:`cases` (``.mindrecord`` +
+``.mindrecord.db``) and ``ms_minddataset.json``, what MindSpore's MindDataset yields for some unshuffled
+sharding/padding/column settings. The tests read these files, rebuild the rows with :func:`cases` (this
+module imports MindSpore only in :func:`main`) and check that sporax writes the same bytes.
+"""
+
+import json
+import os
+import shutil
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, "..", "tests", "ut", "mindrecord", "fixtures")
+HEADER, PAGE = 1 << 14, 1 << 15
+
+
+def all_types_rows(n=12):
+    rng = np.random.default_rng(0)
+    rows = []
+    for i in range(n):
+        rows.append(
+            {
+                "id": i,
+                "i32": int(rng.integers(-(2**31), 2**31)),
+                "i64": int(rng.integers(-(2**62), 2**62)) * (1 if i % 2 else -1),
+                "f32": float(np.float32(rng.standard_normal())),
+                "f64": float(rng.standard_normal()) * 1e10,
+                "name": f"row-{i}-é" + "x" * (i * 7),
+                "data": rng.integers(0, 256, i * 5 + 1, dtype=np.uint8).tobytes(),
+                "a32": rng.integers(-70000, 70000, i + 1).astype(np.int32),
+                "a64": (rng.integers(-(2**40), 2**40, 3) >> (i * 3)).astype(np.int64),
+                "af32": rng.standard_normal((2, 3)).astype(np.float32),
+                "af64": rng.standard_normal((i % 3 + 1, 2)),
+                "s0": np.array(float(i) / 7),
+            }
+        )
+    return rows
+
+
+ALL_TYPES_SCHEMA = {
+    "id": {"type": "int64"},
+    "i32": {"type": "int32"},
+    "i64": {"type": "int64"},
+    "f32": {"type": "float32"},
+    "f64": {"type": "float64"},
+    "name": {"type": "string"},
+    "data": {"type": "bytes"},
+    "a32": {"type": "int32", "shape": [-1]},
+    "a64": {"type": "int64", "shape": [3]},
+    "af32": {"type": "float32", "shape": [2, 3]},
+    "af64": {"type": "float64", "shape": [-1, 2]},
+    "s0": {"type": "float64", "shape": []},
+}
+
+
+def cases():
+    """(file name, shard_num, schema, desc, index fields, list of write_raw_data calls) of every fixture."""
+    at = all_types_rows()
+    pages = [{"s": "x" * 3000 + str(i), "b": bytes([i]) * (10 if i < 15 else 3000), "id": i} for i in range(25)]
+    return [
+        ("all_types.mindrecord", 1, ALL_TYPES_SCHEMA, "every type", ["id", "name"], [at[:5], at[5:]]),
+        (
+            "pages.mindrecord",
+            1,
+            {"s": {"type": "string"}, "b": {"type": "bytes"}, "id": {"type": "int32"}},
+            "rows over several raw and blob pages",
+            ["id"],
+            [pages[:4], pages[4:]],
+        ),
+        (
+            "scalars.mindrecord",
+            1,
+            {"x": {"type": "int64"}, "f": {"type": "float32"}, "t": {"type": "string"}},
+            "",
+            None,
+            [[{"x": i * 37 - 500, "f": i / 3, "t": str(i)} for i in range(300)]],
+        ),
+        (
+            "arrays.mindrecord",
+            1,
+            {"a": {"type": "int64", "shape": [-1]}, "img": {"type": "bytes"}},
+            "blob fields only",
+            None,
+            [[{"a": np.arange(i + 1) * 1000, "img": bytes(range(i, i + 9))} for i in range(6)]],
+        ),
+        ("empty.mindrecord", 1, {"a": {"type": "float32"}}, "no rows", None, []),
+        (
+            "two_shards.mindrecord",
+            2,
+            {"id": {"type": "int32"}, "v": {"type": "float32", "shape": [2]}},
+            "two shards",
+            ["id"],
+            [[{"id": i, "v": np.array([i, -i], np.float32)} for i in range(9)]],
+        ),
+    ]
+
+
+def write_case(FileWriter, folder, case):
+    name, shard_num, schema, desc, index, calls = case
+    w = FileWriter(os.path.join(folder, name), shard_num=shard_num, overwrite=True)
+    w.set_header_size(HEADER)
+    w.set_page_size(PAGE)
+    w.add_schema(schema, desc)
+    if index:
+        w.add_index(index)
+    for rows in calls:
+        w.write_raw_data(rows)
+    w.commit()
+
+
+def minddataset_reference(ds, folder):
+    """MindSpore's unshuffled MindDataset outputs on ``scalars.mindrecord`` (ids of the rows)."""
+    f = os.path.join(folder, "ten.mindrecord")
+    from mindspore.mindrecord import FileWriter
+
+    w = FileWriter(f, overwrite=True)
+    w.set_header_size(HEADER)
+    w.set_page_size(PAGE)
+    w.add_schema({"x": {"type": "int64"}, "v": {"type": "float32", "shape": [2]}}, "")
+    w.write_raw_data([{"x": i, "v": np.array([i, -i], np.float32)} for i in range(10)])
+    w.commit()
+
+    def ids(**kw):
+        d = ds.MindDataset(f, **kw)
+        col = d.get_col_names().index("x")
+        return [int(r[col]) for r in d.create_tuple_iterator(output_numpy=True, num_epochs=1)]
+
+    ref = {"col_names": ds.MindDataset(f).get_col_names()}
+    for ns in (3, 4):
+        ref[f"shards_{ns}"] = [ids(num_shards=ns, shard_id=i, shuffle=False) for i in range(ns)]
+    ref["shards_3_num_samples_2"] = [ids(num_shards=3, shard_id=i, shuffle=False, num_samples=2) for i in range(3)]
+    ref["num_samples_4"] = ids(shuffle=False, num_samples=4)
+    ref["num_samples_40"] = ids(shuffle=False, num_samples=40)
+    pad = {"x": -1, "v": np.array([9, 9], np.float32)}
+    ref["padded_4_2"] = [
+        ids(num_shards=4, shard_id=i, shuffle=False, columns_list=["v", "x"], padded_sample=pad, num_padded=2)
+        for i in range(4)
+    ]
+    d = ds.MindDataset(f, columns_list=["x", "v"], shuffle=False)
+    ref["columns_x_v"] = d.get_col_names()
+    ref["size_shards_3"] = ds.MindDataset(f, num_shards=3, shard_id=0).get_dataset_size()
+    os.remove(f)
+    os.remove(f + ".db")
+    return ref
+
+
+def main():
+    import mindspore as ms
+    import mindspore.dataset as ds
+    from mindspore.mindrecord import FileWriter
+
+    if os.path.isdir(OUT):
+        shutil.rmtree(OUT)
+    os.makedirs(OUT)
+    for case in cases():
+        write_case(FileWriter, OUT, case)
+    ref = minddataset_reference(ds, OUT)
+    ref["ms_version"] = ms.__version__
+    with open(os.path.join(OUT, "ms_minddataset.json"), "w", encoding="utf-8") as f:
+        json.dump(ref, f, indent=1, sort_keys=True)
+    print("wrote", os.path.normpath(OUT), sorted(os.listdir(OUT)), "MindSpore", ms.__version__)
+
+
+if __name__ == "__main__":
+    main()
