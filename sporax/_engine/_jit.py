@@ -13,6 +13,10 @@
 
 Inside an open frame (another trace, a gradient) a StatefulJit simply calls the function: it is
 inlined into the enclosing program.
+
+When a trace fails on Python control flow over a tensor's value, the user function that raised is
+converted by the AST rewrite in :mod:`._autograph` and the trace is retried; the converted code is in
+place only while this function is traced. Only what the rewrite cannot express runs eagerly.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from typing import Any
 import jax
 import numpy as np
 
-from . import _state
+from . import _autograph, _state
 
 _log = logging.getLogger("sporax")
 
@@ -36,6 +40,9 @@ TRACE_ERRORS: tuple[type[BaseException], ...] = (
     jax.errors.TracerIntegerConversionError,
     jax.errors.TracerArrayConversionError,
 )
+
+
+_MAX_CONVERSIONS = 8  # user functions converted, one per failed trace, before giving up
 
 
 class _Retrace(Exception):
@@ -109,6 +116,8 @@ class StatefulJit:
         self.eager = False
         self._warn = warn
         self._cache: dict[Any, _Entry] = {}
+        self._roots: list[Any] = []  # user functions traced with converted control flow
+        self._why = ""
 
     # ------------------------------------------------------------------ calling
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -137,8 +146,8 @@ class StatefulJit:
             for i in dyn_pos:
                 static_leaves[i] = None
             try:
-                entry = self._build(static_leaves, treedef, dyn_pos, dyn)
-            except TRACE_ERRORS as err:
+                entry = self._build_converting(static_leaves, treedef, dyn_pos, dyn)
+            except (*TRACE_ERRORS, _autograph.Unconvertible) as err:
                 return self._go_eager(err, args, kwargs)
             except Exception as err:
                 raise clean_error(err) from None
@@ -149,9 +158,10 @@ class StatefulJit:
         if self.fallback != "eager":
             raise err
         self.eager = True
-        where = _user_location(err)
+        cause = getattr(err, "cause", None) or err
+        where = _user_location(cause)
         msg = (
-            f"sporax could not compile '{self.name}'{where}: {type(err).__name__}; "
+            f"sporax could not compile '{self.name}'{where}: {type(cause).__name__}{self._why}; "
             "it runs eagerly (op by op) from now on."
         )
         if self._warn is not None:
@@ -192,7 +202,29 @@ class StatefulJit:
         for i, v in zip(dyn_pos, dyn_vals, strict=True):
             leaves[i] = v
         args, kwargs = jax.tree_util.tree_unflatten(treedef, leaves)
+        if self._roots:
+            with _autograph.converting(self._roots):
+                return self.fn(*args, **kwargs)
         return self.fn(*args, **kwargs)
+
+    def _build_converting(self, leaves: list[Any], treedef: Any, dyn_pos: list[int], dyn: list[Any]) -> _Entry:
+        """``_build``, converting the user functions whose Python control flow on tensors failed the trace."""
+        for _ in range(_MAX_CONVERSIONS):
+            try:
+                return self._build(leaves, treedef, dyn_pos, dyn)
+            except TRACE_ERRORS as err:
+                fns = _autograph.functions_for_error(err)
+                if not fns or all(any(f is g for g in self._roots) for f in fns):
+                    if self._roots:
+                        self._why = " (Python control flow the rewrite cannot express)"
+                    raise
+                try:
+                    _autograph.check_roots(fns)
+                except _autograph.ConversionError as why:
+                    self._why = f" (its control flow cannot be rewritten: {why})"
+                    raise err from None
+                self._roots = self._roots + [f for f in fns if all(f is not g for g in self._roots)]
+        return self._build(leaves, treedef, dyn_pos, dyn)
 
     def _build(self, leaves: list[Any], treedef: Any, dyn_pos: list[int], dyn: list[Any]) -> _Entry:
         reads, writes = self._discover(leaves, treedef, dyn_pos, dyn)
