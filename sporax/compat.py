@@ -25,10 +25,14 @@ class _AliasLoader(importlib.abc.Loader):
         self.target = target
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
-        return importlib.import_module(self.target)
+        module = importlib.import_module(self.target)
+        self._spec = module.__spec__
+        return module
 
     def exec_module(self, module: ModuleType) -> None:
-        pass
+        # importlib stamped the alias spec ('mindspore.x') on the real module; give it its own back, or
+        # its relative imports would see __package__ != __spec__.parent.
+        module.__spec__ = self._spec
 
 
 class _MindSporeAlias(importlib.abc.MetaPathFinder):

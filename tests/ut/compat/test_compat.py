@@ -77,3 +77,11 @@ def test_sporax_run_passes_argv_and_mode(tmp_path):
     )
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "['--epochs', '2'] 0"
+
+
+def test_aliasing_leaves_the_real_modules_specs_intact(aliased):
+    import mindspore.nn  # noqa: F401
+
+    import sporax.nn
+
+    assert sporax.nn.__spec__.name == "sporax.nn"
