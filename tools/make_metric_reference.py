@@ -122,6 +122,51 @@ def cases():
         ),
         ("hausdorff_percentile", "HausdorffDistance", {"percentile": 50.0, "crop": False}, [(vol_a, vol_b, 1)], {}),
     ]
+    probs = rng.rand(6, 5)
+    probs /= probs.sum(1, keepdims=True)
+    words = [["the", "cat", "sat", "on", "the", "mat"], ["a", "b", "c", "d"]]
+    refs = [
+        [["the", "cat", "is", "on", "the", "mat"], ["there", "is", "a", "cat", "on", "the", "mat"]],
+        [["a", "b", "c", "e"], ["a", "b", "x", "d", "y"]],
+    ]
+    out += [
+        ("perplexity", "Perplexity", {}, [(probs, rng.randint(0, 5, 6)), (probs[:2], np.array([1, 2]))], {}),
+        ("perplexity_ignore", "Perplexity", {"ignore_label": 1}, [(probs, np.array([1, 0, 1, 2, 3, 4]))], {}),
+        ("cosine", "CosineSimilarity", {}, [(reg_pred,)], {}),
+        (
+            "cosine_dot_mean",
+            "CosineSimilarity",
+            {"similarity": "dot", "reduction": "mean", "zero_diagonal": False},
+            [(reg_pred,)],
+            {},
+        ),
+        ("cosine_sum", "CosineSimilarity", {"reduction": "sum"}, [(logits,)], {}),
+        ("bleu", "BleuScore", {}, [(words, refs)], {}),
+        (
+            "bleu_2_smooth",
+            "BleuScore",
+            {"n_gram": 2, "smooth": True},
+            [(words[:1], refs[:1]), (words[1:], refs[1:])],
+            {},
+        ),
+        ("bleu_zero", "BleuScore", {}, [([["x", "y"]], [[["a", "b"]]])], {}),
+        ("mean_surface_distance", "MeanSurfaceDistance", {}, [(img_a, img_b, 1)], {}),
+        (
+            "mean_surface_distance_sym",
+            "MeanSurfaceDistance",
+            {"symmetric": True, "distance_metric": "taxicab"},
+            [(vol_a, vol_b, 1)],
+            {},
+        ),
+        ("rms_distance", "RootMeanSquareDistance", {}, [(img_a, img_b, 2)], {}),
+        (
+            "rms_distance_sym",
+            "RootMeanSquareDistance",
+            {"symmetric": True, "distance_metric": "chessboard"},
+            [(img_a, img_b, 0)],
+            {},
+        ),
+    ]
     names = [
         "sensitivity",
         "specificity",

@@ -2,16 +2,22 @@
 
 from .accuracy import Accuracy
 from .auc import auc
+from .bleu_score import BleuScore
 from .confusion_matrix import ConfusionMatrix, ConfusionMatrixMetric
+from .cosine_similarity import CosineSimilarity
 from .dice import Dice
 from .error import MAE, MSE
 from .fbeta import F1, Fbeta
 from .hausdorff_distance import HausdorffDistance
 from .loss import Loss
+from .mean_surface_distance import MeanSurfaceDistance
 from .metric import Metric, rearrange_inputs
+from .occlusion_sensitivity import OcclusionSensitivity
+from .perplexity import Perplexity
 from .precision import Precision
 from .recall import Recall
 from .roc import ROC
+from .root_mean_square_surface_distance import RootMeanSquareDistance
 from .topk import Top1CategoricalAccuracy, Top5CategoricalAccuracy, TopKCategoricalAccuracy
 
 __all__ = [
@@ -26,6 +32,9 @@ __all__ = [
     "HausdorffDistance",
     "Recall",
     "Fbeta",
+    "BleuScore",
+    "CosineSimilarity",
+    "OcclusionSensitivity",
     "F1",
     "Dice",
     "ROC",
@@ -34,6 +43,9 @@ __all__ = [
     "Top1CategoricalAccuracy",
     "Top5CategoricalAccuracy",
     "Loss",
+    "MeanSurfaceDistance",
+    "RootMeanSquareDistance",
+    "Perplexity",
     "ConfusionMatrix",
     "ConfusionMatrixMetric",
 ]
@@ -47,6 +59,9 @@ __factory__ = {
     "dice": Dice,
     "roc": ROC,
     "auc": auc,
+    "bleu_score": BleuScore,
+    "cosine_similarity": CosineSimilarity,
+    "occlusion_sensitivity": OcclusionSensitivity,
     "topk": TopKCategoricalAccuracy,
     "hausdorff_distance": HausdorffDistance,
     "top_1_accuracy": Top1CategoricalAccuracy,
@@ -54,6 +69,9 @@ __factory__ = {
     "mae": MAE,
     "mse": MSE,
     "loss": Loss,
+    "mean_surface_distance": MeanSurfaceDistance,
+    "root_mean_square_distance": RootMeanSquareDistance,
+    "perplexity": Perplexity,
     "confusion_matrix": ConfusionMatrix,
     "confusion_matrix_metric": ConfusionMatrixMetric,
 }
@@ -68,8 +86,11 @@ def names():
 
     Examples:
         >>> from sporax import train
-        >>> print(train.names())
-        ['F1', 'acc', 'accuracy', 'auc', 'confusion_matrix', 'confusion_matrix_metric', 'dice', 'hausdorff_distance', 'loss', 'mae', 'mse', 'precision', 'recall', 'roc', 'top_1_accuracy', 'top_5_accuracy', 'topk']
+        >>> print(train.names())  # doctest: +NORMALIZE_WHITESPACE
+        ['F1', 'acc', 'accuracy', 'auc', 'bleu_score', 'confusion_matrix', 'confusion_matrix_metric',
+        'cosine_similarity', 'dice', 'hausdorff_distance', 'loss', 'mae', 'mean_surface_distance', 'mse',
+        'occlusion_sensitivity', 'perplexity', 'precision', 'recall', 'roc', 'root_mean_square_distance',
+        'top_1_accuracy', 'top_5_accuracy', 'topk']
     """
     return sorted(__factory__.keys())
 

@@ -41,7 +41,7 @@ class Dice(Metric):
         >>> metric.update(x, y)
         >>> dice = metric.eval()
         >>> print(dice)
-        0.20467791371802546
+        0.2046779137180255
     """
 
     def __init__(self, smooth=1e-5):

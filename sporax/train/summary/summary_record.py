@@ -169,10 +169,12 @@ class SummaryRecord:
         TypeError: `max_file_size` is not int or `file_prefix` and `file_suffix` is not string.
 
     Examples:
+        >>> from sporax import Tensor
         >>> from sporax.train import SummaryRecord
         >>> with SummaryRecord(log_dir="./summary_dir") as summary_record:
         ...     summary_record.add_value('scalar', 'loss', Tensor(0.1))
         ...     summary_record.record(1)
+        True
     """
 
     count = 0

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import sporax as ms
-from sporax import Tensor, train
+from sporax import Tensor, nn, train
 from sporax.train import metrics as M
 
 HERE = os.path.dirname(__file__)
@@ -300,3 +300,45 @@ def test_nn_metrics_alias():
     assert nn_metrics.Accuracy is M.Accuracy and nn_metrics.get_metrics is M.get_metrics
     assert set(nn_metrics.__all__) >= set(M.__all__)
     assert train.Accuracy is M.Accuracy and train.Metric is M.Metric
+
+
+def test_occlusion_sensitivity_and_other_metrics():
+    class DenseNet(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            w = np.array([[0.1, 0.8, 0.1, 0.1], [1, 1, 1, 1]], np.float32)
+            self.dense = nn.Dense(4, 2, weight_init=Tensor(w), bias_init=Tensor(np.array([0.3, 0.6], np.float32)))
+
+        def construct(self, x):
+            return self.dense(x)
+
+    metric = M.OcclusionSensitivity()
+    metric.update(DenseNet(), np.array([[0.1, 0.2, 0.3, 0.4]], np.float32), np.array(1, np.int32))
+    # occluding x[i-2:i+2] removes those inputs from the score of class 1 (weights 1): baseline 1.6
+    np.testing.assert_allclose(metric.eval(), [0.3, 0.6, 1.0, 0.9], rtol=1e-6)
+    boxed = M.OcclusionSensitivity(margin=1, n_batch=2, b_box=[1, 2])
+    boxed.update(DenseNet(), np.array([[0.1, 0.2, 0.3, 0.4]], np.float32), np.array(1, np.int32))
+    np.testing.assert_allclose(boxed.eval(), [0.3, 0.5], rtol=1e-6)  # x[i-1:i+1] occluded
+    with pytest.raises(RuntimeError, match="must be 1"):
+        metric.update(DenseNet(), np.ones((2, 4), np.float32), np.array([1, 1]))
+    with pytest.raises(TypeError, match="The type of 'model' should be 'Cell'"):
+        metric.update(lambda x: x, np.ones((1, 4), np.float32), np.array(1))
+
+    p = M.Perplexity()
+    p.update(np.array([[0.5, 0.5], [0.25, 0.75]]), np.array([0, 1]))
+    assert p.eval() == pytest.approx(math.exp(-(math.log(0.5) + math.log(0.75)) / 2))
+    with pytest.raises(RuntimeError, match="should have the same shape"):
+        p.update(np.ones((2, 2)), np.ones(3))
+    bleu = M.BleuScore(n_gram=1)
+    bleu.update([["a", "b", "c"]], [[["a", "b", "d"]]])
+    assert bleu.eval() == pytest.approx(2 / 3)
+    with pytest.raises(ValueError, match="should range from 1 to 4"):
+        M.BleuScore(5)
+    cos = M.CosineSimilarity(zero_diagonal=False)
+    cos.update(np.array([[1.0, 0.0], [1.0, 1.0]]))
+    np.testing.assert_allclose(cos.eval(), [[1, 1 / math.sqrt(2)], [1 / math.sqrt(2), 1]])
+    for cls in (M.MeanSurfaceDistance, M.RootMeanSquareDistance):
+        with pytest.raises(RuntimeError, match="'update' method before"):
+            cls().eval()
+    with pytest.raises(TypeError, match="must be int or float"):
+        M.RootMeanSquareDistance().update(np.ones((2, 2)), np.ones((2, 2)), "1")
