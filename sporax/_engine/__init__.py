@@ -13,6 +13,7 @@ from jax import lax  # noqa: E402
 
 from . import _concrete as concrete  # noqa: E402
 from . import _state as state  # noqa: E402
+from ._autograph import traced_text  # noqa: E402
 from ._autodiff import custom_vjp_call, ones_cotangent, remat_call, vjp_stateful, zeros_cotangent  # noqa: E402
 from ._jit import TRACE_ERRORS, StatefulJit, warn_user  # noqa: E402
 from ._loops import scan_steps  # noqa: E402
@@ -33,6 +34,7 @@ __all__ = [
     "ones_cotangent",
     "zeros_cotangent",
     "is_tracer",
+    "traced_text",
 ]
 
 

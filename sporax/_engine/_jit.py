@@ -208,23 +208,33 @@ class StatefulJit:
         return self.fn(*args, **kwargs)
 
     def _build_converting(self, leaves: list[Any], treedef: Any, dyn_pos: list[int], dyn: list[Any]) -> _Entry:
-        """``_build``, converting the user functions whose Python control flow on tensors failed the trace."""
-        for _ in range(_MAX_CONVERSIONS):
-            try:
-                return self._build(leaves, treedef, dyn_pos, dyn)
-            except TRACE_ERRORS as err:
-                fns = _autograph.functions_for_error(err)
-                if not fns or all(any(f is g for g in self._roots) for f in fns):
-                    if self._roots:
-                        self._why = " (Python control flow the rewrite cannot express)"
-                    raise
+        """``_build``, converting the user functions whose Python control flow on tensors failed the trace
+        (or that print traced tensors), then tracing again."""
+        with _autograph.building():
+            for _ in range(_MAX_CONVERSIONS):
                 try:
-                    _autograph.check_roots(fns)
-                except _autograph.ConversionError as why:
-                    self._why = f" (its control flow cannot be rewritten: {why})"
-                    raise err from None
-                self._roots = self._roots + [f for f in fns if all(f is not g for g in self._roots)]
-        return self._build(leaves, treedef, dyn_pos, dyn)
+                    return self._build(leaves, treedef, dyn_pos, dyn)
+                except (*TRACE_ERRORS, _autograph.PrintTraced) as err:
+                    printing = isinstance(err, _autograph.PrintTraced)
+                    fns = _autograph.functions_for_error(err)
+                    if not fns or all(any(f is g for g in self._roots) for f in fns):
+                        if printing and _autograph.allow_trace_time_print(err):
+                            _autograph.retrying()
+                            continue
+                        if self._roots:
+                            self._why = " (Python control flow the rewrite cannot express)"
+                        raise
+                    try:
+                        _autograph.check_roots(fns)
+                    except _autograph.ConversionError as why:
+                        if printing and _autograph.allow_trace_time_print(err):
+                            _autograph.retrying()
+                            continue
+                        self._why = f" (its control flow cannot be rewritten: {why})"
+                        raise err from None
+                    self._roots = self._roots + [f for f in fns if all(f is not g for g in self._roots)]
+                    _autograph.retrying()
+            return self._build(leaves, treedef, dyn_pos, dyn)
 
     def _build(self, leaves: list[Any], treedef: Any, dyn_pos: list[int], dyn: list[Any]) -> _Entry:
         reads, writes = self._discover(leaves, treedef, dyn_pos, dyn)

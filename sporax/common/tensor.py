@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .._engine import concrete, is_tracer, jax, jnp
+from .._engine import concrete, is_tracer, jax, jnp, traced_text
 from . import dtype as mstype
 
 __all__ = ["Tensor", "COOTensor", "CSRTensor", "RowTensor", "tensor", "is_tensor"]
@@ -284,11 +284,13 @@ class Tensor:
 
     def __str__(self) -> str:
         if is_tracer(self._data):
+            traced_text()  # a user function printing it under jit is converted to print at run time
             return f"Tensor(shape={list(self.shape)}, dtype={self.dtype}, value=<traced>)"
         return str(self.asnumpy())
 
     def __repr__(self) -> str:
         if is_tracer(self._data):
+            traced_text()
             return f"Tensor(shape={list(self.shape)}, dtype={self.dtype}, value=<traced>)"
         value = np.array2string(self.asnumpy(), separator=" ")
         if self.ndim == 0:

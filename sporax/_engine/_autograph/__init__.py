@@ -8,15 +8,30 @@ ones become ``lax.cond`` / ``lax.while_loop`` with Parameter writes carried thro
 """
 
 from ._control import ControlFlowError, Unconvertible
-from ._convert import check_roots, converting, functions_for_error, is_converted
+from ._convert import (
+    PrintTraced,
+    allow_trace_time_print,
+    building,
+    check_roots,
+    converting,
+    functions_for_error,
+    is_converted,
+    retrying,
+    traced_text,
+)
 from ._transform import ConversionError
 
 __all__ = [
     "ConversionError",
     "ControlFlowError",
+    "PrintTraced",
+    "allow_trace_time_print",
+    "building",
+    "traced_text",
     "Unconvertible",
     "check_roots",
     "converting",
     "functions_for_error",
     "is_converted",
+    "retrying",
 ]

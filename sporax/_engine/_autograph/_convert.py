@@ -17,6 +17,7 @@ import gc
 import inspect
 import operator
 import os
+import sys
 import sysconfig
 import threading
 import types
@@ -59,7 +60,9 @@ def file_kind(filename: str) -> int:
     if kind is None:
         path = os.path.abspath(filename)
         third = "site-packages" in path or "dist-packages" in path
-        if filename.startswith("<") or path.startswith(_FRAMEWORK):
+        if filename.startswith("<"):
+            kind = 0 if filename.startswith("<frozen") else 1  # exec'd code, a REPL: user code without source
+        elif path.startswith(_FRAMEWORK):
             kind = 0
         elif path.startswith(_STDLIB) and not third:
             kind = 0
@@ -252,9 +255,99 @@ class _Session:
 class _Local(threading.local):
     def __init__(self) -> None:
         self.sessions: list[_Session] = []
+        self.building = 0
+        self.held: _HeldOutput | None = None
 
 
 _local = _Local()
+
+
+class _HeldOutput:
+    """``sys.stdout`` while a jit build traces: what the building thread prints is held back, dropped if the
+    trace is retried (the retry prints it again), and written when the build ends."""
+
+    def __init__(self, target: Any) -> None:
+        self._target = target
+        self._thread = threading.get_ident()
+        self._held: list[str] = []
+
+    def write(self, text: str) -> int:
+        if threading.get_ident() == self._thread:
+            self._held.append(text)
+            return len(text)
+        return self._target.write(text)
+
+    def flush(self) -> None:
+        if threading.get_ident() != self._thread:
+            self._target.flush()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._target, name)
+
+
+@contextmanager
+def building() -> Iterator[None]:
+    """Mark a jit build (the traces that may be retried with converted functions)."""
+    _local.building += 1
+    held = None
+    if _local.building == 1 and sys.stdout is not None:
+        held = _local.held = _HeldOutput(sys.stdout)
+        sys.stdout = held  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        _local.building -= 1
+        if held is not None:
+            if sys.stdout is held:
+                sys.stdout = held._target
+            _local.held = None
+            if held._held:
+                held._target.write("".join(held._held))
+
+
+def retrying() -> None:
+    """A build's trace failed and runs again: drop what it printed."""
+    held = getattr(_local, "held", None)
+    if held is not None:
+        held._held.clear()
+
+
+class PrintTraced(Exception):
+    """A user function that calls ``print`` is formatting a traced tensor: the trace is retried with the
+    function converted, so the print happens when the program runs, with the values."""
+
+
+_print_ok: set[types.CodeType] = set()
+
+
+def traced_text() -> None:
+    """Called when a traced Tensor is turned into text (``str``, ``repr``, ``format``)."""
+    if not _local.building:
+        return
+    f: Any = sys._getframe(2)
+    for _ in range(8):
+        if f is None or file_kind(f.f_code.co_filename) != 0:
+            break
+        f = f.f_back
+    if f is None:
+        return
+    code = f.f_code
+    if "print" in code.co_names and code not in _owned and code not in _print_ok and file_kind(code.co_filename) == 1:
+        raise PrintTraced(f"'{code.co_qualname}' prints a traced tensor")
+
+
+def allow_trace_time_print(err: BaseException) -> bool:
+    """After a PrintTraced whose function cannot be converted: let that function print at trace time."""
+    fr = None
+    tb = err.__traceback__
+    while tb is not None:
+        if file_kind(tb.tb_frame.f_code.co_filename) != 0:
+            fr = tb.tb_frame
+        tb = tb.tb_next
+    if fr is None or fr.f_code in _print_ok:
+        return False
+    _print_ok.add(fr.f_code)
+    return True
 
 
 @contextmanager
@@ -321,16 +414,23 @@ def functions_for_error(err: BaseException) -> list[types.FunctionType] | None:
     while tb is not None:
         frames.append(tb.tb_frame)
         tb = tb.tb_next
-    for fr in reversed(frames):
+    user = [fr for fr in frames if file_kind(fr.f_code.co_filename) != 0]
+    for k in range(len(user) - 1, -1, -1):
+        fr = user[k]
         code = fr.f_code
-        if file_kind(code.co_filename) == 0:
-            continue
         if code in _owned:
             return None
         if code.co_name in _NOT_FUNCTIONS:
             continue
         if code.co_name == "<module>":
             return None
+        # A function defined inside a caller on the stack is created anew at each call: convert the caller
+        # (the rewrite converts the functions it defines).
+        for outer in reversed(user[:k]):
+            if outer.f_code.co_name in _NOT_FUNCTIONS or outer.f_code in _owned:
+                continue
+            if any(c is code for c in _walk_codes(outer.f_code)):
+                fr, code = outer, outer.f_code
         return _functions_with_code(fr, code) or None
     return None
 

@@ -16,6 +16,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from .. import _state
 from . import _control
 from ._control import UNDEF, Counter, run_cond, run_while, to_pred, traced, wrap
 
@@ -250,6 +251,9 @@ class _LazyStr:
     def __init__(self, parts: tuple) -> None:
         self.parts = parts
 
+    def __str__(self) -> str:
+        return "".join(p if type(p) is str else _format_value(*p) for p in self.parts)
+
 
 def fstr(parts: tuple) -> Any:
     """An f-string argument of ``print``: formatted now, or at run time if it holds traced values."""
@@ -277,10 +281,10 @@ def _has_traced(x: Any) -> bool:
 
 
 def print_(*args: Any, sep: str | None = " ", end: str | None = "\n", file: Any = None, flush: bool = False) -> None:
-    """``print``; when an argument holds traced tensors, the print happens each time the compiled program
-    runs, with the values formatted as PyNative prints them."""
-    if not any(isinstance(a, _LazyStr) or _has_traced(a) for a in args):
-        _print(*args, sep=sep, end=end, file=file, flush=flush)
+    """``print``; while a function is being compiled it prints each time the compiled program runs (in a
+    traced branch: when that branch runs), with tensors formatted as PyNative prints them."""
+    if not _state.active():
+        _print(*(str(a) if isinstance(a, _LazyStr) else a for a in args), sep=sep, end=end, file=file, flush=flush)
         return
     arrays: list[Any] = []
     items: list[Any] = []
@@ -316,4 +320,4 @@ def print_(*args: Any, sep: str | None = " ", end: str | None = "\n", file: Any 
                 out.append("".join(p if type(p) is str else _format_value(rebuild(p[0], vals), p[1], p[2]) for p in x))
         _print(*out, sep=sep, end=end, file=file if file is not None else sys.stdout, flush=flush)
 
-    jax.debug.callback(emit, *arrays)
+    jax.debug.callback(emit, *arrays, ordered=True)

@@ -503,3 +503,146 @@ def test_value_and_grad_of_a_cell_with_tensor_control_flow_compiles(caplog):
             k = 9.0 if h.sum() > 0 else 1.0
             np.testing.assert_allclose(g.asnumpy(), 2 * k * h * xs)
     assert not caplog.records  # compiled, no eager fallback
+
+
+# ------------------------------------------------------------------------------------ print
+def _flush_prints():
+    from sporax._engine import jax
+
+    jax.effects_barrier()
+
+
+def test_print_of_tensors_happens_when_the_program_runs(capsys):
+    def f(x):
+        print("x:", x, "sum", x.sum())
+        if x.sum() > 0:
+            print(f"positive {x.sum():.2f} {x!r}")
+            x = x * 2
+        else:
+            print("negative")
+        return x
+
+    f(POS[0])
+    f(NEG[0])
+    eager = capsys.readouterr().out
+    jf = ms.jit(f)
+    jf(POS[0]).asnumpy()
+    jf(NEG[0]).asnumpy()
+    _flush_prints()
+    assert capsys.readouterr().out == eager
+    assert "positive 3.00 Tensor(shape=[2], dtype=Float32, value=[1. 2.])" in eager
+
+
+def test_print_in_a_function_without_control_flow(capsys):
+    def f(x):
+        print("value", x + 1, (x, 1))
+        return x
+
+    jf = ms.jit(f)
+    for x in (POS[0], NEG[0]):
+        f(x)
+        eager = capsys.readouterr().out
+        jf(x)
+        _flush_prints()
+        assert capsys.readouterr().out == eager
+
+
+# --------------------------------------------------------------------------------- fallback
+def test_unconvertible_function_falls_back_to_eager_with_one_warning():
+    @ms.jit
+    def f(x):
+        if x.sum() < 0:
+            raise ValueError("negative input")  # a Python exception cannot be part of the program
+        return x * 2
+
+    with pytest.warns(RuntimeWarning, match=r"test_control_flow\.py, line \d+.*runs eagerly"):
+        out = f(POS[0])
+    np.testing.assert_allclose(out.asnumpy(), [2.0, 4.0])
+    with pytest.raises(ValueError, match="negative input"):  # eager: the user's own error, no second warning
+        f(NEG[0])
+
+
+def test_function_without_source_falls_back_with_the_reason():
+    ns = {}
+    exec("def f(x):\n    if x.sum() > 0:\n        return x\n    return -x\n", ns)
+    jf = ms.jit(ns["f"])
+    with pytest.warns(RuntimeWarning, match="source code is not available.*runs eagerly"):
+        np.testing.assert_allclose(jf(NEG[0]).asnumpy(), [1.0, 2.0])
+
+
+# ---------------------------------------------------------------------- what gets converted
+_SCALE = 3.0
+
+
+class _Base(nn.Cell):
+    def construct(self, x):
+        return x + 1
+
+
+class _Private(_Base):
+    def __init__(self):
+        super().__init__()
+        self.__factor = 2.0
+
+    def construct(self, x):
+        if x.sum() > 0:
+            x = super().construct(x) * self.__factor
+        return x
+
+
+def test_methods_with_super_and_private_names():
+    ms.set_context(mode=ms.GRAPH_MODE)
+    net = _Private()
+    np.testing.assert_allclose(net(POS[0]).asnumpy(), [4.0, 6.0])
+    np.testing.assert_allclose(net(NEG[0]).asnumpy(), [-1.0, -2.0])
+
+
+def test_closures_nonlocal_globals_and_helpers_called_from_converted_code():
+    calls = []
+
+    def helper(v):
+        calls.append(1)
+        return v * _SCALE if v.sum() > 0 else v
+
+    def make():
+        offset = 10.0
+        count = 0
+
+        def f(x):
+            nonlocal count
+            count += 1
+            if x.sum() > 0:
+                y = helper(x) + offset
+            else:
+                y = [helper(v) for v in (x, -x)][1]
+            return y
+
+        return f
+
+    _same(make(), POS, NEG)
+    assert calls
+
+
+def test_nested_function_and_lambda_with_tensor_conditions():
+    def f(x):
+        def inner(v):
+            if v.sum() > 0:
+                return v * 2
+            return v * 4
+
+        pick = lambda v: v if v.max() > 1 else -v  # noqa: E731
+        return pick(inner(x))
+
+    _same(f, POS, NEG, (_t([0.1, 0.2]),))
+
+
+def test_keyword_arguments_and_defaults():
+    def f(x, *, scale=2.0, bias=None):
+        if bias is not None and x.sum() > 0:
+            x = x + bias
+        return x * scale
+
+    jf = ms.jit(f)
+    np.testing.assert_allclose(jf(POS[0], bias=_t([1.0, 1.0])).asnumpy(), [4.0, 6.0])
+    np.testing.assert_allclose(jf(NEG[0], scale=1.0, bias=_t([1.0, 1.0])).asnumpy(), [-1.0, -2.0])
+    np.testing.assert_allclose(jf(POS[0]).asnumpy(), [2.0, 4.0])
