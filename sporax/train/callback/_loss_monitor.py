@@ -72,4 +72,13 @@ class LossMonitor(Callback):
         cb_params = run_context.original_args()
         metrics = cb_params.get("metrics")
         if metrics:
-            print(f"Eval result: epoch {int(cb_params.cur_epoch_num)}, metrics: {metrics}", flush=True)
+            print(f"Eval result: epoch {int(cb_params.cur_epoch_num)}, metrics: {_metrics_text(metrics)}", flush=True)
+
+
+def _metrics_text(metrics):
+    """The metrics as MindSpore prints them: NumPy scalars as NumPy 1.x shows them (``0.825``, not
+    ``np.float64(0.825)``)."""
+    if not isinstance(metrics, dict):
+        return str(metrics)
+    items = (f"{k!r}: {str(v) if isinstance(v, np.generic) else repr(v)}" for k, v in metrics.items())
+    return "{" + ", ".join(items) + "}"

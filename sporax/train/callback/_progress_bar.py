@@ -7,6 +7,7 @@ import time
 
 from ._callback import Callback, _handle_loss
 from ._checks import check_positive_int
+from ._loss_monitor import _metrics_text
 
 
 def _loss_text(loss):
@@ -140,7 +141,7 @@ class ProgressBar(Callback):
     def _metrics(self, cb_params):
         metrics = cb_params.get("metrics")
         if metrics:
-            self._print(f"{self._title(cb_params)} metrics: {metrics}")
+            self._print(f"{self._title(cb_params)} metrics: {_metrics_text(metrics)}")
 
     # ------------------------------------------------------------------ hooks
     def on_train_epoch_begin(self, run_context):

@@ -7,7 +7,7 @@ import sys
 import numpy as np
 
 from ..callback._checks import check_value_type
-from .metric import EvaluationBase, _check_onehot_data
+from .metric import EvaluationBase, _check_onehot_data, _scalar
 
 
 class _PRBase(EvaluationBase):
@@ -95,5 +95,5 @@ class _PRBase(EvaluationBase):
         if average:
             if self._type == "multilabel":
                 result = self._true_positives_average / (self._denominator_average + self.eps)
-            return result.mean()
+            return _scalar(result.mean())
         return result

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .metric import EvaluationBase, _check_onehot_data, rearrange_inputs
+from .metric import EvaluationBase, _check_onehot_data, _scalar, rearrange_inputs
 
 
 class Accuracy(EvaluationBase):
@@ -107,4 +107,4 @@ class Accuracy(EvaluationBase):
                 "please check whether your inputs(predicted value, true value) are empty, "
                 "or has called update method before calling eval method."
             )
-        return self._correct_num / self._total_num
+        return _scalar(self._correct_num / self._total_num)

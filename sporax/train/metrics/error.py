@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .metric import Metric, rearrange_inputs
+from .metric import Metric, _scalar, rearrange_inputs
 
 
 class MAE(Metric):
@@ -75,7 +75,7 @@ class MAE(Metric):
                 "please check whether your inputs(predicted value, true value) are empty, "
                 "or has called update method before calling eval method."
             )
-        return self._abs_error_sum / self._samples_num
+        return _scalar(self._abs_error_sum / self._samples_num)
 
 
 class MSE(Metric):
@@ -146,4 +146,4 @@ class MSE(Metric):
                 "please check whether your inputs(predicted value, true value) are empty, "
                 "or has called update method before calling eval method."
             )
-        return self._squared_error_sum / self._samples_num
+        return _scalar(self._squared_error_sum / self._samples_num)

@@ -7,7 +7,7 @@ import sys
 import numpy as np
 
 from ..callback._checks import check_value_type
-from .metric import Metric, _check_onehot_data, rearrange_inputs
+from .metric import Metric, _check_onehot_data, _scalar, rearrange_inputs
 
 
 class Fbeta(Metric):
@@ -117,7 +117,7 @@ class Fbeta(Metric):
                 / (self.beta**2 * self._actual_positives + self._positives + self.eps)
             )
         if average:
-            return fbeta.mean()
+            return _scalar(fbeta.mean())
         return fbeta
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..callback._checks import check_string, check_value_type
-from .metric import Metric, rearrange_inputs
+from .metric import Metric, _scalar, rearrange_inputs
 
 
 def _ndimage():
@@ -192,6 +192,6 @@ class HausdorffDistance(Metric):
             raise RuntimeError("Please call the 'update' method before calling 'eval' method.")
         hd = self._calculate_percent_hausdorff_distance(self.y_pred_edges, self.y_edges)
         if self.directed:
-            return hd
+            return _scalar(hd)
         hd2 = self._calculate_percent_hausdorff_distance(self.y_edges, self.y_pred_edges)
-        return max(hd, hd2)
+        return _scalar(max(hd, hd2))

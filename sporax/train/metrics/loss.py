@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .metric import Metric, rearrange_inputs
+from .metric import Metric, _scalar, rearrange_inputs
 
 
 class Loss(Metric):
@@ -74,4 +74,4 @@ class Loss(Metric):
                 "The 'Loss' can not be calculated, because the number of samples is 0, please "
                 "check whether has called update method before calling eval method."
             )
-        return self._sum_loss / self._total_num
+        return _scalar(self._sum_loss / self._total_num)

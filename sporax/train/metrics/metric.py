@@ -12,6 +12,21 @@ from sporax.common.tensor import Tensor
 _eval_types = {"classification", "multilabel"}
 
 
+class float64(np.float64):  # noqa: N801 (the type name users see, as numpy's)
+    """A ``numpy.float64`` that prints as under NumPy 1.x, which MindSpore runs on: ``{'acc': 0.825}`` rather
+    than NumPy 2's ``{'acc': np.float64(0.825)}``. Arithmetic on it gives plain ``numpy.float64`` values."""
+
+    def __repr__(self):
+        return float.__repr__(self)
+
+
+def _scalar(value):
+    """A metric's scalar result: numpy.float64 values print as MindSpore's do."""
+    if isinstance(value, np.float64) and not isinstance(value, float64):
+        return float64(value)
+    return value
+
+
 def rearrange_inputs(func):
     """
     Decorator that rearranges the inputs of `update` according to the metric's `indexes` attribute.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .metric import Metric, _check_onehot_data, rearrange_inputs
+from .metric import Metric, _check_onehot_data, _scalar, rearrange_inputs
 
 
 class TopKCategoricalAccuracy(Metric):
@@ -91,7 +91,7 @@ class TopKCategoricalAccuracy(Metric):
                 "please check whether your inputs (predicted value, true value) are empty, "
                 "or has called update method before calling eval method."
             )
-        return self._correct_num / self._samples_num
+        return _scalar(self._correct_num / self._samples_num)
 
 
 class Top1CategoricalAccuracy(TopKCategoricalAccuracy):

@@ -290,11 +290,11 @@ def test_loss_monitor_sink_mode_and_fit(capsys):
         epochs=1,
         batch_num=1,
         losses=lambda e, s: 1.0,
-        eval_results=lambda e: {"acc": 0.75, "eval_loss": 0.1},
+        eval_results=lambda e: {"acc": np.float64(0.75), "top": np.float32(0.5), "eval_loss": 0.1},
     )
     assert capsys.readouterr().out.splitlines() == [
         "epoch: 1 step: 1, loss is 1.0",
-        "Eval result: epoch 1, metrics: {'acc': 0.75}",
+        "Eval result: epoch 1, metrics: {'acc': 0.75, 'top': 0.5}",
     ]
 
 
