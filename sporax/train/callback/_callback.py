@@ -191,6 +191,11 @@ del _name
 CallbackManager = _CallbackManager
 
 
+class _MissingParam(KeyError, AttributeError):
+    """A cb_params field that is not set: a KeyError (as MindSpore raises) and an AttributeError (so that
+    ``hasattr``/``getattr(..., default)`` work)."""
+
+
 class _InternalCallbackParam(dict):
     """Internal callback object's parameters (a dict with attribute access)."""
 
@@ -198,7 +203,7 @@ class _InternalCallbackParam(dict):
         try:
             return self[key]
         except KeyError:
-            raise AttributeError(key) from None
+            raise _MissingParam(key) from None
 
     def __setattr__(self, key, value):
         self[key] = value
@@ -207,7 +212,7 @@ class _InternalCallbackParam(dict):
         try:
             del self[key]
         except KeyError:
-            raise AttributeError(key) from None
+            raise _MissingParam(key) from None
 
 
 InternalCallbackParam = _InternalCallbackParam

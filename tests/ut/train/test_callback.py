@@ -248,6 +248,9 @@ def test_manager_run_context_and_params_errors():
     assert p["x"] == 3 and p.x == 3 and p.get("y") is None
     with pytest.raises(AttributeError):
         _ = p.y
+    with pytest.raises(KeyError):  # MindSpore raises KeyError
+        _ = p.y
+    assert not hasattr(p, "y") and getattr(p, "y", 5) == 5
     cb = Callback()
     with cb as entered:
         assert entered is cb
