@@ -492,6 +492,18 @@ class ModelCheckpoint(Callback):
         self._last_triggered_step = cb_params.cur_step_num
         self._append_dict_content(cb_params.cur_epoch_num, cb_params.cur_step_num)
         network = self._config.saved_network if self._config.saved_network is not None else cb_params.train_network
+        if self._config.remove_redundancy:
+            from sporax.communication import get_group_size
+
+            if get_group_size() == 1:
+                raise TypeError(
+                    "The deduplication feature for saving checkpoint can only be used "
+                    "in parallel scenarios, but got 'stand_alone'."
+                )
+            raise NotImplementedError(
+                "For 'ModelCheckpoint', 'remove_redundancy' (each rank saving a part of the parameters) is not "
+                "supported by sporax yet: save without it."
+            )
         save_checkpoint(
             network,
             cur_file,

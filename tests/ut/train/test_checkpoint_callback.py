@@ -251,6 +251,10 @@ def test_config_and_callback_errors(tmp_path):
         ModelCheckpoint(directory=str(tmp_path), config={})
     with pytest.raises(TypeError, match="The path is invalid, the type should be string."):
         ModelCheckpoint(directory=1)
+    train_net, _ = _train_network()
+    cb = ModelCheckpoint(directory=str(tmp_path), config=CheckpointConfig(remove_redundancy=True))
+    with pytest.raises(TypeError, match="only be used in parallel scenarios"):
+        fake_train(cb, train_net, epochs=1, batch_num=1)
 
 
 def test_crc_and_lambda_interplay(tmp_path):
