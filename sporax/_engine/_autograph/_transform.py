@@ -363,8 +363,11 @@ class _Function:
         live = set(self.facts.live_after.get(id(node), frozenset()))
         if loop:
             live |= self.facts.live_head.get(id(node), frozenset())
-        flags = {n for n in names if n.startswith("__sporax_")}
-        return names, sorted((live & bound) | flags)
+        # The return flags, and the break/continue flags of the loops around (or of) this statement, are
+        # read afterwards; flags of loops nested inside are set again before each such loop runs.
+        loops = [*self.loops, self.facts.loop_ids[id(node)]] if loop else self.loops
+        flags = {DO_RET, RET} | {f for lid in loops for f in (brk_flag(lid), cont_flag(lid))}
+        return names, sorted((live & bound) | (flags & bound))
 
     def _loop_ctx(self) -> int | None:
         return self.loops[-1] if self.loops else None

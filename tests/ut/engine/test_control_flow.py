@@ -646,3 +646,126 @@ def test_keyword_arguments_and_defaults():
     np.testing.assert_allclose(jf(POS[0], bias=_t([1.0, 1.0])).asnumpy(), [4.0, 6.0])
     np.testing.assert_allclose(jf(NEG[0], scale=1.0, bias=_t([1.0, 1.0])).asnumpy(), [-1.0, -2.0])
     np.testing.assert_allclose(jf(POS[0]).asnumpy(), [2.0, 4.0])
+
+
+def test_loop_else_clauses_and_nested_loops():
+    def while_else(x):
+        n = x.sum() * 0
+        while n < 5:
+            n = n + 1
+            if x.sum() * n > 6:
+                break
+        else:
+            x = x * 100
+        return x, n
+
+    def for_else(x):
+        acc = x * 0
+        for i in range(6):
+            if (x * i).sum() > 4:
+                continue
+            acc = acc + i
+        else:
+            acc = acc - 1
+        return acc
+
+    def nested(x):
+        total = x.sum() * 0
+        i = x.sum() * 0
+        while i < 3:
+            j = x.sum() * 0
+            while j < i:
+                total = total + j
+                j = j + 1
+                if total > 2:
+                    break
+            i = i + 1
+        return total
+
+    def forever(x):
+        while True:
+            x = x * 2
+            if x.sum() > 10:
+                break
+        return x
+
+    _same(while_else, (_t([1.0, 1.0]),), (_t([0.1, 0.1]),))
+    _same(for_else, (_t([1.0, 1.0]),), (_t([0.1, 0.1]),))
+    _same(nested, (_t([1.0, 1.0]),))
+    _same(forever, (_t([1.0, 1.0]),), (_t([20.0, 1.0]),))
+
+
+def test_elif_chain_of_returns():
+    def f(x):
+        s = x.sum()
+        if s > 10:
+            return x * 0
+        elif s > 0:
+            return x * 1
+        elif s > -10:
+            return x * 2
+        return x * 3
+
+    _same(f, (_t([6.0, 6.0]),), POS, NEG, (_t([-10.0, -10.0]),))
+
+
+def test_tensor_range_with_start_and_step():
+    def f(x, a, b, step):
+        acc = x * 0
+        for i in range(a, b, step):
+            acc = acc * 10 + i
+        return acc
+
+    jf = ms.jit(f)
+    for a, b, step in ((1, 8, 2), (4, 0, -1), (3, 3, 1)):
+        want = f(_t([0.0]), a, b, step).asnumpy()
+        got = jf(_t([0.0]), Tensor(a, ms.int64), Tensor(b, ms.int64), step).asnumpy()
+        np.testing.assert_allclose(got, want)
+
+
+def test_jit_methods_and_static_methods():
+    class M(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.w = Parameter(_t([1.0, 2.0]), name="w")
+
+        @ms.jit
+        def step(self, x):
+            if (x * self.w).sum() > 0:
+                ops.assign_add(self.w, x)
+            return self.w * 1
+
+        @staticmethod
+        def flip(x):
+            return x if x.sum() > 0 else -x
+
+    m = M()
+    np.testing.assert_allclose(m.step(_t([1.0, 1.0])).asnumpy(), [2.0, 3.0])
+    np.testing.assert_allclose(m.step(_t([-5.0, -5.0])).asnumpy(), [2.0, 3.0])
+    _same(M.flip, POS, NEG)
+
+
+def test_python_path_of_converted_code_matches_the_original():
+    """Converted code with Python-valued conditions behaves as the original (here: all forms at once)."""
+
+    def f(x, n, flags):
+        out = []
+        i = 0
+        while i < n:
+            if flags[i] and not (i == 2 or i > 4):
+                out.append(i)
+            elif i % 2:
+                i += 1
+                continue
+            i += 1
+        for j, v in enumerate(flags):
+            if j > 3:
+                break
+            out.append(v if j else -1)
+        y = x + sum(out)
+        if y.sum() > 0:  # a tensor condition: the whole function runs converted
+            y = y * 2
+        return y
+
+    flags = [True, False, True, True, False, True]
+    _same(f, (POS[0], 6, flags), (NEG[0], 3, flags[::-1]))
