@@ -62,8 +62,14 @@ def __getattr__(name: str):
         from .train import serialization
 
         return getattr(serialization, name)
-    if name in _LAZY:
-        import importlib
+    import importlib
 
+    if name in _LAZY:
         return importlib.import_module(f"{__name__}.{name}")
+    if not name.startswith("_"):
+        # MindSpore exports mindspore.train's names at the top level (ms.Model, ms.LossMonitor...)
+        train = importlib.import_module(f"{__name__}.train")
+        value = getattr(train, name, None)
+        if value is not None and not isinstance(value, type(importlib)):
+            return value
     raise AttributeError(f"module 'sporax' has no attribute '{name}'")

@@ -13,3 +13,16 @@ from .learning_rate_schedule import *  # noqa: F403
 
 __all__ = ["Cell", "GraphCell", *layer.__all__, *loss.__all__, *optim.__all__, *wrap.__all__]
 __all__ += [*learning_rate_schedule.__all__, *dynamic_lr.__all__]
+
+
+def __getattr__(name: str):
+    """``nn.metrics`` and the metric names (``nn.Accuracy``...), imported on first use: they live in
+    ``sporax.train.metrics``, which ``import sporax`` does not load."""
+    import importlib
+
+    metrics = importlib.import_module("sporax.nn.metrics")
+    if name == "metrics":
+        return metrics
+    if name in metrics.__all__:
+        return getattr(metrics, name)
+    raise AttributeError(f"module 'sporax.nn' has no attribute '{name}'")
