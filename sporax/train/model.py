@@ -1,39 +1,27 @@
 """``Model`` (MindSpore's ``mindspore.train.Model``): train, eval, fit and predict with callbacks and metrics.
 
-Each training step runs the train network as one compiled program (in PyNative too; a network that cannot
-be compiled runs eagerly, as PyNative does); the weights, optimizer moments and step counters stay on the
-device between steps and are the Cells' Parameters at every callback. With ``dataset_sink_mode=True`` a
-whole sink of ``sink_size`` steps is one host call (see :mod:`sporax.train._sink`), on every backend.
+Networks are built as MindSpore builds them; the loops are in :mod:`sporax.train._loop` (a compiled step per
+batch, or one host call per sink with ``dataset_sink_mode=True``, on every backend).
 """
 
 from __future__ import annotations
 
-import copy
 import logging
-import math
-from collections.abc import Iterable
 from typing import Any
 
-from .. import context, nn
-from .._engine import StatefulJit, warn_user
+from .. import nn
 from ..common.tensor import Tensor
 from ..nn.cell import Cell, GraphCell
 from ..parallel._utils import _get_device_num, _get_parallel_mode
+from ._loop import _ModelLoops, _Step
 from ._sink import check_columns
-from .callback import RunContext, _CallbackManager, _InternalCallbackParam
-from .dataset_helper import DatasetHelper, connect_network_with_dataset
+from .callback import _CallbackManager, _InternalCallbackParam
 
 __all__ = ["Model"]
 
 _log = logging.getLogger("sporax")
 
 _KWARGS = ("loss_scale_manager", "keep_batchnorm_fp32", "boost_config_dict", "acc_level")
-
-
-def _transfer_tensor_to_tuple(inputs: Any) -> Any:
-    if isinstance(inputs, Tensor):
-        return (inputs,)
-    return inputs
 
 
 def _check_int(name: str, value: Any, api: str, minimum: int) -> int:
@@ -59,27 +47,7 @@ def _first_element(dataset: Any) -> list:
         it.stop()
 
 
-class _Step:
-    """The compiled call of a network (state as implicit inputs and outputs, see ``sporax.jit``)."""
-
-    def __init__(self, network: Cell) -> None:
-        self.network = network
-        pynative = context.get_context("mode") == context.PYNATIVE_MODE
-        # In PyNative a network that cannot be compiled simply runs eagerly, as PyNative does: no warning.
-        self._jit = StatefulJit(
-            self._call,
-            name=f"{type(network).__name__}.construct",
-            warn=(lambda msg: _log.info(msg)) if pynative else warn_user,
-        )
-
-    def _call(self, *inputs: Any) -> Any:
-        return self.network(*inputs)
-
-    def __call__(self, *inputs: Any) -> Any:
-        return self._jit(*inputs)
-
-
-class Model:
+class Model(_ModelLoops):
     """
     High-Level API for training or inference.
 
@@ -288,113 +256,6 @@ class Model:
         """Get the model's eval network."""
         return self._eval_network
 
-    # ------------------------------------------------------------ metrics
-    def _clear_metrics(self) -> None:
-        for metric in self._metric_fns.values():
-            metric.clear()
-
-    def _update_metrics(self, outputs: Any) -> None:
-        from .metrics import Loss
-
-        if isinstance(outputs, Tensor):
-            outputs = (outputs,)
-        if not isinstance(outputs, tuple):
-            raise ValueError(f"The argument 'outputs' should be tuple, but got {type(outputs)}.")
-        if self._eval_indexes is not None and len(outputs) < 3:
-            raise ValueError(f"The length of 'outputs' must be >= 3, but got {len(outputs)}")
-        for metric in self._metric_fns.values():
-            if self._eval_indexes is None:
-                metric.update(*outputs)
-            elif isinstance(metric, Loss):
-                metric.update(outputs[self._eval_indexes[0]])
-            else:
-                metric.update(outputs[self._eval_indexes[1]], outputs[self._eval_indexes[2]])
-
-    def _get_metrics(self) -> dict:
-        return {key: value.eval() for key, value in self._metric_fns.items()}
-
-    # ------------------------------------------------------------ helpers
-    def _step_of(self, network: Cell) -> _Step:
-        """The compiled step of ``network`` (one per network, compiled per input signature)."""
-        hit = self._steps.get(id(network))
-        if hit is None or hit[0] is not network:
-            hit = (network, _Step(network))
-            self._steps[id(network)] = hit
-        return hit[1]
-
-    def _exec_preprocess(
-        self,
-        is_train: bool,
-        dataset: Any,
-        dataset_sink_mode: bool,
-        sink_size: int = -1,
-        epoch_num: int = 1,
-        dataset_helper: DatasetHelper | None = None,
-        start: int = 0,
-    ) -> tuple[DatasetHelper, Cell]:
-        if is_train:
-            network = self._train_network
-        else:
-            network = self._eval_network
-        if dataset_helper is None:
-            dataset_helper = DatasetHelper(dataset, dataset_sink_mode, sink_size, epoch_num)
-            dataset_helper._set_range(start, epoch_num)
-        if dataset_sink_mode:
-            network = connect_network_with_dataset(network, dataset_helper)
-        network.set_train(is_train)
-        self._backbone_is_train = is_train
-        return dataset_helper, network
-
-    def _check_network_mode(self, network: Cell, is_train: bool) -> Cell:
-        if self._backbone_is_train != is_train:
-            network.set_train(is_train)
-            self._backbone_is_train = is_train
-        if not is_train:
-            network.set_grad(False)
-        return network
-
-    @staticmethod
-    def _transform_callbacks(callbacks: Any) -> list:
-        if callbacks is None:
-            return []
-        if isinstance(callbacks, Iterable):
-            return list(callbacks)
-        return [callbacks]
-
-    def _check_reuse_dataset(self, dataset: Any) -> None:
-        if not hasattr(dataset, "__model_hash__"):
-            dataset.__model_hash__ = hash(self)
-        if dataset.__model_hash__ != hash(self):
-            raise RuntimeError(
-                "The dataset object had been used in other model by model.train(...), please create a new dataset."
-            )
-
-    @staticmethod
-    def _check_methods_for_custom_callbacks(callbacks: Any, current_mode: str) -> None:
-        from . import callback as cb_module
-
-        internal = set(getattr(cb_module, "__all__", ()))
-        legacy = {"begin", "end", "epoch_begin", "epoch_end", "step_begin", "step_end"}
-        for cb in callbacks if isinstance(callbacks, list) else [callbacks]:
-            name = type(cb).__name__
-            if name in internal:
-                continue
-            invalid = set(type(cb).__dict__) & legacy
-            if not invalid:
-                continue
-            msg = (
-                f"For {name} callback, {invalid} methods may not be supported in later version, Use methods "
-                "prefixed with 'on_train' or 'on_eval' instead when using customized callbacks."
-            )
-            if current_mode in ("train", "eval"):
-                _log.warning(msg)
-            else:
-                raise ValueError(msg)
-
-    @staticmethod
-    def _should_eval(epoch: int, validation_freq: Any) -> bool:
-        return epoch % validation_freq == 0 if isinstance(validation_freq, int) else epoch in validation_freq
-
     # ------------------------------------------------------------ train
     def _check_train_args(self, api: str, epoch: Any, train_dataset: Any, sink_size: Any, initial_epoch: Any) -> int:
         if isinstance(sink_size, bool) or not isinstance(sink_size, int):
@@ -521,276 +382,7 @@ class Model:
             valid_infos=(valid_dataset, valid_frequency, valid_dataset_sink_mode),
         )
 
-    def _train(
-        self,
-        epoch: int,
-        train_dataset: Any,
-        callbacks: Any,
-        dataset_sink_mode: bool,
-        sink_size: int,
-        initial_epoch: int,
-        valid_infos: tuple = (None, 1, False),
-    ) -> None:
-        cb_params = _InternalCallbackParam()
-        cb_params.cur_step_num = 0
-        cb_params.train_network = self._train_network
-        cb_params.epoch_num = epoch - initial_epoch
-        if dataset_sink_mode and sink_size > 0:
-            cb_params.batch_num = sink_size
-        else:
-            cb_params.batch_num = train_dataset.get_dataset_size()
-        self.batch_num = cb_params.batch_num
-        cb_params.mode = "train"
-        cb_params.loss_fn = self._loss_fn
-        cb_params.optimizer = self._optimizer
-        cb_params.parallel_mode = self._parallel_mode
-        cb_params.device_number = self._device_number
-        cb_params.train_dataset = train_dataset
-        cb_params.list_callback = self._transform_callbacks(callbacks)
-        cb_params.train_dataset_element = None
-        cb_params.network = self._network
-        cb_params.last_save_ckpt_step = None
-        cb_params.latest_ckpt_file = None
-        cb_params.loss_scale_mananger = self._loss_scale_manager
-        cb_params.initial_step = None
-        cb_params.initial_epoch = initial_epoch
-        with _CallbackManager(cb_params.list_callback) as list_callback:
-            self._check_reuse_dataset(train_dataset)
-            if dataset_sink_mode:
-                self._train_dataset_sink_process(
-                    epoch, train_dataset, list_callback, cb_params, sink_size, initial_epoch, valid_infos
-                )
-            else:
-                self._train_process(epoch, train_dataset, list_callback, cb_params, initial_epoch, valid_infos)
-
-    def _train_dataset_sink_process(
-        self,
-        epoch: int,
-        train_dataset: Any,
-        list_callback: _CallbackManager,
-        cb_params: _InternalCallbackParam,
-        sink_size: int,
-        initial_epoch: int,
-        valid_infos: tuple,
-    ) -> None:
-        dataset_size = train_dataset.get_dataset_size()
-        # The data of all the sinks, continuing where the last one stopped (MindSpore's __total_batch__).
-        dataset_sink_num = math.ceil(epoch * sink_size / dataset_size)
-        cb_params.sink_size = sink_size
-        cb_params.dataset_sink_mode = True
-        run_context = RunContext(cb_params)
-        list_callback.on_train_begin(run_context)
-        initial_epoch = self._resume_point(cb_params, initial_epoch)
-        dataset_helper = None
-        self.epoch_iter = 0
-        try:
-            while self.epoch_iter < (epoch - initial_epoch):
-                cb_params.cur_epoch_num = self.epoch_iter + 1 + initial_epoch
-                self._current_epoch_num = cb_params.cur_epoch_num
-                self._current_step_num = 0
-                list_callback.on_train_epoch_begin(run_context)
-                dataset_helper, train_network = self._exec_preprocess(
-                    True,
-                    train_dataset,
-                    True,
-                    sink_size,
-                    dataset_sink_num,
-                    dataset_helper,
-                    start=initial_epoch * sink_size,
-                )
-                cb_params.train_network = train_network
-                cb_params.dataset_helper = dataset_helper
-                for inputs in dataset_helper:
-                    cb_params.cur_step_num += dataset_helper.sink_size()
-                    self._current_step_num = int((cb_params.cur_step_num - 1) % cb_params.batch_num + 1)
-                    cb_params.train_dataset_element = inputs
-                    list_callback.on_train_step_begin(run_context)
-                    train_network = self._check_network_mode(train_network, True)
-                    outputs = train_network(*inputs)
-                    cb_params.net_outputs = outputs
-                    list_callback.on_train_step_end(run_context)
-                dataset_helper.continue_send()
-                self._eval_during_train(valid_infos, cb_params, list_callback)
-                list_callback.on_train_epoch_end(run_context)
-                cb_params.pop("metrics", None)
-                cb_params.pop("eval_results", None)
-                if run_context.get_stop_requested():
-                    break
-                self.epoch_iter += 1
-        finally:
-            if dataset_helper is not None:
-                dataset_helper.stop_send()
-                dataset_helper.release()
-        list_callback.on_train_end(run_context)
-
-    def _train_process(
-        self,
-        epoch: int,
-        train_dataset: Any,
-        list_callback: _CallbackManager,
-        cb_params: _InternalCallbackParam,
-        initial_epoch: int,
-        valid_infos: tuple,
-    ) -> None:
-        cb_params.dataset_sink_mode = False
-        run_context = RunContext(cb_params)
-        list_callback.on_train_begin(run_context)
-        initial_epoch = self._resume_point(cb_params, initial_epoch)
-        dataset_helper, _ = self._exec_preprocess(
-            True, train_dataset, False, epoch_num=epoch, start=initial_epoch * train_dataset.get_dataset_size()
-        )
-        network = self._train_network
-        step = self._step_of(network)
-        checked = False
-        lsm = self._loss_scale_manager
-        check_overflow = lsm is not None and lsm.get_drop_overflow_update()
-        try:
-            for i in range(initial_epoch, epoch):
-                cb_params.cur_epoch_num = i + 1
-                self._current_epoch_num = cb_params.cur_epoch_num
-                self._current_step_num = 0
-                list_callback.on_train_epoch_begin(run_context)
-                for next_element in dataset_helper:
-                    next_element = _transfer_tensor_to_tuple(next_element)
-                    if not checked:
-                        self._check_train_element(network, next_element, train_dataset)
-                        checked = True
-                    cb_params.cur_step_num += 1
-                    self._current_step_num = int((cb_params.cur_step_num - 1) % cb_params.batch_num + 1)
-                    cb_params.train_dataset_element = next_element
-                    list_callback.on_train_step_begin(run_context)
-                    self._check_network_mode(network, True)
-                    outputs = step(*next_element)
-                    cb_params.net_outputs = outputs
-                    if check_overflow:
-                        lsm.update_loss_scale(bool(outputs[1].asnumpy().all()))
-                    list_callback.on_train_step_end(run_context)
-                    if run_context.get_stop_requested():
-                        break
-                self._eval_during_train(valid_infos, cb_params, list_callback)
-                list_callback.on_train_epoch_end(run_context)
-                cb_params.pop("metrics", None)
-                cb_params.pop("eval_results", None)
-                if run_context.get_stop_requested():
-                    break
-        finally:
-            dataset_helper.stop_send()
-        list_callback.on_train_end(run_context)
-
-    @staticmethod
-    def _resume_point(cb_params: _InternalCallbackParam, initial_epoch: int) -> int:
-        """The epoch to start from: after the one a restoring callback (BackupAndRestore) reports in
-        ``cb_params.resume_epoch`` from ``on_train_begin``, with ``cur_step_num`` continuing from its
-        ``resume_step``."""
-        resume = cb_params.get("resume_epoch")
-        if resume is None or int(resume) <= initial_epoch:
-            return initial_epoch
-        cb_params.cur_step_num = int(cb_params.get("resume_step", 0))
-        return int(resume)
-
-    def _check_train_element(self, network: Cell, element: Any, dataset: Any) -> None:
-        if self._loss_fn is not None and len(element) != 2:
-            raise ValueError(
-                "When 'loss_fn' is not None, 'train_dataset' should return two elements, but got "
-                f"{len(element)}, please check the number of elements returned by 'train_dataset'"
-            )
-        check_columns(network, len(element), dataset.get_col_names())
-
-    def _eval_during_train(
-        self, valid_infos: tuple, cb_params: _InternalCallbackParam, list_callback: _CallbackManager
-    ) -> None:
-        valid_dataset, valid_frequency, valid_dataset_sink_mode = valid_infos
-        if not (valid_dataset and self._should_eval(cb_params.cur_epoch_num, valid_frequency)):
-            return
-        from . import callback as cb_module
-
-        internal = set(getattr(cb_module, "__all__", ()))
-        time_monitor = getattr(cb_module, "TimeMonitor", None)
-        train_cur_step_num = cb_params.cur_step_num
-        train_batch_num = cb_params.batch_num
-        train_dataset_sink_mode = cb_params.dataset_sink_mode
-        train_net_outputs = cb_params.net_outputs
-        eval_callback = []
-        for cb in list_callback.callbacks:
-            if type(cb).__name__ in internal:
-                if time_monitor is not None and isinstance(cb, time_monitor):
-                    eval_callback.append(cb)
-            else:
-                eval_callback.append(cb)
-        self._eval_in_fit(valid_dataset, eval_callback, valid_dataset_sink_mode, cb_params)
-        cb_params.mode = "train"
-        cb_params.cur_step_num = train_cur_step_num
-        cb_params.batch_num = train_batch_num
-        cb_params.dataset_sink_mode = train_dataset_sink_mode
-        cb_params.net_outputs = train_net_outputs
-
     # ------------------------------------------------------------ eval
-    def _eval_in_fit(
-        self, valid_dataset: Any, callbacks: list, dataset_sink_mode: bool, cb_params: _InternalCallbackParam
-    ) -> dict:
-        if isinstance(self._eval_network, GraphCell) and dataset_sink_mode:
-            raise ValueError("Sink mode is currently not supported when evaluating with a GraphCell.")
-        cb_params.eval_network = self._eval_network
-        cb_params.valid_dataset = valid_dataset
-        cb_params.batch_num = valid_dataset.get_dataset_size()
-        cb_params.mode = "eval"
-        cb_params.cur_step_num = 0
-        self._clear_metrics()
-        with _CallbackManager(callbacks) as list_callback:
-            return self._eval_process(valid_dataset, list_callback, cb_params, dataset_sink_mode, add_eval_loss=True)
-
-    def _eval_process(
-        self,
-        valid_dataset: Any,
-        list_callback: _CallbackManager,
-        cb_params: _InternalCallbackParam,
-        dataset_sink_mode: bool = False,
-        add_eval_loss: bool = False,
-    ) -> dict:
-        # An evaluation sink is one step per call in MindSpore too (the dataset's loop size is 1): the
-        # metrics are updated on the host after every step either way.
-        run_context = RunContext(cb_params)
-        cb_params.dataset_sink_mode = dataset_sink_mode
-        list_callback.on_eval_begin(run_context)
-        dataset_helper, _ = self._exec_preprocess(False, valid_dataset, False)
-        network = self._eval_network
-        step = self._step_of(network)
-        eval_loss_fn = None
-        if add_eval_loss:
-            from .metrics import get_metric_fn
-
-            eval_loss_fn = get_metric_fn("loss")
-        list_callback.on_eval_epoch_begin(run_context)
-        checked = False
-        try:
-            for next_element in dataset_helper:
-                next_element = _transfer_tensor_to_tuple(next_element)
-                if not checked:
-                    check_columns(network, len(next_element), valid_dataset.get_col_names(), "eval")
-                    checked = True
-                cb_params.cur_step_num += 1
-                cb_params.eval_dataset_element = next_element
-                list_callback.on_eval_step_begin(run_context)
-                self._check_network_mode(network, False)
-                outputs = step(*next_element)
-                cb_params.net_outputs = outputs
-                list_callback.on_eval_step_end(run_context)
-                self._update_metrics(outputs)
-                if eval_loss_fn is not None:
-                    eval_loss_fn.update(outputs[self._eval_indexes[0]])
-                if run_context.get_stop_requested():
-                    break
-        finally:
-            dataset_helper.stop_send()
-        list_callback.on_eval_epoch_end(run_context)
-        metrics = self._get_metrics()
-        cb_params.metrics = metrics
-        if eval_loss_fn is not None:
-            cb_params.eval_results = copy.deepcopy(metrics)
-            cb_params.eval_results.update({"eval_loss": eval_loss_fn.eval()})
-        list_callback.on_eval_end(run_context)
-        return metrics
-
     def eval(self, valid_dataset: Any, callbacks: Any = None, dataset_sink_mode: bool = False) -> dict:
         """
         Evaluation API.
