@@ -85,3 +85,13 @@ def test_aliasing_leaves_the_real_modules_specs_intact(aliased):
     import sporax.nn
 
     assert sporax.nn.__spec__.name == "sporax.nn"
+
+
+def test_train_names_at_top_level_and_metrics_in_nn():
+    import sporax as ms
+    import sporax.train
+
+    assert ms.LossMonitor is sporax.train.LossMonitor and ms.CheckpointConfig is sporax.train.CheckpointConfig
+    assert ms.nn.Accuracy is sporax.train.metrics.Accuracy
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        ms.nope
