@@ -214,30 +214,30 @@ class StatefulJit:
             for _ in range(_MAX_CONVERSIONS):
                 try:
                     return self._build(leaves, treedef, dyn_pos, dyn)
-                except (*TRACE_ERRORS, _autograph.PrintTraced) as err:
-                    printing = isinstance(err, _autograph.PrintTraced)
-                    fns = _autograph.functions_for_error(err)
-                    if not fns or all(any(f is g for g in self._roots) for f in fns):
-                        if printing and _autograph.allow_trace_time_print(err):
-                            _autograph.retrying()
-                            continue
-                        if self._roots:
-                            self._why = " (Python control flow the rewrite cannot express)"
-                        raise
-                    try:
-                        _autograph.check_roots(fns)
-                    except _autograph.ConversionError as why:
-                        if printing and _autograph.allow_trace_time_print(err):
-                            _autograph.retrying()
-                            continue
-                        self._why = f" (its control flow cannot be rewritten: {why})"
-                        raise err from None
-                    self._roots = self._roots + [f for f in fns if all(f is not g for g in self._roots)]
+                except _autograph.Unconvertible:
                     _autograph.retrying()
+                    raise
+                except (*TRACE_ERRORS, _autograph.PrintTraced) as err:
+                    fns = _autograph.functions_for_error(err)
+                    if fns and not all(any(f is g for g in self._roots) for f in fns):
+                        try:
+                            _autograph.check_roots(fns)
+                        except _autograph.ConversionError as why:
+                            self._why = f" (its control flow cannot be rewritten: {why})"
+                        else:
+                            self._roots = self._roots + [f for f in fns if all(f is not g for g in self._roots)]
+                            _autograph.retrying()  # the retry prints again what this trace printed
+                            continue
+                    _autograph.retrying()
+                    if isinstance(err, _autograph.PrintTraced) and _autograph.allow_trace_time_print(err):
+                        self._why = ""
+                        continue
+                    raise err from None
             return self._build(leaves, treedef, dyn_pos, dyn)
 
     def _build(self, leaves: list[Any], treedef: Any, dyn_pos: list[int], dyn: list[Any]) -> _Entry:
         reads, writes = self._discover(leaves, treedef, dyn_pos, dyn)
+        _autograph.retrying()  # the trace below prints again what the discovery pass printed
         for _ in range(3):
             entry = self._compile(leaves, treedef, dyn_pos, reads, writes)
             try:
@@ -250,6 +250,7 @@ class StatefulJit:
                 )
                 return entry
             except _Retrace as miss:
+                _autograph.retrying()
                 reads = _merge(reads, miss.reads)
                 writes = _merge(writes, miss.writes)
         raise RuntimeError(f"sporax: the state read by '{self.name}' changes from trace to trace.")

@@ -7,9 +7,8 @@ functions it calls) for the duration of the trace. Python-valued conditions stay
 ones become ``lax.cond`` / ``lax.while_loop`` with Parameter writes carried through state frames.
 """
 
-from ._control import ControlFlowError, Unconvertible
+from ._control import ControlFlowError, PrintTraced, Unconvertible
 from ._convert import (
-    PrintTraced,
     allow_trace_time_print,
     building,
     check_roots,

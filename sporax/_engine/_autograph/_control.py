@@ -64,6 +64,11 @@ class ControlFlowNameError(ControlFlowError, UnboundLocalError):
     pass
 
 
+class PrintTraced(Exception):
+    """A user function that calls ``print`` is formatting a traced tensor: the trace is retried with the
+    function converted, so the print happens when the program runs, with the values."""
+
+
 class Unconvertible(Exception):
     """A tensor-conditioned block that cannot be traced (it raises, or calls out to Python values):
     the function falls back to eager execution."""
@@ -221,7 +226,7 @@ def _record(run: Callable[[], Sequence[Any]], avals: Sequence[Any] = (), bound: 
 
     try:
         rec.closed, rec.shapes = jax.make_jaxpr(flat, return_shape=True)(*avals)
-    except (ControlFlowError, Unconvertible):
+    except (ControlFlowError, Unconvertible, PrintTraced):
         raise
     except Exception as err:
         from .._jit import TRACE_ERRORS

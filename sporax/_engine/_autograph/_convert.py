@@ -26,6 +26,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from . import _runtime
+from ._control import PrintTraced
 from ._transform import AG, ConversionError, check_convertible, convert_function, needs_conversion
 
 _FUTURE = functools.reduce(operator.or_, (getattr(__future__, n).compiler_flag for n in __future__.all_feature_names))
@@ -310,11 +311,6 @@ def retrying() -> None:
     held = getattr(_local, "held", None)
     if held is not None:
         held._held.clear()
-
-
-class PrintTraced(Exception):
-    """A user function that calls ``print`` is formatting a traced tensor: the trace is retried with the
-    function converted, so the print happens when the program runs, with the values."""
 
 
 _print_ok: set[types.CodeType] = set()

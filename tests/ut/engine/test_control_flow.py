@@ -769,3 +769,33 @@ def test_python_path_of_converted_code_matches_the_original():
 
     flags = [True, False, True, True, False, True]
     _same(f, (POS[0], 6, flags), (NEG[0], 3, flags[::-1]))
+
+
+def _log(tag, v):
+    print(tag, v)
+
+
+def test_print_in_a_helper_called_from_a_tensor_branch(capsys):
+    def f(x):
+        if x.sum() > 0:
+            _log("pos", x)
+        else:
+            _log("neg", x.sum())
+        return x
+
+    jf = ms.jit(f)
+    for x in (POS[0], NEG[0], POS[0]):
+        f(x)
+        eager = capsys.readouterr().out
+        jf(x)
+        _flush_prints()
+        assert capsys.readouterr().out == eager
+
+
+def test_print_in_code_without_source_prints_while_tracing(capsys):
+    ns = {}
+    exec("def f(x):\n    print('traced', x.shape)\n    print(x)\n    return x * 2\n", ns)
+    jf = ms.jit(ns["f"])
+    np.testing.assert_allclose(jf(POS[0]).asnumpy(), [2.0, 4.0])  # compiles: no warning (warnings are errors)
+    out = capsys.readouterr().out
+    assert out.count("traced (2,)") == 1 and "value=<traced>" in out
