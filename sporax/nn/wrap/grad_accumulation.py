@@ -164,7 +164,7 @@ class GradientAccumulation(Cell):
     """
 
     def __init__(self, max_accumulation_step: int, optimizer: Cell) -> None:
-        super().__init__()
+        super().__init__(auto_prefix=False)  # the network's parameter names stay as they are
         self._max_accumulation_step = _check_micro_size(
             max_accumulation_step, "GradientAccumulation", "max_accumulation_step"
         )
