@@ -242,8 +242,20 @@ def _replay(rec: _Recording, inputs: Sequence[Any] = ()) -> list[Any]:
 
 
 # ------------------------------------------------------------------------------- if / else
+def _outer_assigned(name: str, where: str) -> Unconvertible:
+    return Unconvertible(
+        f"the global or nonlocal variable '{name}' is assigned under a tensor condition at {where}; a compiled "
+        "program cannot change it (use a Parameter for state)"
+    )
+
+
 def run_cond(
-    pred: Any, runs: Sequence[Callable[[], Sequence[Any]]], names: Sequence[str], live: Any, where: str
+    pred: Any,
+    runs: Sequence[Callable[[], Sequence[Any]]],
+    names: Sequence[str],
+    live: Any,
+    where: str,
+    outer: Sequence[str] = (),
 ) -> list[Any]:
     """Trace both branches, run them as one ``lax.cond``, write the Parameters they set, and return the
     merged values of ``names`` (``UNDEF`` for names not live afterwards)."""
@@ -287,6 +299,8 @@ def run_cond(
             plans.append((tree, leaf_plan))
             continue
         plans.append(_merge_var(name, recs, i, st, sf, out, where))
+        if name in outer and any(k[0] == "dyn" for k in plans[-1][1]):
+            raise _outer_assigned(name, where)
 
     holders: list[Any] = []
     for rec in recs:
@@ -459,6 +473,7 @@ def run_while(
     live: Any,
     where: str,
     counter: Counter | None = None,
+    outer: Sequence[str] = (),
 ) -> None:
     """``while test(): body()`` (or ``for i in range(...)`` with ``counter``) as one ``lax.while_loop``.
 
@@ -469,6 +484,9 @@ def run_while(
     init = tuple(get()) if get else ()
     live = set(live)
     carried = [i for i, n in enumerate(names) if n in live and init[i] is not UNDEF]
+    for i in carried:
+        if names[i] in outer:
+            raise _outer_assigned(names[i], where)
     fresh = [i for i, n in enumerate(names) if n in live and init[i] is UNDEF]
     holders: list[Any] = []
     overrides: dict[tuple[int, int], tuple[Any, Any]] = {}

@@ -271,15 +271,16 @@ class _HeldOutput:
         self._target = target
         self._thread = threading.get_ident()
         self._held: list[str] = []
+        self._done = False  # once the build ends it only passes writes on (another build may wrap it)
 
     def write(self, text: str) -> int:
-        if threading.get_ident() == self._thread:
+        if not self._done and threading.get_ident() == self._thread:
             self._held.append(text)
             return len(text)
         return self._target.write(text)
 
     def flush(self) -> None:
-        if threading.get_ident() != self._thread:
+        if self._done or threading.get_ident() != self._thread:
             self._target.flush()
 
     def __getattr__(self, name: str) -> Any:
@@ -299,9 +300,10 @@ def building() -> Iterator[None]:
     finally:
         _local.building -= 1
         if held is not None:
-            if sys.stdout is held:
-                sys.stdout = held._target
+            held._done = True
             _local.held = None
+            while isinstance(sys.stdout, _HeldOutput) and sys.stdout._done:
+                sys.stdout = sys.stdout._target
             if held._held:
                 held._target.write("".join(held._held))
 

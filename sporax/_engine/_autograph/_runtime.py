@@ -65,6 +65,7 @@ def if_stmt(
     names: tuple[str, ...],
     live: tuple[str, ...],
     line: int,
+    outer: tuple[str, ...] = (),
 ) -> None:
     if not traced(cond):
         if cond:
@@ -72,7 +73,7 @@ def if_stmt(
         elif false_fn is not None:
             false_fn()
         return
-    _if_traced(cond, true_fn, false_fn, get, set_, names, live, _where(true_fn, line))
+    _if_traced(cond, true_fn, false_fn, get, set_, names, live, _where(true_fn, line), outer)
 
 
 def _if_traced(
@@ -84,6 +85,7 @@ def _if_traced(
     names: tuple[str, ...],
     live: tuple[str, ...],
     where: str,
+    outer: tuple[str, ...] = (),
 ) -> None:
     before = tuple(get()) if get is not None else ()
 
@@ -98,7 +100,7 @@ def _if_traced(
         return run
 
     try:
-        merged = run_cond(cond, [branch(true_fn), branch(false_fn)], names, live, where)
+        merged = run_cond(cond, [branch(true_fn), branch(false_fn)], names, live, where, outer)
     except BaseException:
         if set_ is not None:
             set_(before)
@@ -115,12 +117,13 @@ def while_stmt(
     names: tuple[str, ...],
     live: tuple[str, ...],
     line: int,
+    outer: tuple[str, ...] = (),
 ) -> None:
     while True:
         c = test()
         if traced(c):
             # From here on the loop is a compiled while loop, starting from the current values.
-            _guarded(lambda: run_while(test, body, get, set_, names, live, _where(body, line)), get, set_)
+            _guarded(lambda: run_while(test, body, get, set_, names, live, _where(body, line), None, outer), get, set_)
             return
         if not c:
             return
@@ -156,10 +159,11 @@ def for_stmt(
     names: tuple[str, ...],
     live: tuple[str, ...],
     line: int,
+    outer: tuple[str, ...] = (),
 ) -> None:
     if type(iterable) is Counter:
         where = _where(body, line)
-        _guarded(lambda: run_while(test, body, get, set_, names, live, where, counter=iterable), get, set_)
+        _guarded(lambda: run_while(test, body, get, set_, names, live, where, iterable, outer), get, set_)
         return
     if test is None:
         for item in iterable:
@@ -169,7 +173,7 @@ def for_stmt(
         c = test()
         if traced(c):
             # a tensor `break`/`return` happened: the remaining iterations run under that condition
-            _if_traced(c, lambda item=item: body(item), None, get, set_, names, live, _where(body, line))
+            _if_traced(c, lambda item=item: body(item), None, get, set_, names, live, _where(body, line), outer)
             continue
         if not c:
             return

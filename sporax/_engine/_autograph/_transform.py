@@ -367,7 +367,8 @@ class _Function:
         # read afterwards; flags of loops nested inside are set again before each such loop runs.
         loops = [*self.loops, self.facts.loop_ids[id(node)]] if loop else self.loops
         flags = {DO_RET, RET} | {f for lid in loops for f in (brk_flag(lid), cont_flag(lid))}
-        return names, sorted((live & bound) | (flags & bound))
+        # Globals and nonlocals outlive the function: always live.
+        return names, sorted((live & bound) | (flags & bound) | (bound & (self.globals | self.nonlocals)))
 
     def _loop_ctx(self) -> int | None:
         return self.loops[-1] if self.loops else None
@@ -398,6 +399,7 @@ class _Function:
                 _const(tuple(names)),
                 _const(tuple(live)),
                 _const(node.lineno),
+                _const(tuple(n for n in names if n in self.globals or n in self.nonlocals)),
             ],
         )
         return _located([*defs, *gs_defs, ast.Expr(value=call)], node)
@@ -454,6 +456,7 @@ class _Function:
                 _const(tuple(names)),
                 _const(tuple(live)),
                 _const(node.lineno),
+                _const(tuple(n for n in names if n in self.globals or n in self.nonlocals)),
             ],
         )
         out = _located([*pre, test_def, body_def, *gs_defs, ast.Expr(value=call)], node)
@@ -501,6 +504,7 @@ class _Function:
                 _const(tuple(names)),
                 _const(tuple(live)),
                 _const(node.lineno),
+                _const(tuple(n for n in names if n in self.globals or n in self.nonlocals)),
             ],
         )
         out = _located([*pre, *defs, *gs_defs, ast.Expr(value=call)], node)

@@ -799,3 +799,21 @@ def test_print_in_code_without_source_prints_while_tracing(capsys):
     np.testing.assert_allclose(jf(POS[0]).asnumpy(), [2.0, 4.0])  # compiles: no warning (warnings are errors)
     out = capsys.readouterr().out
     assert out.count("traced (2,)") == 1 and "value=<traced>" in out
+
+
+_HITS = 0
+
+
+def test_global_assigned_under_a_tensor_condition_runs_eagerly():
+    def f(x):
+        global _HITS
+        if x.sum() > 0:
+            _HITS += 1
+        return x
+
+    jf = ms.jit(f)
+    with pytest.warns(RuntimeWarning, match=r"test_control_flow\.py, line \d+.*runs eagerly"):
+        jf(POS[0])
+    jf(NEG[0])
+    jf(POS[0])
+    assert _HITS == 2  # PyNative semantics
