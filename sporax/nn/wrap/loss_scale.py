@@ -155,8 +155,7 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         - **\*inputs** (Tuple(Tensor)) - The network's inputs.
 
     Outputs:
-        Tuple of 3 Tensor: the loss, the overflow flag (bool) and the loss scale (the ``scale_sense``
-        Parameter, holding the value after this step's update).
+        Tuple of 3 Tensor: the loss, the overflow flag (bool) and the loss scale after this step's update.
 
     Raises:
         TypeError: If `scale_sense` is neither Cell nor Tensor.
@@ -216,7 +215,8 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         overflow = self.process_loss_scale(cond)
         # no Python `if` on the flag: the update is applied where there is no overflow
         loss = ops.depend(loss, run_if(ops.logical_not(overflow), self.optimizer, grads))
-        return loss, cond, scaling_sens
+        # the scale after this step's update, as a value (what MindSpore's graph mode returns)
+        return loss, cond, self.scale_sense.value()
 
     def set_sense_scale(self, sens: Any) -> None:
         """Set the loss scale (for a `scale_sense` given as a Tensor).
