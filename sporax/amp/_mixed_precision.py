@@ -22,7 +22,7 @@ from typing import Any
 
 from .. import nn, ops
 from ..common import dtype as mstype
-from ..common.tensor import Tensor
+from ..ops.composite._multitype import mixed_precision_cast as _mixed_precision_cast
 from ..ops.operations._primitive import Primitive
 from ..train.loss_scale_manager import DynamicLossScaleManager, LossScaleManager
 
@@ -71,17 +71,6 @@ AMP_BLACK_LIST: list[type] = _existing(nn, ["BatchNorm1d", "BatchNorm2d", "Batch
 
 
 # ------------------------------------------------------------------ helpers
-def _mixed_precision_cast(dst_type: Any, x: Any) -> Any:
-    """Cast the float Tensors in ``x`` (a Tensor or nested tuples/lists/dicts) to ``dst_type``."""
-    if isinstance(x, Tensor):
-        return ops.cast(x, dst_type) if isinstance(x.dtype, mstype.Float) and x.dtype != dst_type else x
-    if isinstance(x, (tuple, list)):
-        return type(x)(_mixed_precision_cast(dst_type, v) for v in x)
-    if isinstance(x, dict):
-        return {k: _mixed_precision_cast(dst_type, v) for k, v in x.items()}
-    return x
-
-
 class _AmpWrapper(nn.Cell):
     """A wrapper cell that keeps its backbone's parameter names and forwards unknown attributes to it."""
 

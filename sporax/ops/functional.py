@@ -12,6 +12,7 @@ from typing import Any
 
 from ..common import dtype as mstype
 from .composite import grad, jvp, value_and_grad, vjp, vmap
+from .composite._multitype import mixed_precision_cast
 from .function import *  # noqa: F403
 from .function import __all__ as _function_all
 from .function import (
@@ -55,6 +56,7 @@ __all__ = [
     "typeof",
     "isconstant",
     "partial",
+    "mixed_precision_cast",
     "make_tuple",
     "tuple_len",
     "reduce_sum",

@@ -18,7 +18,7 @@ from ...common import dtype as mstype
 from ...common.tensor import Tensor
 from ..operations._primitive import Primitive
 
-__all__ = ["MultitypeFuncGraph", "HyperMap", "Map", "partial", "Partial"]
+__all__ = ["MultitypeFuncGraph", "HyperMap", "Map", "partial", "Partial"]  # and F.mixed_precision_cast
 
 
 # ------------------------------------------------------------------ type names
@@ -371,3 +371,23 @@ class Partial(Primitive):
 
     def __call__(self, func: Callable[..., Any], *args: Any) -> Callable[..., Any]:
         return partial(func, *args)
+
+
+# ------------------------------------------------------------- mixed precision
+def mixed_precision_cast(dst_type: Any, input_x: Any) -> Any:
+    """Cast the floating Tensors in `input_x` (a Tensor, or nested tuples, lists and dicts of them) to
+    `dst_type`; everything else is returned unchanged (MindSpore's ``F.mixed_precision_cast``).
+
+    Args:
+        dst_type (mindspore.dtype): The float type to cast to.
+        input_x (Union[Tensor, tuple, list, dict]): The value to cast.
+    """
+    if isinstance(input_x, Tensor):
+        if isinstance(input_x.dtype, mstype.Float) and input_x.dtype != dst_type:
+            return input_x.astype(dst_type)
+        return input_x
+    if isinstance(input_x, (tuple, list)):
+        return type(input_x)(mixed_precision_cast(dst_type, v) for v in input_x)
+    if isinstance(input_x, dict):
+        return {k: mixed_precision_cast(dst_type, v) for k, v in input_x.items()}
+    return input_x

@@ -245,3 +245,12 @@ def test_exported_names():
         assert hasattr(ops, name), name
     assert ops.composite.MultitypeFuncGraph is ops.MultitypeFuncGraph
     assert hasattr(F, "depend") and hasattr(F, "partial")
+
+
+def test_mixed_precision_cast():
+    x = (Tensor(np.ones(2, np.float32)), [Tensor(np.ones(1, np.int32)), {"a": Tensor(np.ones(1, np.float16))}], 3.0)
+    out = F.mixed_precision_cast(ms.bfloat16, x)
+    assert isinstance(out, tuple) and isinstance(out[1], list) and isinstance(out[1][1], dict)
+    assert out[0].dtype == ms.bfloat16 and out[1][0].dtype == ms.int32 and out[1][1]["a"].dtype == ms.bfloat16
+    assert out[2] == 3.0
+    assert F.mixed_precision_cast(ms.float32, Tensor(np.ones(1, np.float16))).dtype == ms.float32
