@@ -202,6 +202,11 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
     def construct(self, *inputs: Any) -> Any:
         weights = self.weights
         loss = self.network(*inputs)
+        if not isinstance(loss, Tensor):
+            raise TypeError(
+                "For 'TrainOneStepWithLossScaleCell', the network must return one Tensor (the loss), "
+                f"but got {type(loss).__name__}."
+            )
         scaling_sens = self.scale_sense
         status, scaling_sens = self.start_overflow_check(loss, scaling_sens)
         scaling_sens_filled = ops.ones_like(loss) * ops.cast(scaling_sens, ops.dtype(loss))

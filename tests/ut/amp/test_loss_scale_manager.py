@@ -13,6 +13,8 @@ def test_paths():
     assert amp.DynamicLossScaleManager is DynamicLossScaleManager
     assert amp.LossScaleManager is LossScaleManager
     assert issubclass(FixedLossScaleManager, LossScaleManager) and issubclass(DynamicLossScaleManager, LossScaleManager)
+    assert ms.train.amp.build_train_network is ms.train.build_train_network is amp.build_train_network
+    assert ms.train.amp.auto_mixed_precision is amp.auto_mixed_precision
 
 
 def test_fixed_manager():

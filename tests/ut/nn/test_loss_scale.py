@@ -185,6 +185,19 @@ def test_scale_sense_errors():
         nn.TrainOneStepWithLossScaleCell(with_loss, opt, 1024)
     with pytest.raises(ValueError, match="the shape of 'scale_sense' must be \\(1,\\) or \\(\\), but got \\(2,\\)"):
         nn.TrainOneStepWithLossScaleCell(with_loss, opt, Tensor(np.ones(2, np.float32)))
+    two_outputs = nn.TrainOneStepWithLossScaleCell(TwoOutputs(net), opt, nn.FixedLossScaleUpdateCell(2))
+    with pytest.raises(TypeError, match="the network must return one Tensor \\(the loss\\), but got tuple"):
+        two_outputs(Tensor(X), Tensor(Y))
+
+
+class TwoOutputs(nn.Cell):
+    def __init__(self, net):
+        super().__init__()
+        self.net = net
+
+    def construct(self, x, y):
+        out = self.net(x)
+        return ((out - y) ** 2).mean(), out
 
 
 def test_overflow_check_api_on_grads():
