@@ -22,6 +22,12 @@ if hasattr(ast, "TryStar"):
     _COMPOUND = (*_COMPOUND, ast.TryStar)
 
 
+# Methods that change a list, dict or set in place: the object counts as assigned.
+_MUTATORS = frozenset(
+    ("append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "popitem", "add", "discard")
+)
+
+
 def brk_flag(loop_id: int) -> str:
     return f"__sporax_brk_{loop_id}__"
 
@@ -79,6 +85,13 @@ class Facts:
         self.loops_with: dict[int, set[str]] = {}  # loop id -> {"break", "continue"}
         self.live_after: dict[int, frozenset[str]] = {}
         self.live_head: dict[int, frozenset[str]] = {}
+        args = fn.args
+        self.locals = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg] if a}
+        for n in _walk_no_scopes(fn):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                self.locals.add(n.id)
+            elif isinstance(n, (ast.Global, ast.Nonlocal)):
+                self.locals.difference_update(n.names)
         self._number_loops(fn.body, None)
         self.ret_flags = any(self._nested_return(s) for s in fn.body)
         self.closure_loads = self._closure_loads(fn)
@@ -161,6 +174,20 @@ class Facts:
         for n in _walk_no_scopes(s):
             if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
                 out.add(n.id)
+            elif isinstance(n, ast.Subscript) and isinstance(n.ctx, (ast.Store, ast.Del)):
+                base = n.value
+                while isinstance(base, ast.Subscript):
+                    base = base.value
+                if isinstance(base, ast.Name) and base.id in self.locals:  # x[i] = v updates x in place
+                    out.add(base.id)
+            elif (
+                isinstance(n, ast.Call)
+                and isinstance(n.func, ast.Attribute)
+                and n.func.attr in _MUTATORS
+                and isinstance(n.func.value, ast.Name)
+                and n.func.value.id in self.locals
+            ):
+                out.add(n.func.value.id)  # xs.append(v) changes the list xs
             elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n is not s:
                 out.add(n.name)
 

@@ -204,14 +204,16 @@ def _record(run: Callable[[], Sequence[Any]], avals: Sequence[Any] = (), bound: 
             vals = run(*inputs[: len(inputs) - nb]) if avals else run()
         items = fr.written_items()
         rec.holders = [h for h, _ in items]
-        rec.vals = vals
+        rec.vals = []  # copies of the containers (for messages: lists may be restored in place later)
         dyn: list[Any] = []
         rec.struct = []
         for v in vals:
             if v is UNDEF:
                 rec.struct.append(UNDEF)
+                rec.vals.append(UNDEF)
                 continue
             leaves, tree = _flatten(v)
+            rec.vals.append(jax.tree_util.tree_unflatten(tree, leaves))
             kinds = []
             for leaf in leaves:
                 arr = _leaf_array(leaf)

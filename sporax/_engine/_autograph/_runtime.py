@@ -88,11 +88,25 @@ def _if_traced(
     outer: tuple[str, ...] = (),
 ) -> None:
     before = tuple(get()) if get is not None else ()
+    # Tensors, lists and dicts updated in place (``x[i] = v``) get their contents back before each branch
+    # and afterwards: the merged values are new objects.
+    saved = _snapshot(before)
+
+    def restore() -> None:
+        if set_ is not None:
+            set_(before)
+        for obj, contents in saved:
+            if isinstance(obj, list):
+                obj[:] = contents
+            elif isinstance(obj, dict):
+                obj.clear()
+                obj.update(contents)
+            else:
+                obj._data = contents
 
     def branch(fn: Callable[[], None] | None) -> Callable[[], Sequence[Any]]:
         def run() -> Sequence[Any]:
-            if set_ is not None:
-                set_(before)
+            restore()
             if fn is not None:
                 fn()
             return tuple(get()) if get is not None else ()
@@ -101,12 +115,40 @@ def _if_traced(
 
     try:
         merged = run_cond(cond, [branch(true_fn), branch(false_fn)], names, live, where, outer)
-    except BaseException:
-        if set_ is not None:
-            set_(before)
-        raise
+    finally:
+        restore()
     if set_ is not None:
         set_(merged)
+
+
+def _snapshot(values: Sequence[Any]) -> list[tuple[Any, Any]]:
+    """(object, contents) of the Tensors (not Parameters: their writes go through state frames), lists
+    and dicts in ``values``."""
+    t = _control.tensor_type()
+    out: list[tuple[Any, Any]] = []
+    seen: set[int] = set()
+
+    def walk(v: Any) -> None:
+        if id(v) in seen:
+            return
+        seen.add(id(v))
+        if isinstance(v, list):
+            out.append((v, list(v)))
+            for x in v:
+                walk(x)
+        elif isinstance(v, dict):
+            out.append((v, dict(v)))
+            for x in v.values():
+                walk(x)
+        elif isinstance(v, tuple):
+            for x in v:
+                walk(x)
+        elif t is not None and isinstance(v, t) and not hasattr(v, "_stored"):
+            out.append((v, v._data))
+
+    for v in values:
+        walk(v)
+    return out
 
 
 def while_stmt(

@@ -817,3 +817,48 @@ def test_global_assigned_under_a_tensor_condition_runs_eagerly():
     jf(NEG[0])
     jf(POS[0])
     assert _HITS == 2  # PyNative semantics
+
+
+def test_returning_on_some_tensor_paths_only_is_a_clear_error():
+    @ms.jit
+    def f(x):
+        if x.sum() > 0:
+            return x * 2
+        x = x + 1  # falls off the end: returns None on this path
+
+    with pytest.raises(ValueError, match="returns a value on some paths"):
+        f(POS[0])
+
+
+def test_item_assignment_inside_a_tensor_branch():
+    def f(x):
+        y = x * 1
+        if x.sum() > 0:
+            y[0] = 100.0
+        else:
+            y[1] = -100.0
+        return y + 0
+
+    _same(f, POS, NEG)
+
+
+def test_list_item_assignment_inside_a_tensor_branch():
+    def f(x):
+        parts = [x, x * 2]
+        if x.sum() > 0:
+            parts[0] = x * 10
+        return parts[0] + parts[1]
+
+    _same(f, POS, NEG)
+
+
+def test_appending_under_a_tensor_condition_is_a_clear_error():
+    @ms.jit
+    def f(x):
+        outs = [x]
+        if x.sum() > 0:
+            outs.append(x * 2)
+        return outs
+
+    with pytest.raises(TypeError, match=r"'outs' is a list of 2 item\(s\).*list of 1 item"):
+        f(POS[0])
