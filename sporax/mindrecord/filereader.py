@@ -22,20 +22,22 @@ class ShardFile:
 
     def __init__(self, path: str, check_db: bool = True) -> None:
         self.path = path
+        self.mm = b""
         try:
-            size = os.path.getsize(path)
-            self._f = open(path, "rb")
+            with open(path, "rb") as f:
+                size = os.fstat(f.fileno()).st_size
+                if size:  # the mapping keeps the file open
+                    self.mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
         except OSError as e:
             raise RuntimeError(f"Invalid file, failed to open mindrecord file {path}: {e.strerror}.") from None
         self.size = size
         try:
-            self.mm = mmap.mmap(self._f.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
-            try:
-                self.header = F.read_header(path, self.mm[: min(size, F.MAX_HEADER_SIZE)])
-            except F.FormatError as e:
-                raise RuntimeError(f"Invalid mindrecord file: {e}") from None
+            self.header = F.read_header(path, self.mm[: min(size, F.MAX_HEADER_SIZE)])
             if check_db:
                 _check_db(path)
+        except F.FormatError as e:
+            self.close()
+            raise RuntimeError(f"Invalid mindrecord file: {e}") from None
         except BaseException:
             self.close()
             raise
@@ -93,9 +95,6 @@ class ShardFile:
                 mm.close()
             except BufferError:  # views still alive: the mapping goes with them
                 pass
-        f = getattr(self, "_f", None)
-        if f is not None:
-            f.close()
 
 
 def _check_db(path: str) -> None:

@@ -21,21 +21,36 @@ from .errors import WorkerFailure, user_error
 
 _END = object()
 _POLL = 0.05
+_tls = threading.local()
+
+
+def stopping(ctx: Ctx) -> bool | None:
+    """Whether the run is being stopped; ``None`` outside a prefetch thread (nobody to wait for)."""
+    stop = getattr(_tls, "stop", None)
+    if stop is None:
+        return None
+    return stop.is_set() or ctx.stop.is_set()
 
 
 class Ctx:
-    """One run of a pipeline: its seed, the pass (epoch and repeat indices) and the stop flag."""
+    """One run of a pipeline: its seed, the pass (epoch and repeat indices) and the stop flag.
 
-    __slots__ = ("seed", "path", "stop", "prefetch")
+    ``gate[0]`` is set by a ``sync_wait`` stage: its input may block until the consumer calls
+    ``sync_update``, so stages read no further ahead than they need (else they would wait for rows the
+    consumer never gets to ask for).
+    """
 
-    def __init__(self, seed: int, path: tuple, stop: threading.Event, prefetch: int) -> None:
+    __slots__ = ("seed", "path", "stop", "prefetch", "gate")
+
+    def __init__(self, seed: int, path: tuple, stop: threading.Event, prefetch: int, gate=None) -> None:
         self.seed = seed
         self.path = path
         self.stop = stop
         self.prefetch = prefetch
+        self.gate = [False] if gate is None else gate
 
     def sub(self, i: int) -> Ctx:
-        return Ctx(self.seed, self.path + (i,), self.stop, self.prefetch)
+        return Ctx(self.seed, self.path + (i,), self.stop, self.prefetch, self.gate)
 
 
 def raise_failure(f: WorkerFailure):
@@ -102,7 +117,7 @@ def ordered_map(items: Iterator, fn: Callable[[Any], Any], workers: int, ctx: Ct
     try:
         exhausted = False
         while True:
-            while not exhausted and len(pending) < window:
+            while not exhausted and len(pending) < (1 if ctx.gate[0] else window):
                 try:
                     x = next(items)
                 except StopIteration:
@@ -130,6 +145,7 @@ def prefetch(make_iter: Callable[[], Iterator], size: int, ctx: Ctx) -> Iterator
 
     def run() -> None:
         it = None
+        _tls.stop = stop
         try:
             it = make_iter()
             for x in it:

@@ -36,6 +36,7 @@ __all__ = [
     "ZipDataset",
     "ConcatDataset",
     "FilterDataset",
+    "SyncWaitDataset",
     "BatchInfo",
     "Shuffle",
 ]
@@ -175,7 +176,7 @@ class Dataset:
         Returns:
             BatchDataset.
         """
-        return BatchDataset(
+        out = BatchDataset(
             self,
             batch_size,
             drop_remainder,
@@ -186,6 +187,13 @@ class Dataset:
             pad_info,
             python_multiprocessing,
         )
+        for d in self._walk():
+            if isinstance(d, BatchDataset):
+                break
+            if isinstance(d, SyncWaitDataset):
+                d._batch_size = batch_size if isinstance(batch_size, int) else 1
+                break
+        return out
 
     def padded_batch(
         self, batch_size, drop_remainder=False, num_parallel_workers=None, pad_info=None
@@ -277,6 +285,47 @@ class Dataset:
         """Keep the rows for which ``predicate(*columns)`` is true."""
         return FilterDataset(self, predicate, input_columns, num_parallel_workers)
 
+    def sync_wait(self, condition_name, num_batch=1, callback=None) -> SyncWaitDataset:
+        """Block the pipeline at this point until :meth:`sync_update` is called: ``num_batch`` batches (of the
+        ``batch`` that follows) pass at the start of each epoch, then ``num_batch`` more per ``sync_update``.
+
+        Args:
+            condition_name (str): the name ``sync_update`` refers to.
+            num_batch (int, optional): batches released at a time. Default: ``1``.
+            callback (Callable, optional): called with ``sync_update``'s ``data``. Default: ``None``.
+
+        Returns:
+            SyncWaitDataset.
+        """
+        return SyncWaitDataset(self, condition_name, num_batch, callback)
+
+    def sync_update(self, condition_name, num_batch=None, data=None) -> None:
+        """Release the pipeline blocked by ``sync_wait(condition_name)``.
+
+        Args:
+            condition_name (str): the condition.
+            num_batch (int, optional): batches to release. Default: ``None``, the ``num_batch`` of ``sync_wait``.
+            data (Any, optional): handed to the callback of ``sync_wait``. Default: ``None``.
+
+        Raises:
+            RuntimeError: no ``sync_wait`` of that name in the pipeline.
+        """
+        if num_batch is not None and (
+            isinstance(num_batch, bool) or not isinstance(num_batch, numbers.Integral) or num_batch < 1
+        ):
+            raise ValueError(f"num_batch should be a positive integer, but got {num_batch!r}.")
+        stack, seen = [self], set()
+        while stack:
+            d = stack.pop()
+            if id(d) in seen:
+                continue
+            seen.add(id(d))
+            if isinstance(d, SyncWaitDataset) and d.condition_name == condition_name:
+                d._release(num_batch, data)
+                return
+            stack.extend(d.children)
+        raise RuntimeError(f"Condition name not found: {condition_name!r} (add it with sync_wait).")
+
     def apply(self, apply_func) -> Dataset:
         """``apply_func(self)``, which must return a Dataset."""
         out = apply_func(self)
@@ -302,7 +351,7 @@ class Dataset:
             from .samplers import SubsetRandomSampler, SubsetSampler
 
             base = self._sampler
-            rows = base.indices(self._n(), _random.make(config.get_seed(), 0, 17), self._labels())
+            rows = base.sample(self._n(), _random.make(config.get_seed(), 0, 17), self._labels())
             if randomize:
                 rows = rows[_random.make(config.get_seed(), 1, 17).permutation(len(rows))]
             out, i = [], 0
@@ -351,6 +400,52 @@ class Dataset:
 
     def __iter__(self):
         return iter(self.create_tuple_iterator(num_epochs=1))
+
+    def save(self, file_name, num_files=1, file_type="mindrecord") -> None:
+        """Write the rows of one epoch to MindRecord files, readable by :class:`MindDataset`. Column types
+        are cast as MindSpore does: bool, (u)int8, (u)int16 and int32 to int32; uint32, int64 and uint64 to
+        int64; float16 and float32 to float32; float64; str to string; bytes to bytes. Arrays keep their
+        shape, the first dimension variable.
+
+        Args:
+            file_name (str): path of the file (``file_name0``... for several files).
+            num_files (int, optional): number of files, in [1, 1000]. Default: ``1``.
+            file_type (str, optional): ``'mindrecord'`` only. Default: ``'mindrecord'``.
+
+        Raises:
+            ValueError: an argument is invalid.
+            RuntimeError: the files exist, the dataset is empty, or a column cannot be stored.
+        """
+        from ...mindrecord import FileWriter
+
+        if file_type != "mindrecord":
+            raise ValueError(f"Unsupported file_type {file_type!r}: only 'mindrecord' is supported.")
+        if not isinstance(file_name, str) or not file_name:
+            raise TypeError("file_name should be a non-empty str.")
+        if isinstance(num_files, bool) or not isinstance(num_files, numbers.Integral) or not 1 <= num_files <= 1000:
+            raise ValueError(f"Input num_files is not within the required interval of [1, 1000], got {num_files!r}.")
+        from .iterators import TupleIterator
+
+        names = self.get_col_names()
+        it = TupleIterator(self, None, 1, True, True)
+        writer, kinds, buf = None, None, []
+        try:
+            for row in it:
+                if writer is None:
+                    schema, kinds = _save_schema(names, row)
+                    writer = FileWriter(file_name, shard_num=int(num_files))
+                    writer.add_schema(schema, "saved by Dataset.save")
+                buf.append({n: _save_value(n, k, v) for n, k, v in zip(names, kinds, row)})
+                if len(buf) >= 1024:
+                    writer.write_raw_data(buf)
+                    buf = []
+        finally:
+            it.stop()
+        if writer is None:
+            raise RuntimeError("Dataset.save: the dataset is empty, there is nothing to save.")
+        if buf:
+            writer.write_raw_data(buf)
+        writer.commit()
 
     # -------------------------------------------------------------- introspection
     def get_col_names(self) -> list[str]:
@@ -429,6 +524,64 @@ class Dataset:
         memo[id(self)] = new
         new.children = [copy.deepcopy(c, memo) for c in self.children]
         return new
+
+
+_SAVE_TYPES = {
+    "b": "int32",
+    "i1": "int32",
+    "u1": "int32",
+    "i2": "int32",
+    "u2": "int32",
+    "i4": "int32",
+    "u4": "int64",
+    "i8": "int64",
+    "u8": "int64",
+    "f2": "float32",
+    "f4": "float32",
+    "f8": "float64",
+}
+
+
+def _save_schema(names: list[str], row: list) -> tuple[dict, list]:
+    """The MindRecord schema of ``Dataset.save`` from the first row, and how to convert each column."""
+    schema, kinds = {}, []
+    for n, v in zip(names, row):
+        v = np.asarray(v)
+        if v.dtype.kind == "U":
+            if v.size != 1:
+                raise RuntimeError(f"Dataset.save: column '{n}' holds a multi-dimensional string, not supported.")
+            schema[n], kind = {"type": "string"}, "string"
+        elif v.dtype.kind == "S":
+            if v.size != 1:
+                raise RuntimeError(f"Dataset.save: column '{n}' holds multi-dimensional bytes, not supported.")
+            schema[n], kind = {"type": "bytes"}, "bytes"
+        else:
+            key = "b" if v.dtype.kind == "b" else f"{v.dtype.kind}{v.dtype.itemsize}"
+            t = _SAVE_TYPES.get(key)
+            if t is None:
+                raise RuntimeError(f"Dataset.save: column '{n}' of type {v.dtype} cannot be saved to MindRecord.")
+            schema[n] = {"type": t} if v.ndim == 0 else {"type": t, "shape": [-1, *v.shape[1:]]}
+            kind = t if v.ndim == 0 else "array:" + t
+        kinds.append(kind)
+    return schema, kinds
+
+
+def _save_value(name: str, kind: str, v):
+    v = np.asarray(v)
+    if kind == "string":
+        return str(v.reshape(-1)[0])
+    if kind == "bytes":
+        return v.tobytes() if v.size == 1 else bytes(v.reshape(-1)[0])
+    if kind.startswith("array:"):
+        if v.ndim == 0:
+            raise RuntimeError(f"Dataset.save: column '{name}' is an array in the first row but not in another.")
+        return np.ascontiguousarray(
+            v, {"int32": np.int32, "int64": np.int64, "float32": np.float32, "float64": np.float64}[kind[6:]]
+        )
+    if v.size != 1:
+        raise RuntimeError(f"Dataset.save: column '{name}' is a scalar in the first row but not in another.")
+    v = v.reshape(-1)[0]
+    return float(v) if kind.startswith("float") else int(v)
 
 
 def zip_datasets(datasets) -> ZipDataset:
@@ -1100,6 +1253,63 @@ class SkipDataset(Dataset):
                     blk = Block([c[left:] for c in blk.cols], blk.n - left, blk.start + left)
                     left = 0
                 yield blk
+        finally:
+            it.close()
+
+
+class SyncWaitDataset(Dataset):
+    """The result of :meth:`Dataset.sync_wait`."""
+
+    def __init__(self, child, condition_name, num_batch=1, callback=None) -> None:
+        super().__init__([child])
+        if not isinstance(condition_name, str):
+            raise TypeError(f"condition_name should be a str, but got {type(condition_name).__name__}.")
+        if isinstance(num_batch, bool) or not isinstance(num_batch, numbers.Integral) or num_batch < 1:
+            raise ValueError(f"num_batch should be a positive integer, but got {num_batch!r}.")
+        if callback is not None and not callable(callback):
+            raise TypeError("callback should be callable.")
+        self.condition_name = condition_name
+        self.num_batch = int(num_batch)
+        self.callback = callback
+        self._batch_size = 1
+        self._cond = threading.Condition()
+        self._allowed = 0
+
+    def _release(self, num_batch, data) -> None:
+        if self.callback is not None:
+            self.callback(data)
+        with self._cond:
+            self._allowed += (num_batch or self.num_batch) * self._batch_size
+            self._cond.notify_all()
+
+    def _iter(self, ctx, key):
+        from ._exec import stopping
+
+        ctx.gate[0] = True
+        with self._cond:
+            self._allowed = self.num_batch * self._batch_size
+        passed = 0
+        it = self.children[0]._iter(ctx, key + (0,))
+        try:
+            for blk in it:
+                a = 0
+                while a < blk.n:
+                    with self._cond:
+                        while self._allowed <= passed:
+                            s = stopping(ctx)
+                            if s is None:  # introspection (no consumer to call sync_update): do not block
+                                self._allowed = passed + blk.n - a
+                                break
+                            if s:
+                                return
+                            self._cond.wait(0.05)
+                        take = min(blk.n - a, self._allowed - passed)
+                    passed += take
+                    if a == 0 and take == blk.n:
+                        yield blk
+                    else:
+                        yield Block([c[a : a + take] for c in blk.cols], take, blk.start + a)
+                    a += take
         finally:
             it.close()
 

@@ -189,7 +189,7 @@ class MindDataset(MappableSource):
             return super()._indices(ctx, key)
         from ..core import config
 
-        seed = config.get_seed() if isinstance(self._sampler, DistributedSampler) else ctx.seed
+        seed = config.get_seed() if self._sampler.is_sharded() else ctx.seed
         rng = _random.make(seed, *ctx.path, *key, 13)
         starts = self._set.starts
         parts = [np.arange(starts[k], starts[k + 1], dtype=np.int64) for k in range(len(self._set.shards))]
@@ -198,11 +198,13 @@ class MindDataset(MappableSource):
         else:
             parts = [p[rng.permutation(len(p))] for p in parts]
         order = np.concatenate(parts + [np.arange(self._set.num_rows, self._n(), dtype=np.int64)])
-        return order[self._sampler.indices(len(order), rng)]
+        return order[self._sampler.sample(len(order), rng, None)]
 
     def _labels(self):
-        col = getattr(self._sampler, "class_column", None)
-        if col is None:
+        s, col = self._sampler, None
+        while s is not None and not col:
+            col, s = getattr(s, "class_column", None), s.get_child()
+        if not col:
             return None
         if col not in self._schema or "shape" in self._schema[col] or self._schema[col]["type"] == "bytes":
             raise pipeline_error(

@@ -35,9 +35,10 @@ class BuiltinSampler:
     num_samples: int | None = None
     #: the sampler draws random numbers (its order changes with the seed and the epoch)
     _random = False
+    _child: BuiltinSampler | None = None
 
     def indices(self, n: int, rng: np.random.Generator, labels=None) -> np.ndarray:
-        """The row indices of one epoch over a source of ``n`` rows."""
+        """The row indices of one epoch over a source of ``n`` rows (without a child sampler)."""
         raise NotImplementedError
 
     def count(self, n: int) -> int:
@@ -46,6 +47,52 @@ class BuiltinSampler:
 
     def get_num_samples(self):
         return self.num_samples
+
+    def add_child(self, sampler) -> None:
+        """Add a child sampler: this sampler then samples from the indices the child yields (the child
+        samples the dataset's rows).
+
+        Args:
+            sampler (Sampler): the child sampler.
+
+        Raises:
+            TypeError: ``sampler`` is not a sampler.
+            RuntimeError: this sampler already has a child.
+        """
+        if not isinstance(sampler, BuiltinSampler):
+            raise TypeError(f"Input sampler should be a sampler, but got {type(sampler).__name__}.")
+        if self._child is not None:
+            raise RuntimeError("Cannot add child sampler, this sampler already has a child.")
+        s = sampler
+        while s is not None:
+            if s is self:
+                raise RuntimeError("Cannot add child sampler: it would make a cycle of samplers.")
+            s = s._child
+        self._child = sampler
+
+    def get_child(self):
+        """The child sampler, or ``None``."""
+        return self._child
+
+    def is_shuffled(self) -> bool:
+        """Whether this sampler or a child draws random numbers."""
+        return bool(self._random) or (self._child is not None and self._child.is_shuffled())
+
+    def is_sharded(self) -> bool:
+        """Whether this sampler or a child shards the rows."""
+        return isinstance(self, DistributedSampler) or (self._child is not None and self._child.is_sharded())
+
+    def sample(self, n: int, rng: np.random.Generator, labels=None) -> np.ndarray:
+        """The row indices of one epoch over ``n`` rows, through the child samplers."""
+        if self._child is None:
+            return self.indices(n, rng, labels)
+        rows = self._child.sample(n, rng, labels)
+        pos = self.indices(len(rows), rng, None if labels is None else np.asarray(labels)[rows])
+        return rows[pos]
+
+    def sample_count(self, n: int) -> int:
+        """How many indices :meth:`sample` returns for ``n`` rows."""
+        return self.count(n if self._child is None else self._child.sample_count(n))
 
     def _cap(self, k: int) -> int:
         return k if self.num_samples is None else min(k, self.num_samples)

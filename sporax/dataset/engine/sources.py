@@ -68,7 +68,7 @@ class MappableSource(Dataset):
 
     def _size(self):
         try:
-            return self._sampler.count(self._n())
+            return self._sampler.sample_count(self._n())
         except NotImplementedError:
             return None
 
@@ -76,11 +76,10 @@ class MappableSource(Dataset):
         s = self._sampler
         # every shard must draw the same permutation: use the configured seed, set or not
         from ..core import config
-        from .samplers import DistributedSampler
 
-        seed = config.get_seed() if isinstance(s, DistributedSampler) else ctx.seed
+        seed = config.get_seed() if s.is_sharded() else ctx.seed
         rng = _random.make(seed, *ctx.path, *key, 11)
-        return s.indices(self._n(), rng, self._labels() if getattr(s, "class_column", None) else None)
+        return s.sample(self._n(), rng, self._labels() if _needs_labels(s) else None)
 
     def _fetch_block(self, item) -> Block:
         start, idx = item
@@ -96,6 +95,14 @@ class MappableSource(Dataset):
 
     def _fetch_processes(self) -> bool:
         return False
+
+
+def _needs_labels(s) -> bool:
+    while s is not None:
+        if getattr(s, "class_column", None):
+            return True
+        s = s.get_child()
+    return False
 
 
 # ====================================================================== generator
