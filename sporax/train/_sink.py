@@ -162,7 +162,7 @@ class _Feeder:
 
     def close(self) -> None:
         self._stop.set()
-        self._thread.join()
+        self._thread.join(timeout=30)  # it waits at most for the batch being read
         self._stream.close()
 
 
