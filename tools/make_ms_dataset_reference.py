@@ -84,6 +84,18 @@ def main():
     ref["pad_edge"] = CV.Pad(2, padding_mode=CV.Border.EDGE)(rgb)
     ref["rotate_30"] = CV.Rotate(30)(rgb)
     ref["rotate_30_expand_linear"] = CV.Rotate(30, Inter.BILINEAR, expand=True)(rgb)
+    # Rotate: every interpolation, expand, centre and fill, on RGB, grey HW1 and float images
+    gray28 = ref["mnist_images"][0]
+    frgb = (rgb / 255.0).astype(np.float32)
+    for deg in (30, -45, 90, 17.3):
+        for mode in (Inter.NEAREST, Inter.BILINEAR, Inter.BICUBIC, Inter.AREA):
+            for expand in (False, True):
+                key = f"rot_{deg}_{mode.name}_{int(expand)}"
+                ref[key + "_rgb"] = CV.Rotate(deg, mode, expand=expand)(rgb)
+                ref[key + "_gray"] = CV.Rotate(deg, mode, expand=expand)(gray28)
+                ref[key + "_f32"] = CV.Rotate(deg, mode, expand=expand)(frgb)
+        ref[f"rot_{deg}_center_fill_rgb"] = CV.Rotate(deg, Inter.BILINEAR, True, (3, 4), (10, 20, 30))(rgb)
+        ref[f"rot_{deg}_center_fill_gray"] = CV.Rotate(deg, Inter.NEAREST, False, (3, 4), (10, 20, 30))(gray28)
     ref["hflip"] = CV.HorizontalFlip()(rgb)
     ref["onehot"] = C.OneHot(5)(np.array([0, 3, 4]))
     ref["convert_rgb2gray"] = CV.ConvertColor(CV.ConvertMode.COLOR_RGB2GRAY)(rgb)

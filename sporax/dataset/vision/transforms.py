@@ -10,6 +10,7 @@ import numpy as np
 
 from ..engine import _random
 from ..transforms.transforms import TensorOperation, _is_pil, _np_input
+from . import _warp
 from .utils import Border, ConvertMode, Inter
 
 __all__ = [
@@ -511,28 +512,27 @@ class RandomVerticalFlip(RandomHorizontalFlip):
         return np.ascontiguousarray(img[::-1])
 
 
+_WARP_KIND = {Inter.NEAREST: _warp.NEAREST, Inter.BILINEAR: _warp.LINEAR, Inter.BICUBIC: _warp.CUBIC}
+
+
 def _rotate(img, degrees, resample, expand, center, fill_value):
+    """MindSpore's Rotate: OpenCV 4's rotation matrix and warpAffine; ``expand`` sizes the output to the
+    rotated rectangle's bounding box (rounded); the fill value reaches the channels in reverse order
+    (MindSpore hands OpenCV ``(b, g, r)``)."""
     h, w = img.shape[:2]
-    cx, cy = ((w - 1) / 2.0, (h - 1) / 2.0) if center is None else center
-    m = cv2.getRotationMatrix2D((cx, cy), degrees, 1.0)
+    cx, cy = ((w - 1) / 2.0, (h - 1) / 2.0) if center is None else (float(center[0]), float(center[1]))
+    m = _warp.rotation_matrix(cx, cy, degrees)
     ow, oh = w, h
     if expand:
-        cos, sin = abs(m[0, 0]), abs(m[0, 1])
-        ow, oh = int(np.ceil(h * sin + w * cos)), int(np.ceil(h * cos + w * sin))
-        m[0, 2] += (ow - 1) / 2.0 - cx
-        m[1, 2] += (oh - 1) / 2.0 - cy
-    value = fill_value if isinstance(fill_value, (tuple, list)) else (fill_value,) * 3
-    out = cv2.warpAffine(
-        img,
-        m,
-        (ow, oh),
-        flags=_CV_INTER.get(Inter(resample), cv2.INTER_LINEAR),
-        borderMode=cv2.BORDER_CONSTANT,
-        borderValue=tuple(float(v) for v in value),
-    )
-    if img.ndim == 3 and out.ndim == 2:
-        out = out[..., None]
-    return out
+        bw, bh = _warp.rotated_bbox(cx, cy, w, h, degrees)
+        m[0, 2] += bw / 2.0 - w / 2.0
+        m[1, 2] += bh / 2.0 - h / 2.0
+        ow, oh = int(np.rint(np.float32(bw))), int(np.rint(np.float32(bh)))
+    value = tuple(fill_value) if isinstance(fill_value, (tuple, list)) else (fill_value,) * 3
+    scalar = (value[2], value[1], value[0], 0)
+    channels = img.shape[2] if img.ndim == 3 else 1
+    fill = [scalar[c] if c < 4 else 0 for c in range(channels)]
+    return _warp.warp_affine(img, m, ow, oh, _WARP_KIND.get(Inter(resample), _warp.LINEAR), fill)
 
 
 class Rotate(TensorOperation):

@@ -220,3 +220,32 @@ def test_pk_sampler(mnist_dir):
     d = ds.MnistDataset(path, usage="train", sampler=ds.PKSampler(2))
     labels = [int(r[1]) for r in d.create_tuple_iterator(output_numpy=True)]
     assert labels == [c for c in range(10) for _ in range(2)]
+
+
+def test_rotate_matches_mindspore(ms_ref):
+    rgb, gray = ms_ref["rgb"], ms_ref["mnist_images"][0]
+    frgb = (rgb / 255.0).astype(np.float32)
+    n = 0
+    for deg in (30, -45, 90, 17.3):
+        for mode in (Inter.NEAREST, Inter.BILINEAR, Inter.BICUBIC, Inter.AREA):
+            for expand in (False, True):
+                key = f"rot_{deg}_{mode.name}_{int(expand)}"
+                for suffix, img in (("_rgb", rgb), ("_gray", gray)):
+                    out = CV.Rotate(deg, mode, expand=expand)(img)
+                    assert out.dtype == np.uint8
+                    np.testing.assert_array_equal(out, ms_ref[key + suffix], err_msg=key + suffix)
+                    n += 1
+                out = CV.Rotate(deg, mode, expand=expand)(frgb)
+                np.testing.assert_allclose(out, ms_ref[key + "_f32"], rtol=0, atol=2e-6, err_msg=key)
+        out = CV.Rotate(deg, Inter.BILINEAR, True, (3, 4), (10, 20, 30))(rgb)
+        np.testing.assert_array_equal(out, ms_ref[f"rot_{deg}_center_fill_rgb"])
+        out = CV.Rotate(deg, Inter.NEAREST, False, (3, 4), (10, 20, 30))(gray)
+        np.testing.assert_array_equal(out, ms_ref[f"rot_{deg}_center_fill_gray"])
+    assert n == 64
+    assert CV.Rotate(30, Inter.BILINEAR, expand=True)(rgb).shape == (20, 21, 3)
+    np.testing.assert_array_equal(CV.Rotate(30)(rgb), ms_ref["rotate_30"])
+    np.testing.assert_array_equal(CV.Rotate(30, Inter.BILINEAR, expand=True)(rgb), ms_ref["rotate_30_expand_linear"])
+    # RandomRotation over a one-angle range is that rotation
+    np.testing.assert_array_equal(CV.RandomRotation((30, 30))(rgb), ms_ref["rotate_30"])
+    out = CV.RandomRotation((17.3, 17.3), Inter.BICUBIC, expand=True)(gray)
+    np.testing.assert_array_equal(out, ms_ref["rot_17.3_BICUBIC_1_gray"])

@@ -1,0 +1,170 @@
+"""Affine warps with the arithmetic of OpenCV 4's ``warpAffine`` (the OpenCV MindSpore is built with).
+
+The OpenCV 5 wheel installed with sporax gives ``warpAffine`` results that differ from MindSpore's by a
+few levels and on border pixels. This module reproduces OpenCV 4's arithmetic: the inverse map in
+1/1024-pixel fixed point, coordinates quantised to 1/32 pixel, interpolation weights from 15-bit
+fixed-point tables (uint8 images) or float tables (other types), constant borders.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+AB_BITS, INTER_BITS = 10, 5
+AB_SCALE, TAB = 1 << AB_BITS, 1 << INTER_BITS
+COEF_BITS = 15
+COEF_SCALE = 1 << COEF_BITS
+
+NEAREST, LINEAR, CUBIC = 0, 1, 2
+_tables: dict = {}
+
+
+def _coeffs_1d(kind: int, x: np.float32) -> list:
+    x = np.float32(x)
+    one = np.float32(1)
+    if kind == LINEAR:
+        return [one - x, x]
+    A = np.float32(-0.75)
+    x1 = x + one
+    c0 = ((A * x1 - np.float32(5) * A) * x1 + np.float32(8) * A) * x1 - np.float32(4) * A
+    c1 = ((A + np.float32(2)) * x - (A + np.float32(3))) * x * x + one
+    y = one - x
+    c2 = ((A + np.float32(2)) * y - (A + np.float32(3))) * y * y + one
+    c3 = one - c0 - c1 - c2
+    return [c0, c1, c2, c3]
+
+
+def _tables_for(kind: int):
+    """(float weights, int16 fixed-point weights) of every 1/32 x 1/32 sub-pixel position: shape (1024, k*k)."""
+    if kind in _tables:
+        return _tables[kind]
+    k = 2 if kind == LINEAR else 4
+    one_d = [_coeffs_1d(kind, np.float32(i) / np.float32(TAB)) for i in range(TAB)]
+    ftab = np.zeros((TAB * TAB, k * k), np.float32)
+    itab = np.zeros((TAB * TAB, k * k), np.int64)
+    h = k // 2
+    for i in range(TAB):
+        for j in range(TAB):
+            row = ftab[i * TAB + j]
+            irow = itab[i * TAB + j]
+            isum = 0
+            for a in range(k):
+                for b in range(k):
+                    v = np.float32(one_d[i][a] * one_d[j][b])
+                    row[a * k + b] = v
+                    iv = int(np.rint(np.float64(v) * COEF_SCALE))
+                    irow[a * k + b] = iv
+                    isum += iv
+            if isum != COEF_SCALE:
+                diff = isum - COEF_SCALE
+                mk1 = mk2 = Mk1 = Mk2 = h
+                for a in range(h, h + 2):
+                    for b in range(h, h + 2):
+                        if irow[a * k + b] < irow[mk1 * k + mk2]:
+                            mk1, mk2 = a, b
+                        elif irow[a * k + b] > irow[Mk1 * k + Mk2]:
+                            Mk1, Mk2 = a, b
+                if diff < 0:
+                    irow[Mk1 * k + Mk2] -= diff
+                else:
+                    irow[mk1 * k + mk2] -= diff
+    _tables[kind] = (ftab, itab)
+    return _tables[kind]
+
+
+def rotation_matrix(cx: float, cy: float, degrees: float) -> np.ndarray:
+    """OpenCV's ``getRotationMatrix2D`` for a float32 centre and angle (MindSpore passes floats)."""
+    cx, cy = float(np.float32(cx)), float(np.float32(cy))
+    a = float(np.float32(degrees)) * math.pi / 180
+    alpha, beta = math.cos(a), math.sin(a)
+    return np.array([[alpha, beta, (1 - alpha) * cx - beta * cy], [-beta, alpha, beta * cx + (1 - alpha) * cy]])
+
+
+def rotated_bbox(cx: float, cy: float, w: int, h: int, degrees: float) -> tuple[float, float]:
+    """Width and height of ``RotatedRect(centre, (w, h), degrees).boundingRect2f()`` (float32 math)."""
+    f = np.float32
+    ang = float(f(degrees)) * math.pi / 180
+    b = f(math.cos(ang)) * f(0.5)
+    a = f(math.sin(ang)) * f(0.5)
+    cx, cy, w, h = f(cx), f(cy), f(w), f(h)
+    p0 = (cx - a * h - b * w, cy + b * h - a * w)
+    p1 = (cx + a * h - b * w, cy - b * h - a * w)
+    p2 = (f(2) * cx - p0[0], f(2) * cy - p0[1])
+    p3 = (f(2) * cx - p1[0], f(2) * cy - p1[1])
+    xs, ys = (p0[0], p1[0], p2[0], p3[0]), (p0[1], p1[1], p2[1], p3[1])
+    return float(f(max(xs) - min(xs))), float(f(max(ys) - min(ys)))
+
+
+def warp_affine(img: np.ndarray, M: np.ndarray, out_w: int, out_h: int, kind: int, fill) -> np.ndarray:
+    """``cv2.warpAffine(img, M, (out_w, out_h), kind, BORDER_CONSTANT, fill)`` as OpenCV 4 computes it.
+
+    ``img`` is HW or HWC; ``fill`` holds one value per channel.
+    """
+    m = np.asarray(M, np.float64).reshape(-1)
+    d = m[0] * m[4] - m[1] * m[3]
+    d = 1.0 / d if d != 0 else 0.0
+    a11, a22 = m[4] * d, m[0] * d
+    m1, m3 = -m[1] * d, -m[3] * d
+    inv = [a11, m1, -a11 * m[2] - m1 * m[5], m3, a22, -m3 * m[2] - a22 * m[5]]
+    squeeze = img.ndim == 2
+    src = img[..., None] if squeeze else img
+    H, W, C = src.shape
+    fill = np.asarray(fill, np.float64).reshape(-1)
+    fill = np.resize(fill, C)
+    ys = np.arange(out_h, dtype=np.float64)
+    xs = np.arange(out_w, dtype=np.float64)
+    rd = AB_SCALE // 2 if kind == NEAREST else AB_SCALE // TAB // 2
+    X0 = np.rint((inv[1] * ys + inv[2]) * AB_SCALE).astype(np.int64) + rd
+    Y0 = np.rint((inv[4] * ys + inv[5]) * AB_SCALE).astype(np.int64) + rd
+    adelta = np.rint(inv[0] * xs * AB_SCALE).astype(np.int64)
+    bdelta = np.rint(inv[3] * xs * AB_SCALE).astype(np.int64)
+    X = X0[:, None] + adelta[None, :]
+    Y = Y0[:, None] + bdelta[None, :]
+    if kind == NEAREST:
+        sx, sy = X >> AB_BITS, Y >> AB_BITS
+        inside = (sx >= 0) & (sx < W) & (sy >= 0) & (sy < H)
+        out = np.empty((out_h, out_w, C), src.dtype)
+        out[:] = fill.astype(src.dtype) if src.dtype.kind in "iu" else fill
+        out[inside] = src[sy[inside], sx[inside]]
+        return out[..., 0] if squeeze else out
+    X >>= AB_BITS - INTER_BITS
+    Y >>= AB_BITS - INTER_BITS
+    alpha = (Y & (TAB - 1)) * TAB + (X & (TAB - 1))
+    sx, sy = X >> INTER_BITS, Y >> INTER_BITS
+    k = 2 if kind == LINEAR else 4
+    off = 0 if kind == LINEAR else 1
+    pad = k + 1
+    integer = src.dtype == np.uint8
+    Wp = W + 2 * pad
+    work = np.empty((H + 2 * pad, Wp, C), np.int32 if integer else np.float32)
+    work[:] = fill
+    work[pad : pad + H, pad : pad + W] = src
+    flat = work.reshape(-1, C)
+    # taps outside the padded image are outside the image too: the fill value
+    bx = np.clip(sx - off + pad, 0, Wp - k)
+    by = np.clip(sy - off + pad, 0, H + 2 * pad - k)
+    far = ((sx - off + k <= 0) | (sx - off >= W) | (sy - off + k <= 0) | (sy - off >= H)).ravel()
+    base = (by * Wp + bx).ravel()
+    ftab, itab = _tables_for(kind)
+    wts = (itab.astype(np.int32) if integer else ftab)[alpha.ravel()]
+    # summed in OpenCV's order (it matters for floats): bilinear tap after tap, bicubic row after row
+    acc = None
+    for a in range(k):
+        row = None
+        for b in range(k):
+            term = np.take(flat, base + (a * Wp + b), axis=0) * wts[:, a * k + b, None]
+            if kind == LINEAR:
+                acc = term if acc is None else acc + term
+            else:
+                row = term if row is None else row + term
+        if kind == CUBIC:
+            acc = row if acc is None else acc + row
+    if integer:
+        out = np.clip((acc + (1 << (COEF_BITS - 1))) >> COEF_BITS, 0, 255).astype(np.uint8)
+    else:
+        out = acc.astype(src.dtype)
+    out[far] = fill.astype(out.dtype)
+    out = out.reshape(out_h, out_w, C)
+    return out[..., 0] if squeeze else out
