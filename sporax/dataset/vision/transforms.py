@@ -149,6 +149,8 @@ class Decode(TensorOperation):
 
 def _decode(raw: np.ndarray, where: str = "") -> np.ndarray:
     raw = np.asarray(raw)
+    if raw.dtype.kind == "S" and raw.ndim <= 1 and raw.size == 1:  # bytes, or a bytes column (MindDataset)
+        raw = np.ascontiguousarray(raw.reshape(1)).view(np.uint8)
     if raw.dtype != np.uint8 or raw.ndim != 1:
         raise RuntimeError(
             f"Decode: invalid input, the input should be a 1-D uint8 array of encoded image bytes, but got {raw.dtype} of rank {raw.ndim}."

@@ -240,3 +240,21 @@ def test_sync_wait_blocks_until_update():
     it.stop()
     assert d.get_dataset_size() == 4
     assert ds.NumpySlicesDataset({"x": np.arange(5)}).filter(lambda x: True).sync_wait("c").get_dataset_size() == 5
+
+
+def test_minddataset_decode_pipeline(tmp_path):
+    import cv2
+
+    rng = np.random.default_rng(4)
+    imgs = [rng.integers(0, 256, (6 + i, 7, 3), dtype=np.uint8) for i in range(4)]
+    encoded = [cv2.imencode(".png", im[..., ::-1])[1].tobytes() for im in imgs]
+    p = str(tmp_path / "img.mindrecord")
+    w = FileWriter(p)
+    w.add_schema({"data": {"type": "bytes"}, "label": {"type": "int32"}})
+    w.write_raw_data([{"data": e, "label": i} for i, e in enumerate(encoded)])
+    w.commit()
+    d = ds.MindDataset(p, shuffle=False).map(ds.vision.Decode(), input_columns="data")
+    out = list(d.create_dict_iterator(output_numpy=True, num_epochs=1))
+    for o, im in zip(out, imgs):
+        np.testing.assert_array_equal(o["data"], im)
+    np.testing.assert_array_equal(ds.vision.Decode()(encoded[0]), imgs[0])
