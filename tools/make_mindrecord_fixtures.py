@@ -89,6 +89,19 @@ def cases():
         ),
         ("empty.mindrecord", 1, {"a": {"type": "float32"}}, "no rows", None, []),
         (
+            "labels.mindrecord",
+            1,
+            {
+                "file_name": {"type": "string"},
+                "label": {"type": "int32"},
+                "i": {"type": "int64"},
+                "data": {"type": "bytes"},
+            },
+            "categories",
+            ["file_name", "label"],
+            [[{"file_name": f"f{i % 4}.jpg", "label": i % 3, "i": i, "data": bytes([i]) * 3} for i in range(20)]],
+        ),
+        (
             "two_shards.mindrecord",
             2,
             {"id": {"type": "int32"}, "v": {"type": "float32", "shape": [2]}},
@@ -148,6 +161,20 @@ def minddataset_reference(ds, folder):
     return ref
 
 
+def mindpage_reference():
+    """MindSpore's MindPage on ``labels.mindrecord``: category info and the ids of some pages."""
+    from mindspore.mindrecord import MindPage
+
+    r = MindPage(os.path.join(OUT, "labels.mindrecord"))
+    out = {"candidate_fields": r.candidate_fields}
+    for field in ("label", "file_name"):
+        r.category_field = field
+        out[f"info_{field}"] = r.read_category_info()
+        out[f"by_id_{field}"] = [[x["i"] for x in r.read_at_page_by_id(c, p, 3)] for c in range(3) for p in range(2)]
+    out["by_name_f1"] = [x["i"] for x in r.read_at_page_by_name("f1.jpg", 1, 2)]
+    return out
+
+
 def main():
     import mindspore as ms
     import mindspore.dataset as ds
@@ -159,6 +186,7 @@ def main():
     for case in cases():
         write_case(FileWriter, OUT, case)
     ref = minddataset_reference(ds, OUT)
+    ref["mindpage"] = mindpage_reference()
     ref["ms_version"] = ms.__version__
     with open(os.path.join(OUT, "ms_minddataset.json"), "w", encoding="utf-8") as f:
         json.dump(ref, f, indent=1, sort_keys=True)

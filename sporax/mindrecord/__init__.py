@@ -8,10 +8,11 @@ read here (and by ``mindspore.dataset.MindDataset``). :class:`FileReader` reads 
 from .common.exceptions import *
 from .filereader import FileReader
 from .filewriter import FileWriter
+from .mindpage import MindPage
 
 SUCCESS = 0
 FAILED = 1
 
-__all__ = ["FileWriter", "FileReader", "SUCCESS", "FAILED"]
+__all__ = ["FileWriter", "FileReader", "MindPage", "SUCCESS", "FAILED"]
 
-# not implemented: MindPage, the dataset converters (Cifar10ToMR, MnistToMR...), encryption (set_enc_key...)
+# not implemented: the dataset converters (Cifar10ToMR, MnistToMR...), encryption (set_enc_key...)

@@ -407,9 +407,11 @@ def read_header(path: str, data=None) -> dict:
         if p["page_size"] > ps or p["end_row_id"] < p["start_row_id"]:
             raise FormatError(f"{path}: inconsistent page entry {p!r}.")
     ifl = h.get("index_fields") or []
+    if not isinstance(ifl, list) or any(not isinstance(f, dict) or f.get("index_field") not in schema for f in ifl):
+        raise FormatError(f"{path}: the header's index_fields {ifl!r} are not fields of its schema.")
     h["_schema"] = schema
     h["_desc"] = sch[0].get("desc", "")
-    h["_index_fields"] = [f["index_field"] for f in ifl if isinstance(f, dict) and "index_field" in f]
+    h["_index_fields"] = [f["index_field"] for f in ifl]
     h["_pages"] = pages
     h["_header_len"] = n
     return h

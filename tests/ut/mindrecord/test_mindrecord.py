@@ -384,3 +384,38 @@ def test_missing_renamed_corrupt_truncated(tmp_path):
 def test_empty_file():
     r = FileReader(os.path.join(FIX, "empty.mindrecord"))
     assert r.len() == 0 and list(r.get_next()) == []
+
+
+def test_mindpage_matches_mindspore():
+    import json
+
+    from sporax.mindrecord import MindPage, MRMDefineCategoryError
+
+    with open(os.path.join(FIX, "ms_minddataset.json"), encoding="utf-8") as f:
+        ref = json.load(f)["mindpage"]
+    r = MindPage(os.path.join(FIX, "labels.mindrecord"))
+    assert r.candidate_fields == ref["candidate_fields"] and r.category_field is None
+    for field in ("label", "file_name"):
+        r.category_field = field
+        assert r.read_category_info() == ref[f"info_{field}"]
+        got = [[x["i"] for x in r.read_at_page_by_id(c, p, 3)] for c in range(3) for p in range(2)]
+        assert got == ref[f"by_id_{field}"]
+    assert [x["i"] for x in r.read_at_page_by_name("f1.jpg", 1, 2)] == ref["by_name_f1"]
+    row = r.read_at_page_by_name("f1.jpg", 0, 1)[0]
+    assert row == {"file_name": "f1.jpg", "i": 1, "label": 1, "data": b"\x01\x01\x01"}
+    with pytest.raises(MRMDefineCategoryError):
+        r.category_field = "i"
+    with pytest.raises(ParamValueError):
+        r.read_at_page_by_id(0, -1, 3)
+    with pytest.raises(RuntimeError, match="out of range"):
+        r.read_at_page_by_id(0, 100, 3)
+    with pytest.raises(RuntimeError, match="does not exist"):
+        r.read_at_page_by_name("zz", 0, 3)
+    r.close()
+    # two shards written here: rows of shard 0, then shard 1
+    case = CASES["two_shards.mindrecord"]
+    m = MindPage(os.path.join(FIX, "two_shards.mindrecord0"))
+    m.category_field = "id"
+    info = json.loads(m.read_category_info())
+    assert [c["name"] for c in info["categories"]] == [str(i) for i in range(9)] and len(rows_of(case)) == 9
+    m.close()
