@@ -360,14 +360,16 @@ def read_header(path: str, data=None) -> dict:
     """The JSON header of a shard file, checked: raises :class:`FormatError` for anything else."""
     if data is None:
         with open(path, "rb") as f:
-            data = f.read(MAX_HEADER_SIZE)
+            data = f.read(8)
+            if len(data) == 8:
+                data += f.read(min(_U64.unpack_from(data, 0)[0], MAX_HEADER_SIZE))
     if len(data) < 8:
         raise FormatError(f"{path} is not a MindRecord file: it is shorter than a header ({len(data)} bytes).")
     n = _U64.unpack_from(data, 0)[0]
     if n == 0 or n > MAX_HEADER_SIZE - 8:
         raise FormatError(f"{path} is not a MindRecord file: invalid header length {n}.")
     if 8 + n > len(data):
-        raise FormatError(f"{path} is truncated: its header needs {8 + n} bytes, the file has {len(data)}.")
+        raise FormatError(f"{path} is truncated: its header needs {8 + n} bytes, the file has fewer.")
     try:
         h = json.loads(bytes(data[8 : 8 + n]).decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
@@ -433,6 +435,9 @@ def row_offsets(path: str, h: dict, mm, file_size: int):
             continue
         for g in p["row_group_ids"]:
             groups[g["id"]] = (p, g["offset"])
+    for p in blobs:
+        if (p["end_row_id"] - p["start_row_id"]) * 8 > p["page_size"]:
+            raise FormatError(f"{path}: blob page {p['page_id']} claims more rows than it can hold.")
     n = sum(p["end_row_id"] - p["start_row_id"] for p in blobs)
     out = np.zeros((4, n), np.int64)
     r = 0

@@ -32,7 +32,7 @@ class ShardFile:
             raise RuntimeError(f"Invalid file, failed to open mindrecord file {path}: {e.strerror}.") from None
         self.size = size
         try:
-            self.header = F.read_header(path, self.mm[: min(size, F.MAX_HEADER_SIZE)])
+            self.header = F.read_header(path, self.mm)
             if check_db:
                 _check_db(path)
         except F.FormatError as e:

@@ -419,3 +419,24 @@ def test_mindpage_matches_mindspore():
     info = json.loads(m.read_category_info())
     assert [c["name"] for c in info["categories"]] == [str(i) for i in range(9)] and len(rows_of(case)) == 9
     m.close()
+
+
+def test_corrupt_header_entries(tmp_path):
+    src = os.path.join(FIX, "scalars.mindrecord")
+    data = read_bytes(src)
+    n = struct.unpack("<Q", data[:8])[0]
+    head = data[8 : 8 + n].decode()
+    p = str(tmp_path / "scalars.mindrecord")
+    shutil.copy(src + ".db", p + ".db")
+    for old, new, msg in [
+        ('"end_row_id":300', '"end_row_id":9999999999', "more rows than it can hold"),
+        ('"page_size":32768', '"page_size":-5', "page_size"),
+        ('"type":"int64"', '"type":"int16"', "invalid schema"),
+        ('"index_fields":[{"index_field":"f"', '"index_fields":[{"index_field":"f;DROP"', "index_fields"),
+    ]:
+        assert old in head, old
+        h = head.replace(old, new, 1).encode()
+        with open(p, "wb") as f:
+            f.write(struct.pack("<Q", len(h)) + h + data[8 + len(h) :])
+        with pytest.raises(RuntimeError, match=msg):
+            list(FileReader(p).get_next())
