@@ -554,6 +554,7 @@ class FileWriter:
             con.commit()
         finally:
             con.close()
+        os.chmod(db, 0o600)  # as MindSpore creates its files
 
     def _discard(self) -> None:
         for sh in self._shards or []:
