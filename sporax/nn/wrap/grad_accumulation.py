@@ -3,9 +3,9 @@
 Two forms, with MindSpore's names:
 
 - :class:`GradAccumulationCell` (``nn.GradAccumulationCell(network, micro_size)``) splits each batch into
-  `micro_size` micro-batches inside one step and sums their losses. ``amp.build_train_network`` (and so
-  ``Model``) trains it with ``_TrainGradAccuStepCell``, a TrainOneStepCell whose sensitivity is
-  ``1 / micro_size``: one optimizer update with the mean gradient of the micro-batches.
+  `micro_size` micro-batches inside one step and sums their losses. ``amp.build_train_network`` trains it
+  with ``_TrainGradAccuStepCell``, a TrainOneStepCell whose sensitivity is ``1 / micro_size``: one
+  optimizer update with the mean gradient of the micro-batches.
 - :class:`GradientAccumulation` (``mindspore.boost.GradientAccumulation(max_accumulation_step, optimizer)``)
   accumulates gradients across calls, one micro-batch per call, and applies the optimizer on every
   `max_accumulation_step`-th call: the memory of one micro-batch, the update of the whole batch.
@@ -41,8 +41,8 @@ class GradAccumulationCell(Cell):
     """Split each input along dimension 0 into `micro_size` micro-batches, run `network` on each, and return
     the sum of the outputs (the losses).
 
-    Train it with ``amp.build_train_network`` or ``Model``: the gradient is then the mean over the
-    micro-batches, as for one step on the whole batch.
+    Train it with ``amp.build_train_network``: the gradient is then the mean over the micro-batches, as
+    for one step on the whole batch.
 
     Args:
         network (Cell): The network with its loss.
