@@ -862,3 +862,44 @@ def test_appending_under_a_tensor_condition_is_a_clear_error():
 
     with pytest.raises(TypeError, match=r"'outs' is a list of 2 item\(s\).*list of 1 item"):
         f(POS[0])
+
+
+class _ScaledStep(nn.Cell):
+    """Seed s000's MyTrainStep with a dynamic loss scale: `if finite: self.optimizer(grads)`."""
+
+    def __init__(self, net, opt, scaler):
+        super().__init__(auto_prefix=False)
+        self.net, self.optimizer, self.scaler = net, opt, scaler
+        self.grad_fn = ops.GradOperation(get_by_list=True, sens_param=True)(net, opt.parameters)
+
+    def construct(self, x):
+        loss = self.net(x)
+        sens = ops.fill(loss.dtype, loss.shape, self.scaler.scale_value)
+        grads = self.scaler.unscale(self.grad_fn(x, sens))
+        finite = ms.amp.all_finite(grads)
+        self.scaler.adjust(finite)
+        if finite:
+            self.optimizer(grads)
+        is_overflow = not finite
+        return loss, is_overflow
+
+
+def test_loss_scaling_step_skips_the_update_on_overflow_in_every_mode():
+    def run(mode):
+        ms.set_context(mode=mode)
+        net = _Net()
+        scaler = ms.amp.DynamicLossScaler(scale_value=2.0**10, scale_factor=2, scale_window=2)
+        step = _ScaledStep(net, nn.SGD(net.trainable_params(), 0.1), scaler)
+        good, bad = _t(np.ones((2, 3)) / 3), _t([[np.inf, 0.0, 0.0], [0.0, 0.0, 0.0]])
+        trace = []
+        for x in (good, bad, good, good, good):
+            _, overflow = step(x)
+            trace.append((bool(overflow), float(scaler.scale_value), net.dense.weight.asnumpy()))
+        return trace
+
+    eager, graph = run(ms.PYNATIVE_MODE), run(ms.GRAPH_MODE)
+    assert [t[:2] for t in graph] == [(False, 1024.0), (True, 512.0), (False, 512.0), (False, 1024.0), (False, 1024.0)]
+    assert [t[:2] for t in eager] == [t[:2] for t in graph]
+    np.testing.assert_allclose(graph[1][2], graph[0][2])  # the overflow step did not touch the weights
+    for e, g in zip(eager, graph):
+        np.testing.assert_allclose(g[2], e[2], rtol=1e-6)
