@@ -1,14 +1,27 @@
 """Convolution and pooling kernels (NCHW), with MindSpore's padding modes and argument checks.
 
-Lowering (DESIGN §5): ``lax.conv_general_dilated`` / ``lax.reduce_window`` are the reference kernels
-and what GPUs run. Non-overlapping max-pooling (kernel == stride, no padding) is a reshape + max with
-an elementwise first-max mask as its VJP on every backend: XLA's ``select_and_scatter`` (the autodiff
-of ``reduce_window``) is slow on CPU.
+Lowering (DESIGN §5), chosen per backend at trace time:
+
+* GPU/TPU: ``lax.conv_general_dilated`` (cuDNN) and ``lax.reduce_window``: the "plain" lowering.
+* CPU (float32/float64, patches up to ``_GEMM_MAX_PATCH``): im2col + one GEMM with the batch folded
+  into the long dimension, on activations transposed to [C, B, H, W]; the backward is written as GEMMs
+  too (weight gradient: ``g @ patches.T``; input gradient: ``w.T @ g`` then col2im as a chain of
+  in-place slice additions). Patches are built from nested stacks (XLA:CPU leaves a concatenate of
+  more than 8 operands unfused). No ``lax.conv`` means no Eigen conv (slow with one input channel or
+  few output channels) and nothing for XLA:CPU to lower as naive loops inside a while loop (sink mode,
+  ``scan_steps``), where it skips conv canonicalisation. Measured on the LeNet5 b32 train step, one
+  core: see bench/bench_conv.py.
+
+Non-overlapping max-pooling (kernel == stride, no padding) is a reshape + max with an elementwise
+first-max mask as its VJP on every backend: XLA's ``select_and_scatter`` (the autodiff of
+``reduce_window``) is slow on CPU.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -120,19 +133,163 @@ def _dtype_name(a: Any) -> str:
 
 
 # ------------------------------------------------------------------ convolution
+# Largest im2col matrix (elements) the CPU GEMM lowering builds; bigger convs use lax.conv.
+_GEMM_MAX_PATCH = 1 << 24
+_LOWERINGS = ("auto", "plain", "gemm")
+# What ``force_lowering`` sets for code traced inside it (benchmarks and tests): None = per backend.
+_FORCED: dict[str, str | None] = {"conv": None, "maxpool": None}
+
+
+@contextlib.contextmanager
+def force_lowering(conv: str | None = None, maxpool: str | None = None) -> Iterator[None]:
+    """Trace convolutions with ``conv`` ('plain' or 'gemm') and non-overlapping max-pools with ``maxpool``
+    ('plain': ``reduce_window``; 'reshape': reshape + max) instead of the per-backend choice. For
+    benchmarks and tests: a compiled function keeps the lowering it was traced with."""
+    if conv not in (None, "plain", "gemm") or maxpool not in (None, "plain", "reshape"):
+        raise ValueError(f"force_lowering: unknown lowering conv={conv!r}, maxpool={maxpool!r}.")
+    old = dict(_FORCED)
+    _FORCED.update(conv=conv, maxpool=maxpool)
+    try:
+        yield
+    finally:
+        _FORCED.update(old)
+
+
+def conv_lowering(x: Any, w: Any, stride: tuple[int, int], dilation: tuple[int, int], groups: int) -> str:
+    """'gemm' or 'plain': the lowering ``conv2d_array`` picks for these operands (see module doc)."""
+    if jax.default_backend() != "cpu" or x.dtype not in (np.float32, np.float64) or w.dtype != x.dtype:
+        return "plain"
+    n, h, wd = x.shape[0], x.shape[2], x.shape[3]
+    k = w.shape[1] * w.shape[2] * w.shape[3]
+    oh = max((h - dilation[0] * (w.shape[2] - 1) - 1) // stride[0] + 1, 1)
+    ow = max((wd - dilation[1] * (w.shape[3] - 1) - 1) // stride[1] + 1, 1)
+    return "gemm" if groups * k * n * oh * ow <= _GEMM_MAX_PATCH else "plain"
+
+
 def conv2d_array(
-    x: Any, w: Any, stride: tuple[int, int], pads: list[tuple[int, int]], dilation: tuple[int, int], groups: int
+    x: Any,
+    w: Any,
+    stride: tuple[int, int],
+    pads: list[tuple[int, int]],
+    dilation: tuple[int, int],
+    groups: int,
+    lowering: str = "auto",
 ) -> Any:
-    """The NCHW/OIHW convolution of arrays (explicit padding)."""
-    return lax.conv_general_dilated(
-        x,
-        w,
-        window_strides=stride,
-        padding=pads,
-        rhs_dilation=dilation,
-        dimension_numbers=("NCHW", "OIHW", "NCHW"),
-        feature_group_count=groups,
-    )
+    """The NCHW/OIHW convolution of arrays (explicit padding).
+
+    ``lowering``: 'auto' (per backend, see ``conv_lowering``), 'plain' (``lax.conv_general_dilated``)
+    or 'gemm' (im2col + GEMM with a GEMM-written VJP; any backend, for tests and benchmarks).
+    """
+    if lowering not in _LOWERINGS:
+        raise ValueError(f"conv2d_array: 'lowering' must be one of {_LOWERINGS}, but got {lowering!r}.")
+    stride, dilation = tuple(int(v) for v in stride), tuple(int(v) for v in dilation)
+    pads_t = tuple((int(lo), int(hi)) for lo, hi in pads)
+    if lowering == "auto" and _FORCED["conv"] is not None:
+        lowering = _FORCED["conv"]
+    if lowering == "auto":
+        padded = jax.ShapeDtypeStruct(
+            (x.shape[0], x.shape[1], x.shape[2] + sum(pads_t[0]), x.shape[3] + sum(pads_t[1])), x.dtype
+        )
+        lowering = conv_lowering(padded, w, stride, dilation, groups)
+    if lowering == "plain":
+        return lax.conv_general_dilated(
+            x,
+            w,
+            window_strides=stride,
+            padding=pads_t,
+            rhs_dilation=dilation,
+            dimension_numbers=("NCHW", "OIHW", "NCHW"),
+            feature_group_count=groups,
+        )
+    # [C, B, H, W] inside: the GEMMs' long dimension is B*OH*OW and needs no transposes. XLA fuses
+    # these boundary transposes into the neighbouring patch/activation fusions.
+    y = _conv_cbhw(jnp.transpose(x, (1, 0, 2, 3)), w, stride, pads_t, dilation, int(groups))
+    return jnp.transpose(y, (1, 0, 2, 3))
+
+
+def _gemm_geometry(
+    xs: tuple[int, ...], ws: tuple[int, ...], stride: tuple, pads: tuple, dilation: tuple
+) -> tuple[int, int]:
+    hp, wp = xs[2] + pads[0][0] + pads[0][1], xs[3] + pads[1][0] + pads[1][1]
+    oh = (hp - dilation[0] * (ws[2] - 1) - 1) // stride[0] + 1
+    ow = (wp - dilation[1] * (ws[3] - 1) - 1) // stride[1] + 1
+    return oh, ow
+
+
+def _patches(xp: Any, kh: int, kw: int, oh: int, ow: int, stride: tuple, dilation: tuple) -> Any:
+    """[C, kh, kw, B, oh, ow]: the strided window views of padded [C, B, H, W] ``xp``, stacked per kernel
+    row and then over rows (nested stacks of <= max(kh, kw) operands each stay one fused loop)."""
+    c, b = xp.shape[:2]
+    rows = []
+    for i in range(kh):
+        views = []
+        for j in range(kw):
+            h0, w0 = i * dilation[0], j * dilation[1]
+            views.append(
+                lax.slice(
+                    xp,
+                    (0, 0, h0, w0),
+                    (c, b, h0 + (oh - 1) * stride[0] + 1, w0 + (ow - 1) * stride[1] + 1),
+                    (1, 1, stride[0], stride[1]),
+                )
+            )
+        rows.append(jnp.stack(views, axis=1))
+    return jnp.stack(rows, axis=1)
+
+
+def _gemm(a: Any, b: Any, groups: int, contract: tuple[int, int]) -> Any:
+    """``a @ b`` per group over leading group axes (dropped when ``groups == 1``: a canonical 2-D dot)."""
+    if groups == 1:
+        return lax.dot_general(a[0], b[0], (((contract[0] - 1,), (contract[1] - 1,)), ((), ())))[None]
+    return lax.dot_general(a, b, (((contract[0],), (contract[1],)), ((0,), (0,))))
+
+
+@functools.partial(jax.custom_vjp, nondiff_argnums=(2, 3, 4, 5))
+def _conv_cbhw(x: Any, w: Any, stride: tuple, pads: tuple, dilation: tuple, groups: int) -> Any:
+    """Convolution of [C, B, H, W] ``x`` with OIHW ``w`` as im2col + GEMM: [O, B, OH, OW]."""
+    return _conv_cbhw_fwd(x, w, stride, pads, dilation, groups)[0]
+
+
+def _conv_cbhw_fwd(x: Any, w: Any, stride: tuple, pads: tuple, dilation: tuple, groups: int) -> tuple[Any, Any]:
+    c, b = x.shape[:2]
+    o, cg, kh, kw = w.shape
+    oh, ow = _gemm_geometry((b, c, *x.shape[2:]), w.shape, stride, pads, dilation)
+    xp = jnp.pad(x, ((0, 0), (0, 0), *pads)) if any(p for pp in pads for p in pp) else x
+    p = _patches(xp, kh, kw, oh, ow, stride, dilation).reshape(groups, cg * kh * kw, b * oh * ow)
+    y = _gemm(w.reshape(groups, o // groups, cg * kh * kw), p, groups, (2, 1))
+    return y.reshape(o, b, oh, ow), (p, w, x.shape)
+
+
+def _conv_cbhw_bwd(stride: tuple, pads: tuple, dilation: tuple, groups: int, res: Any, g: Any) -> tuple[Any, Any]:
+    p, w, xshape = res
+    c, b, h, wd = xshape
+    o, cg, kh, kw = w.shape
+    og = o // groups
+    oh, ow = g.shape[2:]
+    g2 = g.reshape(groups, og, b * oh * ow)
+    dw = _gemm(g2, p, groups, (2, 2)).reshape(w.shape)
+    # w.T @ g with the transposed weight materialised (tiny): a canonical GEMM; XLA would otherwise fold
+    # the transpose into a slower transposed-operand dot.
+    wt = lax.optimization_barrier(jnp.swapaxes(w.reshape(groups, og, cg * kh * kw), 1, 2))
+    dp = _gemm(wt, g2, groups, (2, 1)).reshape(c, kh, kw, b, oh, ow)
+    # col2im: add each kernel offset's block into the padded input gradient, in place
+    hp, wp = h + pads[0][0] + pads[0][1], wd + pads[1][0] + pads[1][1]
+    dx = jnp.zeros((c, b, hp, wp), g.dtype)
+    bh, bw = (oh - 1) * stride[0] + 1, (ow - 1) * stride[1] + 1
+    zero = np.array(0, g.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            blk = dp[:, i, j]
+            if stride != (1, 1):
+                blk = lax.pad(blk, zero, ((0, 0, 0), (0, 0, 0), (0, 0, stride[0] - 1), (0, 0, stride[1] - 1)))
+            at = (0, 0, i * dilation[0], j * dilation[1])
+            dx = lax.dynamic_update_slice(dx, lax.dynamic_slice(dx, at, (c, b, bh, bw)) + blk, at)
+    if (hp, wp) != (h, wd):
+        dx = dx[:, :, pads[0][0] : pads[0][0] + h, pads[1][0] : pads[1][0] + wd]
+    return dx, dw
+
+
+_conv_cbhw.defvjp(_conv_cbhw_fwd, _conv_cbhw_bwd)
 
 
 def _conv_checks(x: Any, w: Any, groups: int, nsp: int, op: str) -> None:
@@ -252,11 +409,20 @@ def _blockmax_bwd(kh: int, kw: int, res: Any, g: Any) -> tuple[Any]:
     x, y = res
     n, c, h, w = x.shape
     oh, ow = h // kh, w // kw
-    hit = x.reshape(n, c, oh, kh, ow, kw) == y[:, :, :, None, :, None]
-    # only the first maximum of each window (row-major) gets the gradient, as select_and_scatter does
-    flat = jnp.moveaxis(hit, 3, 4).reshape(n, c, oh, ow, kh * kw)
-    first = flat & (jnp.cumsum(flat.astype(jnp.int32), axis=-1) == 1)
-    mask = jnp.moveaxis(first.reshape(n, c, oh, ow, kh, kw), 4, 3)
+    xr = x.reshape(n, c, oh, kh, ow, kw)
+    yb = y[:, :, :, None, :, None]
+    # only the first maximum of each window (row-major) gets the gradient, as select_and_scatter does;
+    # the mask is built per window offset (no cumsum) and stacked back: one fused elementwise loop
+    found = None
+    rows = []
+    for i in range(kh):
+        row = []
+        for j in range(kw):
+            hit = xr[:, :, :, i : i + 1, :, j : j + 1] == yb
+            row.append(hit if found is None else hit & ~found)
+            found = hit if found is None else found | hit
+        rows.append(row[0] if kw == 1 else jnp.concatenate(row, axis=5))
+    mask = rows[0] if kh == 1 else jnp.concatenate(rows, axis=3)
     gx = jnp.where(mask, g[:, :, :, None, :, None], jnp.zeros((), g.dtype))
     return (gx.reshape(n, c, h, w),)
 
@@ -328,10 +494,16 @@ def pool2d(
     idx = None
     if kind == "max":
         fast = k == s and d == (1, 1) and all(p == (0, 0) for p in full) and not return_indices
+        fast = fast and _FORCED["maxpool"] != "plain"
         if fast:
             h, w = outs[0] * k[0], outs[1] * k[1]
             xc = x if (h, w) == tuple(x.shape[2:]) else x[:, :, :h, :w]
-            y = _blockmax(xc, k[0], k[1])
+            if jax.default_backend() == "cpu":
+                # in the GEMM convolutions' [C, B, H, W] order: XLA then cancels the transposes
+                # between conv, activation and pool instead of fusing index shuffles into the mask
+                y = jnp.transpose(_blockmax(jnp.transpose(xc, (1, 0, 2, 3)), k[0], k[1]), (1, 0, 2, 3))
+            else:
+                y = _blockmax(xc, k[0], k[1])
         elif return_indices:
             fill = _pool_max_identity(x.dtype)
             views = _windows(x, k, s, d, full, fill, outs)
