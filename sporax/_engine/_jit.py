@@ -155,14 +155,16 @@ class StatefulJit:
         return self._run(entry, dyn)
 
     def _go_eager(self, err: BaseException, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        if self.fallback != "eager":
-            raise err
-        self.eager = True
         cause = getattr(err, "cause", None) or err
+        if self.fallback != "eager":
+            raise cause
+        self.eager = True
         where = _user_location(cause)
+        what = type(cause).__name__
+        if isinstance(err, _autograph.Unconvertible):
+            what = str(err) if cause is err else f"{what} raised under a tensor condition"
         msg = (
-            f"sporax could not compile '{self.name}'{where}: {type(cause).__name__}{self._why}; "
-            "it runs eagerly (op by op) from now on."
+            f"sporax could not compile '{self.name}'{where}: {what}{self._why}; it runs eagerly (op by op) from now on."
         )
         if self._warn is not None:
             self._warn(msg)
