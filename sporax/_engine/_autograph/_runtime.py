@@ -336,7 +336,8 @@ def print_(*args: Any, sep: str | None = " ", end: str | None = "\n", file: Any 
     items: list[Any] = []
 
     def hold(x: Any) -> Any:
-        leaves, tree = jax.tree_util.tree_flatten(x)
+        # Parameters print their name, not their value: they stay Python objects.
+        leaves, tree = jax.tree_util.tree_flatten(x, is_leaf=lambda v: hasattr(v, "_stored"))
         idx = []
         for leaf in leaves:
             if isinstance(leaf, (jax.core.Tracer, jax.Array)):

@@ -534,8 +534,10 @@ def test_print_of_tensors_happens_when_the_program_runs(capsys):
 
 
 def test_print_in_a_function_without_control_flow(capsys):
+    w = Parameter(_t([0.5, 0.5]), name="w")
+
     def f(x):
-        print("value", x + 1, (x, 1))
+        print("value", x + 1, (x, 1), w, [w * x])
         return x
 
     jf = ms.jit(f)
