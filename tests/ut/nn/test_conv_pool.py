@@ -1,6 +1,10 @@
 """Conv2d/Conv1d and pooling layers: forward against NumPy, gradients against finite differences
 (every pooling lowering: reshape max-pool with its mask VJP, reduce_window, windows+argmax), default
-initialisation, errors."""
+initialisation, errors.
+
+Convolution lowerings (DESIGN §5): 'plain' (lax.conv) and 'gemm' (im2col + GEMM with a GEMM-written VJP,
+what CPU runs) against a NumPy reference, forward and gradients w.r.t. input, weight and bias, eagerly,
+under ``sporax.jit`` and inside ``scan_steps`` (sink mode)."""
 
 import math
 
@@ -9,6 +13,8 @@ import pytest
 
 import sporax as ms
 from sporax import nn, ops
+from sporax._engine import scan_steps
+from sporax.ops.function import _conv_pool as CP
 
 rng = np.random.default_rng(2)
 
@@ -35,6 +41,30 @@ def np_conv2d(x, w, stride=(1, 1), pads=((0, 0), (0, 0)), groups=1):
                 ]
                 out[:, g * og : (g + 1) * og] += np.einsum("nchw,oc->nohw", patch, w[g * og : (g + 1) * og, :, i, j])
     return out
+
+
+def np_conv2d_full(x, w, proj, stride, pads, dilation, groups):
+    """Forward, and the gradients of ``sum(conv(x, w) * proj)`` w.r.t. x and w, in float64 loops."""
+    xp = np.pad(x, ((0, 0), (0, 0), *pads))
+    n, c, h, wd = xp.shape
+    o, cg, kh, kw = w.shape
+    oh = (h - dilation[0] * (kh - 1) - 1) // stride[0] + 1
+    ow = (wd - dilation[1] * (kw - 1) - 1) // stride[1] + 1
+    y, dxp, dw = np.zeros((n, o, oh, ow)), np.zeros_like(xp), np.zeros_like(w)
+    og = o // groups
+    for g in range(groups):
+        cs, os_ = slice(g * cg, (g + 1) * cg), slice(g * og, (g + 1) * og)
+        for i in range(kh):
+            for j in range(kw):
+                hs = slice(i * dilation[0], i * dilation[0] + (oh - 1) * stride[0] + 1, stride[0])
+                ws = slice(j * dilation[1], j * dilation[1] + (ow - 1) * stride[1] + 1, stride[1])
+                patch = xp[:, cs, hs, ws]
+                y[:, os_] += np.einsum("nchw,oc->nohw", patch, w[os_, :, i, j])
+                if proj is not None:
+                    dw[os_, :, i, j] += np.einsum("nohw,nchw->oc", proj[:, os_], patch)
+                    dxp[:, cs, hs, ws] += np.einsum("nohw,oc->nchw", proj[:, os_], w[os_, :, i, j])
+    dx = dxp[:, :, pads[0][0] : pads[0][0] + x.shape[2], pads[1][0] : pads[1][0] + x.shape[3]]
+    return y, dx, dw
 
 
 def fd_check(f, x, params, rtol=1e-6, atol=1e-8, eps=1e-6):
@@ -137,6 +167,157 @@ def test_conv1d():
     assert nn.Conv1d(3, 4, 3, stride=2)(T(x.astype(np.float32))).shape == (2, 4, 4)
 
 
+# ------------------------------------------------------- convolution lowerings
+# (in, out, group), kernel, stride, dilation, pad_mode/padding, input H x W
+CONV_CASES = [
+    ((1, 6, 1), (5, 5), 1, 1, dict(pad_mode="valid"), (12, 12)),  # LeNet's first layer
+    ((6, 4, 1), (3, 3), 1, 1, dict(pad_mode="same"), (7, 8)),
+    ((3, 4, 1), (3, 2), (2, 1), 1, dict(pad_mode="same"), (9, 7)),  # strided 'same': asymmetric pads
+    ((2, 3, 1), (3, 3), 2, 1, dict(pad_mode="pad", padding=1), (8, 9)),
+    ((2, 3, 1), (2, 3), (2, 3), (2, 1), dict(pad_mode="pad", padding=(1, 0, 2, 1)), (11, 12)),
+    ((2, 2, 1), (3, 3), 1, (2, 3), dict(pad_mode="valid"), (10, 11)),  # dilated
+    ((4, 6, 2), (3, 3), 1, 1, dict(pad_mode="same"), (6, 6)),  # groups
+    ((4, 4, 4), (3, 3), 2, 1, dict(pad_mode="pad", padding=1), (7, 7)),  # depthwise, strided
+    ((6, 6, 3), (1, 1), 1, 1, dict(pad_mode="valid"), (5, 4)),  # 1x1
+    ((3, 2, 1), (4, 4), 3, 1, dict(pad_mode="valid"), (10, 10)),  # stride leaves the last row/column unused
+]
+
+
+def _conv_case(case, dtype):
+    (cin, cout, group), k, stride, dilation, pad_kw, hw = case
+    x = rng.standard_normal((2, cin, *hw)).astype(dtype)
+    w = rng.standard_normal((cout, cin // group, *k)).astype(dtype)
+    b = rng.standard_normal(cout).astype(dtype)
+    s = CP.tuple_n(stride, 2, "stride", "t")
+    d = CP.tuple_n(dilation, 2, "dilation", "t")
+    pads = CP._resolve_pads(hw, k, s, d, pad_kw["pad_mode"], pad_kw.get("padding", 0), "t")
+    args = dict(stride=stride, dilation=dilation, groups=group, **pad_kw)
+    return x, w, b, s, d, pads, args
+
+
+@pytest.mark.parametrize("lowering", ["plain", "gemm"])
+@pytest.mark.parametrize("case", CONV_CASES)
+def test_conv2d_lowerings_match_numpy(case, lowering):
+    """Forward and gradients (input, weight, bias) of each lowering against NumPy, eagerly and under jit."""
+    x, w, b, s, d, pads, args = _conv_case(case, np.float64)
+    y_ref, _, _ = np_conv2d_full(x, w, None, s, pads, d, args["groups"])
+    y_ref = y_ref + b[None, :, None, None]
+    proj = rng.standard_normal(y_ref.shape)
+    _, dx_ref, dw_ref = np_conv2d_full(x, w, proj, s, pads, d, args["groups"])
+    db_ref = proj.sum((0, 2, 3))
+
+    def loss(xv, wv, bv):
+        return ops.sum(ops.conv2d(xv, wv, bv, **args) * T(proj))
+
+    with CP.force_lowering(conv=lowering):
+        y = ops.conv2d(T(x), T(w), T(b), **args)
+        grads = ms.grad(loss, (0, 1, 2))(T(x), T(w), T(b))  # compiled (sporax.grad jit-compiles)
+        y_jit = ms.jit(lambda xv, wv, bv: ops.conv2d(xv, wv, bv, **args))(T(x), T(w), T(b))
+    np.testing.assert_allclose(y.asnumpy(), y_ref, rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(y_jit.asnumpy(), y_ref, rtol=1e-10, atol=1e-10)
+    for g, ref in zip(grads, (dx_ref, dw_ref, db_ref)):
+        np.testing.assert_allclose(g.asnumpy(), ref, rtol=1e-10, atol=1e-10)
+
+
+@pytest.mark.parametrize("case", CONV_CASES[:5] + CONV_CASES[6:8])
+def test_conv2d_gemm_float32_matches_plain(case):
+    """float32: the GEMM lowering equals lax.conv within float32 rounding, forward and backward."""
+    x, w, b, _, _, _, args = _conv_case(case, np.float32)
+    outs = {}
+    for lowering in ("plain", "gemm"):
+
+        def loss(xv, wv, bv):
+            y = ops.conv2d(xv, wv, bv, **args)
+            return ops.sum(ops.sin(y))
+
+        with CP.force_lowering(conv=lowering):
+            y = ops.conv2d(T(x), T(w), T(b), **args)
+            outs[lowering] = [y.asnumpy()] + [g.asnumpy() for g in ms.grad(loss, (0, 1, 2))(T(x), T(w), T(b))]
+    for a, g in zip(outs["plain"], outs["gemm"]):
+        assert a.dtype == g.dtype == np.float32
+        np.testing.assert_allclose(g, a, rtol=2e-5, atol=2e-5 * np.abs(a).max())
+
+
+def test_conv_lowering_choice():
+    f32 = lambda *s: np.zeros(s, np.float32)
+    assert CP.conv_lowering(f32(32, 1, 32, 32), f32(6, 1, 5, 5), (1, 1), (1, 1), 1) == "gemm"  # CPU
+    assert CP.conv_lowering(
+        f32(2, 3, 8, 8).astype(np.float16), f32(4, 3, 3, 3).astype(np.float16), (1, 1), (1, 1), 1
+    ) == ("plain")
+    huge = f32(1, 1, 1, 1)
+    big_x = np.lib.stride_tricks.as_strided(huge, (64, 64, 128, 128), (0, 0, 0, 0))
+    assert CP.conv_lowering(big_x, f32(64, 64, 3, 3), (1, 1), (1, 1), 1) == "plain"  # im2col too large
+    with pytest.raises(ValueError, match="unknown lowering"):
+        with CP.force_lowering(conv="eigen"):
+            pass
+    with pytest.raises(ValueError, match="'lowering' must be one of"):
+        CP.conv2d_array(f32(1, 1, 3, 3), f32(1, 1, 1, 1), (1, 1), [(0, 0), (0, 0)], (1, 1), 1, lowering="x")
+
+
+def test_conv1d_gemm_matches_plain():
+    x = rng.standard_normal((2, 4, 9))
+    w = rng.standard_normal((6, 2, 3))
+    outs = []
+    for lowering in ("plain", "gemm"):
+        f = lambda xv, wv: ops.sum(ops.conv1d(xv, wv, None, 2, "pad", (1, 2), 2, 2) ** 2)
+        with CP.force_lowering(conv=lowering):
+            outs.append([g.asnumpy() for g in ms.grad(f, (0, 1))(T(x), T(w))])
+    for a, g in zip(*outs):
+        np.testing.assert_allclose(g, a, rtol=1e-10)
+
+
+class _SmallCNN(nn.Cell):
+    def __init__(self, dtype):
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, 4, 3, pad_mode="valid", has_bias=True, dtype=dtype)
+        self.conv2 = nn.Conv2d(4, 6, 3, stride=2, pad_mode="same", has_bias=True, dtype=dtype)
+        self.pool = nn.MaxPool2d(2, 2)
+        self.relu = nn.ReLU()
+        self.flatten = nn.Flatten()
+        self.fc = nn.Dense(6 * 2 * 2, 3, dtype=dtype)
+
+    def construct(self, x, y):
+        h = self.pool(self.relu(self.conv1(x)))
+        h = self.relu(self.conv2(h))
+        return ops.mean((self.fc(self.flatten(h)) - y) ** 2)
+
+
+@pytest.mark.parametrize("lowering", ["plain", "gemm"])
+def test_conv_train_steps_in_scan_steps_match_a_python_loop(lowering):
+    """Sink mode: SGD steps inside one scan_steps program equal the same steps one by one, eagerly,
+    with the plain lowering (float64: the comparison is exact up to summation order)."""
+    ms.set_seed(3)
+    net = _SmallCNN(ms.float64)
+    init = [p.asnumpy() for p in net.trainable_params()]
+    xs = rng.standard_normal((4, 2, 1, 10, 10))
+    ys = rng.standard_normal((4, 2, 3))
+
+    def make_step():
+        opt = nn.SGD(net.trainable_params(), 0.1)
+        vg = ms.value_and_grad(net, None, opt.parameters)
+
+        def step(x, y):
+            loss, grads = vg(x, y)
+            opt(grads)
+            return loss
+
+        return step
+
+    step = make_step()
+    with CP.force_lowering(conv="plain"):
+        ref_losses = [float(step(T(x), T(y)).asnumpy()) for x, y in zip(xs, ys)]
+    ref_w = [p.asnumpy() for p in net.trainable_params()]
+    for p, v in zip(net.trainable_params(), init):
+        p.set_data(T(v))
+    step = make_step()
+    sink = ms.jit(lambda a, b: scan_steps(lambda row: step(*row), (a, b)))
+    with CP.force_lowering(conv=lowering):
+        losses = sink(T(xs), T(ys)).asnumpy()
+    np.testing.assert_allclose(losses, ref_losses, rtol=1e-10)
+    for p, ref in zip(net.trainable_params(), ref_w):
+        np.testing.assert_allclose(p.asnumpy(), ref, rtol=1e-9, atol=1e-12)
+
+
 # ---------------------------------------------------------------------- pooling
 def test_maxpool2d_defaults_repr():
     p = nn.MaxPool2d()
@@ -213,6 +394,26 @@ def test_maxpool_reshape_lowering_tie_goes_to_first():
     expect[::2, ::2] = 1
     np.testing.assert_array_equal(g_fast[0, 0], expect)
     np.testing.assert_array_equal(g_rw[0, 0], expect)
+
+
+@pytest.mark.parametrize("k", [(2, 2), (2, 3), (3, 1)])
+def test_maxpool_reshape_lowering_ties_match_reduce_window(k):
+    """Windows full of ties (as after a ReLU) and distinct values: the reshape max-pool's mask VJP routes
+    each window's gradient to its first maximum, as reduce_window's select_and_scatter does; eagerly,
+    under jit and inside scan_steps."""
+    x = np.maximum(rng.standard_normal((2, 3, 6, 6)), 0)  # many zero windows
+    x[0, 0, :2, :3] = 1.0  # an all-equal non-zero window
+    proj = rng.standard_normal((2, 3, 6 // k[0], 6 // k[1]))
+    outs = {}
+    for pool in ("plain", "reshape"):
+        f = lambda v: ops.sum(ops.max_pool2d(v, k, k) * T(proj))  # a new function: compiled per lowering
+        with CP.force_lowering(maxpool=pool):
+            g = ms.grad(f)(T(x)).asnumpy()
+            g_scan = ms.jit(lambda a: scan_steps(lambda v: ms.grad(f)(v), a))(T(np.stack([x, x * 2]))).asnumpy()
+        outs[pool] = (g, g_scan)
+    np.testing.assert_array_equal(outs["reshape"][0], outs["plain"][0])
+    np.testing.assert_array_equal(outs["reshape"][1], outs["plain"][1])
+    np.testing.assert_array_equal(outs["reshape"][1][0], outs["plain"][0])
 
 
 def test_maxpool_return_indices():
