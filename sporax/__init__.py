@@ -53,7 +53,18 @@ def run_check() -> None:
 
 
 _CHECKPOINT_API = ("save_checkpoint", "load_checkpoint", "load_param_into_net", "load_checkpoint_async")
-_LAZY = ("dataset", "train", "amp", "communication", "parallel", "experimental", "numpy", "profiler", "mint")
+_LAZY = (
+    "dataset",
+    "mindrecord",
+    "train",
+    "amp",
+    "communication",
+    "parallel",
+    "experimental",
+    "numpy",
+    "profiler",
+    "mint",
+)
 
 
 def __getattr__(name: str):

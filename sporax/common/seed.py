@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import numpy as np
@@ -38,12 +39,18 @@ def set_seed(seed: int) -> None:
     """Set the global seed (MindSpore: ``mindspore.set_seed``)."""
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"For 'set_seed', the 'seed' must be an int, but got {type(seed).__name__}.")
-    if seed < 0:
-        raise ValueError(f"For 'set_seed', the 'seed' must be non-negative, but got {seed}.")
+    if not 0 <= seed <= 2**32 - 1:
+        raise ValueError(f"For 'set_seed', the 'seed' must be between 0 and 2**32 - 1, but got {seed}.")
     _seed[0] = int(seed)
     _op_keys.clear()
     _host[0] = np.random.default_rng(int(seed))
     _key._stored = jax.random.key_data(jax.random.key(int(seed)))
+    # As MindSpore's set_seed: the dataset pipeline, NumPy's and Python's global generators follow too.
+    np.random.seed(int(seed))
+    random.seed(int(seed))
+    from ..dataset.core import config as _dataset_config
+
+    _dataset_config.set_seed(int(seed))
 
 
 def get_seed() -> int | None:

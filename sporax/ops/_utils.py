@@ -19,6 +19,7 @@ from ..common import dtype as mstype
 from ..common.tensor import Tensor, to_array
 
 __all__ = [
+    "compiled_op",
     "arr",
     "wrap",
     "wrap_tree",
@@ -121,16 +122,18 @@ def _promote(a: Any, b: Any) -> tuple[Any, Any]:
 
 
 def _scalar_as(value: Any, dt: np.dtype) -> Any:
-    """A Python number as an array of ``dt``: integers out of range wrap around (as a cast in MindSpore),
+    """A Python number as a NumPy 0-d array of ``dt`` (a constant: eagerly no device transfer of its own,
+    under a trace folded into the program). Integers out of range wrap around (as a cast in MindSpore),
     floats out of a narrow float's range become inf, neither with a NumPy error or warning."""
     v = _py(value)
     if dt.kind in "iu" and isinstance(v, int) and not isinstance(v, bool):
         info = np.iinfo(dt)
         if not info.min <= v <= info.max:
-            return jnp.asarray(np.array(v & ((1 << info.bits) - 1), np.uint64).astype(dt))
-    elif dt.kind == "f" and isinstance(v, float) and dt.itemsize < 4 and math.isfinite(v):
-        return jnp.asarray(v, jnp.float32).astype(dt)
-    return jnp.asarray(v, dtype=dt)
+            return np.array(v & ((1 << info.bits) - 1), np.uint64).astype(dt)
+    elif isinstance(v, float) and math.isfinite(v) and dt.itemsize < 4:
+        with np.errstate(over="ignore"):
+            return np.asarray(v, np.float32).astype(dt)
+    return np.asarray(v, dtype=dt)
 
 
 def _py(x: Any) -> Any:
@@ -158,3 +161,30 @@ def check_axis(axis: Any, ndim: int, op: str, name: str = "axis") -> int:
     if not lo <= axis <= hi:
         raise ValueError(f"For '{op}', the '{name}' must be in range [{lo}, {hi}], but got {axis}.")
     return int(axis) % max(ndim, 1)
+
+
+def _silent(msg: str) -> None:
+    pass
+
+
+def compiled_op(fn: Any) -> Any:
+    """Run the functional op ``fn`` as one compiled program when called eagerly.
+
+    Tensors are its inputs; other arguments (reduction, axis, flags) are constants of the compilation,
+    so use it for ops whose non-tensor arguments are configuration, not data. Eagerly this is one
+    dispatch instead of one per jnp call, and the op compiles to the same fusion as inside a
+    GRAPH_MODE program, so PyNative and GRAPH_MODE give the same bits (XLA:CPU contracts a multiply
+    feeding an add into an FMA inside a fusion, which op-by-op execution cannot). Inside a trace the op
+    is simply inlined. Ops that cannot be traced for some input run eagerly from then on.
+    """
+    import functools
+
+    from .._engine import StatefulJit
+
+    jitted = StatefulJit(fn, name=fn.__name__, warn=_silent)
+
+    @functools.wraps(fn)
+    def op(*args: Any, **kwargs: Any) -> Any:
+        return jitted(*args, **kwargs)
+
+    return op

@@ -91,9 +91,7 @@ class Dense(Cell):
                 f"For 'Dense', the dtype of 'x' must be the same as the dtype of 'weight' ({self.weight.dtype}), "
                 f"but got {x.dtype}."
             )
-        out = ops.matmul(x, self.weight.T)
-        if self.bias is not None:
-            out = out + self.bias
+        out = ops.dense(x, self.weight, self.bias)
         if self.activation_flag:
             out = self.activation(out)
         return out

@@ -545,9 +545,50 @@ def _check_int_indices(index: Any, shape: tuple[int, ...], op: str) -> None:
         dim += ai.ndim if getattr(ai, "dtype", None) == np.bool_ else 1
 
 
+def _basic_index_key(index: Any) -> tuple[Any, list[int]] | None:
+    """For an index of ints, slices of ints, None and Ellipsis: (static structure, the ints). The ints
+    stay dynamic, so ``x[i]`` in a loop compiles once; anything else returns None."""
+    items = index if isinstance(index, tuple) else (index,)
+    static: list[Any] = []
+    ints: list[int] = []
+    for i in items:
+        if i is None or i is Ellipsis:
+            static.append(i)
+        elif isinstance(i, (int, np.integer)) and not isinstance(i, (bool, np.bool_)):
+            static.append("I")
+            ints.append(int(i))
+        elif isinstance(i, builtins.slice) and builtins.all(
+            v is None or (isinstance(v, (int, np.integer)) and not isinstance(v, bool))
+            for v in (i.start, i.stop, i.step)
+        ):
+            static.append(("S", i.start, i.stop, i.step))
+        else:
+            return None
+    return (tuple(static), isinstance(index, tuple)), ints
+
+
+def _basic_getitem(a: Any, ints: list[Any], key: Any) -> Any:
+    static, was_tuple = key
+    it = iter(ints)
+    idx = tuple(
+        next(it) if s == "I" else (builtins.slice(s[1], s[2], s[3]) if isinstance(s, tuple) else s) for s in static
+    )
+    return a[idx if was_tuple else idx[0]]
+
+
+_basic_getitem_jit = jax.jit(_basic_getitem, static_argnums=2)
+
+
 def tensor_getitem(x: Any, index: Any) -> Tensor:
     a = as_tensor_array(x)
     _check_int_indices(index, tuple(a.shape), "Tensor.__getitem__")
+    basic = _basic_index_key(index)
+    if basic is not None:
+        key, ints = basic
+        try:
+            return wrap(_basic_getitem_jit(a, ints, key))
+        except IndexError as err:
+            raise IndexError(f"For 'Tensor.__getitem__', {err} (tensor shape {tuple(a.shape)}).") from None
     try:
         return wrap(a[_index(index)])
     except IndexError as err:

@@ -147,6 +147,9 @@ __all__ = [
 ]
 
 
+_logsumexp = jax.jit(lambda a, axis, keepdims: jax.nn.logsumexp(a, axis=axis, keepdims=keepdims), static_argnums=(1, 2))
+
+
 # ----------------------------------------------------------------- arithmetic
 def add(input: Any, other: Any) -> Tensor:
     a, b = promote(input, other, "add")
@@ -253,7 +256,7 @@ acosh = _float_unary(jnp.arccosh, "acosh")
 atanh = _float_unary(jnp.arctanh, "atanh")
 erf = _float_unary(lax.erf, "erf")
 erfc = _float_unary(lax.erfc, "erfc")
-sigmoid = _float_unary(jax.nn.sigmoid, "sigmoid")
+sigmoid = _float_unary(jax.jit(jax.nn.sigmoid), "sigmoid")
 deg2rad = _float_unary(jnp.deg2rad, "deg2rad")
 rad2deg = _float_unary(jnp.rad2deg, "rad2deg")
 
@@ -634,10 +637,9 @@ tensor_var = var
 
 
 def logsumexp(input: Any, axis: Any, keep_dims: bool = False) -> Tensor:
-    from ..._engine import jax
 
     a = float_result(as_tensor_array(input))
-    return wrap(jax.nn.logsumexp(a, axis=_axis(axis), keepdims=keep_dims))
+    return wrap(_logsumexp(a, _axis(axis), keep_dims))
 
 
 def cumsum(x: Any, axis: Any = None, dtype: Any = None) -> Tensor:
