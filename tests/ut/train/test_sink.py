@@ -145,16 +145,37 @@ def test_sink_epoch_callbacks_and_stop():
 def test_strategy_choice(monkeypatch):
     monkeypatch.delenv("SPORAX_SINK_STRATEGY", raising=False)
     conv = nn.SequentialCell([nn.Conv2d(1, 2, 3), nn.Flatten()])
-    assert choose_strategy(Net()) == "scan"
-    assert choose_strategy(conv) == "loop"  # XLA:CPU runs convolutions slowly inside loops
-    assert choose_strategy(conv.construct) == "loop"
+    assert choose_strategy(Net()) == "scan" and choose_strategy(conv) == "scan"
+    monkeypatch.setenv("SPORAX_SINK_STRATEGY", "loop")
+    assert choose_strategy(conv) == "loop"
 
-    def step(x):
-        return conv(x)
 
-    assert choose_strategy(step) == "loop"
-    monkeypatch.setenv("SPORAX_SINK_STRATEGY", "scan")
-    assert choose_strategy(conv) == "scan"
+def test_conv_network_sinks_in_one_program_with_the_loop_numbers(monkeypatch):
+    """A conv net (im2col + GEMM on CPU) inside the scan gives the numbers of the step-by-step loop."""
+
+    def run(strategy):
+        monkeypatch.setenv("SPORAX_SINK_STRATEGY", strategy)
+        ms.set_seed(3)
+        net = nn.SequentialCell([nn.Conv2d(1, 4, 3, pad_mode="valid"), nn.ReLU(), nn.MaxPool2d(2, 2), nn.Flatten()])
+        net.append(nn.Dense(4 * 3 * 3, C))
+        model = Model(
+            net,
+            nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"),
+            nn.Momentum(net.trainable_params(), 0.1, 0.9),
+        )
+        rng = np.random.default_rng(0)
+        x = rng.standard_normal((24, 1, 8, 8)).astype(np.float32)
+        y = rng.integers(0, C, 24).astype(np.int32)
+        rec = Losses()
+        data = ds.NumpySlicesDataset({"x": x, "y": y}, shuffle=False).batch(4)
+        model.train(2, data, callbacks=rec, dataset_sink_mode=True, sink_size=3)
+        return rec.losses, [p.asnumpy() for p in net.get_parameters()]
+
+    scan_losses, scan_w = run("scan")
+    loop_losses, loop_w = run("loop")
+    np.testing.assert_allclose(scan_losses, loop_losses, rtol=1e-6)
+    for a, b in zip(scan_w, loop_w):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-7)
 
 
 # --------------------------------------------------------------- DatasetHelper
