@@ -20,7 +20,7 @@ def run_seed(name, mode, tmp_path):
 
 
 def numbers(text):
-    return re.findall(r"-?\d+\.\d+(?:e-?\d+)?", text)
+    return re.findall(r"-?\d+\.\d*(?:e-?\d+)?", text)
 
 
 @pytest.mark.parametrize(
@@ -29,6 +29,7 @@ def numbers(text):
         "s000_quickstart_pynative_fixed",
         "s000_quickstart_jit_fixed",
         "s000_mytrainstep_simple_fixed",
+        "s000_mytrainstep_scaler_fixed",
         "s001_custom_train_network",
         "s002_trainonestep",
         "s003_gradnetwrtx",
@@ -49,8 +50,8 @@ def test_seed_runs_the_same_in_both_modes(name, tmp_path):
     if name in ("s002_trainonestep", "s003_trainonestepcell_source"):
         diffs = [float(v) for v in re.findall(r"max \|diff\|.*?: (\S+)", py.stdout)]
         assert diffs and all(d == 0.0 for d in diffs)
-    if name == "s001_custom_train_network":
-        assert "loss" in py.stdout and "(32,)" not in py.stderr
+    if name == "s001_custom_train_network":  # MindSpore prints 32 zeros (reduction 'none', zero labels)
+        assert numbers(py.stdout) == ["0."] * 32
 
 
 @pytest.mark.parametrize(
@@ -59,6 +60,11 @@ def test_seed_runs_the_same_in_both_modes(name, tmp_path):
         ("s000_quickstart_pynative", "ValueError", "For 'Dense', the 'x' shape[-1] must be 256, but got 16."),
         ("s000_quickstart_jit", "ValueError", "For 'Dense', the 'x' shape[-1] must be 256, but got 16."),
         ("s000_mytrainstep_simple", "ValueError", "For 'Dense', the 'x' shape[-1] must be 256, but got 16."),
+        (
+            "s002_grad_clip_lossscale",
+            "TypeError",
+            "For 'TrainOneStepWithLossScaleCell', the 'scale_sense' must be Cell or Tensor",
+        ),
     ],
 )
 def test_buggy_seeds_fail_with_mindspore_style_errors(name, error, message, tmp_path):
@@ -68,3 +74,29 @@ def test_buggy_seeds_fail_with_mindspore_style_errors(name, error, message, tmp_
         last = r.stderr.strip().splitlines()
         assert any(line.startswith(f"{error}: {message}") for line in last), r.stderr[-2000:]
         assert "jax" not in r.stderr.lower() or "JAX_TRACEBACK" not in r.stderr
+
+
+def test_grad_clip_lossscale_seed_agrees_across_modes(tmp_path):
+    """s002_grad_clip_lossscale_fixed: the same overflow flags and scales in both modes, losses to 1e-6.
+
+    Its network computes ``((pred - gt) ** 2).mean()`` with Tensor operators: run op by op (PyNative) the
+    squares are rounded before the sum; compiled (GRAPH_MODE), XLA:CPU contracts square and add into an
+    FMA, so a few printed losses differ in the last float32 digit (see test below)."""
+    name = "s002_grad_clip_lossscale_fixed"
+    py, graph = run_seed(name, "pynative", tmp_path), run_seed(name, "graph", tmp_path)
+    assert py.returncode == 0, py.stderr[-3000:]
+    assert graph.returncode == 0, graph.stderr[-3000:]
+    strip = lambda out: re.sub(r"loss = \S+,", "", out)  # noqa: E731
+    assert strip(py.stdout) == strip(graph.stdout) and "cond" in py.stdout
+    lp = [float(v) for v in re.findall(r"loss = (\S+),", py.stdout)]
+    lg = [float(v) for v in re.findall(r"loss = (\S+),", graph.stdout)]
+    assert len(lp) == len(lg) > 0
+    for a, b in zip(lp, lg):
+        assert abs(a - b) <= 1e-6 * abs(a)
+
+
+@pytest.mark.xfail(strict=True, reason="user arithmetic run op by op is not FMA-contracted as in the compiled program")
+def test_grad_clip_lossscale_seed_bit_identical(tmp_path):
+    name = "s002_grad_clip_lossscale_fixed"
+    py, graph = run_seed(name, "pynative", tmp_path), run_seed(name, "graph", tmp_path)
+    assert py.stdout == graph.stdout

@@ -597,8 +597,9 @@ def _nll_core(
         )
     if label_smoothing > 0:
         labels = labels * (1 - label_smoothing) + label_smoothing / c
-    prod = logp * labels if w is None else logp * labels * w.reshape(wshape)
-    loss = -jnp.sum(prod, axis=axis)
+    # sum(-p * logp) as MindSpore's kernel: all-zero labels give +0 (-sum(p * logp) gives -0)
+    prod = -labels * logp if w is None else -labels * logp * w.reshape(wshape)
+    loss = jnp.sum(prod, axis=axis)
     return _reduce(loss, reduction)
 
 
@@ -757,7 +758,7 @@ def softmax_cross_entropy_with_logits(logits: Any, labels: Any) -> tuple[Tensor,
             f"but got {tuple(x.shape)} and {tuple(y.shape)}."
         )
     logp = _jnn_log_softmax(x, axis=-1)
-    return wrap(-jnp.sum(y * logp, axis=-1)), wrap(jnp.exp(logp) - y)
+    return wrap(jnp.sum(-y * logp, axis=-1)), wrap(jnp.exp(logp) - y)
 
 
 @compiled_op
@@ -774,4 +775,4 @@ def sparse_softmax_cross_entropy_with_logits(logits: Any, labels: Any, is_grad: 
     onehot = jax.nn.one_hot(y, x.shape[1], dtype=x.dtype)
     if is_grad:
         return wrap((jnp.exp(logp) - onehot) / x.shape[0])
-    return wrap(-jnp.mean(jnp.sum(onehot * logp, axis=-1)))
+    return wrap(jnp.mean(jnp.sum(-onehot * logp, axis=-1)))
