@@ -56,6 +56,7 @@ _CHECKPOINT_API = ("save_checkpoint", "load_checkpoint", "load_param_into_net", 
 _LAZY = (
     "dataset",
     "mindrecord",
+    "boost",
     "train",
     "amp",
     "communication",

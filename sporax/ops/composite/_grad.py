@@ -92,6 +92,8 @@ def _sens_cotangent(out: Any, sens: Any, op: str) -> Any:
     cts = []
     for o, s in zip(out_leaves, sens_leaves, strict=True):
         s = jnp.asarray(s)
+        if s.shape != o.shape and s.size == o.size:
+            s = s.reshape(o.shape)  # MindSpore accepts e.g. a (1,) scale for a 0-d loss
         if s.shape != o.shape:
             raise ValueError(
                 f"For '{op}', the shape of sens must be {tuple(o.shape)} (the output's), but got {tuple(s.shape)}."

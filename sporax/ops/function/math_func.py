@@ -13,7 +13,17 @@ import numpy as np
 from ..._engine import is_tracer, jax, jnp, lax
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
-from .._utils import arr, as_tensor_array, check_axis, check_broadcast, float_result, np_dtype, promote, wrap
+from .._utils import (
+    arr,
+    as_tensor_array,
+    check_axis,
+    check_broadcast,
+    compiled_op,
+    float_result,
+    np_dtype,
+    promote,
+    wrap,
+)
 
 __all__ = [
     "add",
@@ -750,23 +760,30 @@ def _l2(a: Any, norm_type: Any = 2.0) -> Any:
     return jnp.sum(jnp.abs(a) ** p) ** (1.0 / p)
 
 
+@compiled_op
 def clip_by_global_norm(x: Any, clip_norm: Any = 1.0, use_norm: Any = None) -> tuple[Tensor, ...]:
     """Scale a tuple of Tensors so their global L2 norm is at most ``clip_norm``.
 
     ``scale = clip_norm / max(global_norm, clip_norm)``, with ``global_norm = sqrt(sum(l2(x_i)**2))``
-    (or ``use_norm`` when given).
+    MindSpore's formula; a single Tensor is accepted too.
 
     Args:
         x (Union[tuple[Tensor], list[Tensor]]): the tensors to clip.
         clip_norm (Union[float, int, Tensor]): the clipping ratio, > 0. Default: ``1.0``.
-        use_norm (Union[float, Tensor, None]): a precomputed global norm. Default: ``None``.
+        use_norm (None): must be None (as in MindSpore). Default: ``None``.
 
     Returns:
         tuple[Tensor], the clipped tensors, each in its input's dtype.
     """
+    if isinstance(x, Tensor):  # MindSpore accepts one Tensor too
+        return clip_by_global_norm((x,), clip_norm, use_norm)[0]
     if not isinstance(x, (list, tuple)):
         raise TypeError(
             f"For 'clip_by_global_norm', the 'x' must be a tuple or list of Tensors, but got {type(x).__name__}."
+        )
+    if use_norm is not None:
+        raise ValueError(
+            f"For 'clip_by_global_norm', the 'use_norm' only supports None currently, but got {use_norm!r}."
         )
     if _is_real_number(clip_norm) and float(clip_norm) <= 0:
         raise ValueError(f"For 'clip_by_global_norm', the 'clip_norm' must be > 0, but got {clip_norm}.")

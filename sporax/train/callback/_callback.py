@@ -271,9 +271,8 @@ class RunContext:
 
 def _handle_loss(loss):
     """The loss value a callback reports: the first output of a tuple, the mean of a Tensor."""
-    if isinstance(loss, (tuple, list)):
-        if loss and isinstance(loss[0], Tensor):
-            loss = loss[0]
-    elif isinstance(loss, Tensor):
+    if isinstance(loss, (tuple, list)) and loss and isinstance(loss[0], Tensor):
+        loss = loss[0]
+    if isinstance(loss, Tensor):
         loss = float(np.mean(loss.asnumpy()))
     return loss
