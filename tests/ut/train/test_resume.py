@@ -22,6 +22,8 @@ EPOCHS, STOP = 4, 2
 COMMON = """
 import numpy as np
 import sporax as ms
+import sporax.dataset as ds
+from sporax import nn, ops
 from sporax.train import Model
 from sporax.train.callback import Callback
 
