@@ -11,8 +11,14 @@ from .wrap import *  # noqa: F403
 from .dynamic_lr import *  # noqa: F403
 from .learning_rate_schedule import *  # noqa: F403
 
-__all__ = ["Cell", "GraphCell", *layer.__all__, *loss.__all__, *optim.__all__, *wrap.__all__]
-__all__ += [*learning_rate_schedule.__all__, *dynamic_lr.__all__]
+__all__: list[str] = []
+__all__ += ["Cell", "GraphCell"]
+__all__ += layer.__all__
+__all__ += loss.__all__
+__all__ += optim.__all__
+__all__ += wrap.__all__
+__all__ += learning_rate_schedule.__all__
+__all__ += dynamic_lr.__all__
 
 
 def __getattr__(name: str):

@@ -6,4 +6,7 @@ from .function import *  # noqa: F403
 from .operations import *  # noqa: F403
 from .operations import Primitive, constexpr, prim_attr_register
 
-__all__ = [*function.__all__, *operations.__all__, *composite.__all__]
+__all__: list[str] = []
+__all__ += function.__all__
+__all__ += operations.__all__
+__all__ += composite.__all__

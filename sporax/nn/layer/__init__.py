@@ -9,15 +9,15 @@ from .embedding import *  # noqa: F403
 from .normalization import *  # noqa: F403
 from .pooling import *  # noqa: F403
 
-__all__ = [
-    *activation.__all__,
-    *basic.__all__,
-    *container.__all__,
-    *conv.__all__,
-    *embedding.__all__,
-    *normalization.__all__,
-    *pooling.__all__,
-]
+__all__ = (
+    activation.__all__
+    + basic.__all__
+    + container.__all__
+    + conv.__all__
+    + embedding.__all__
+    + normalization.__all__
+    + pooling.__all__
+)
 
 from . import clip  # noqa: E402
 from .clip import ClipByNorm  # noqa: E402

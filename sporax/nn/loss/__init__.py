@@ -3,4 +3,5 @@
 from . import loss
 from .loss import *  # noqa: F403
 
-__all__ = [*loss.__all__]
+__all__: list[str] = []
+__all__ += loss.__all__

@@ -6,4 +6,8 @@ from .grad_accumulation import GradAccumulationCell
 from .grad_reducer import *  # noqa: F403
 from .loss_scale import *  # noqa: F403
 
-__all__ = [*cell_wrapper.__all__, *grad_reducer.__all__, *loss_scale.__all__, "GradAccumulationCell"]
+__all__: list[str] = []
+__all__ += ["GradAccumulationCell"]
+__all__ += cell_wrapper.__all__
+__all__ += grad_reducer.__all__
+__all__ += loss_scale.__all__

@@ -6,4 +6,8 @@ from .math_func import *  # noqa: F403
 from .nn_func import *  # noqa: F403
 from .random_func import *  # noqa: F403
 
-__all__ = [*array_func.__all__, *math_func.__all__, *nn_func.__all__, *random_func.__all__]
+__all__: list[str] = []
+__all__ += array_func.__all__
+__all__ += math_func.__all__
+__all__ += nn_func.__all__
+__all__ += random_func.__all__

@@ -10,14 +10,10 @@ from .nn_ops import *  # noqa: F403
 from .random_ops import *  # noqa: F403
 from . import array_ops, math_ops, nn_ops, random_ops
 
-__all__ = [
-    "Primitive",
-    "PrimitiveWithCheck",
-    "PrimitiveWithInfer",
-    "constexpr",
-    "prim_attr_register",
-    *array_ops.__all__,
-    *math_ops.__all__,
-    *nn_ops.__all__,
-    *random_ops.__all__,
-]
+__all__ = (
+    ["Primitive", "PrimitiveWithCheck", "PrimitiveWithInfer", "constexpr", "prim_attr_register"]
+    + array_ops.__all__
+    + math_ops.__all__
+    + nn_ops.__all__
+    + random_ops.__all__
+)
