@@ -55,6 +55,7 @@ def raw_mnist(src: str, dst: str) -> str:
 def run(label: str, cmd: list[str], cpus: str, workdir: str) -> dict:
     full = ["taskset", "-c", cpus, *cmd] if shutil.which("taskset") else cmd
     print(f"[{label}] {' '.join(full)}", flush=True)
+    load = os.getloadavg()[0]
     r = subprocess.run(full, capture_output=True, text=True, cwd=workdir)
     if r.returncode != 0:
         print(r.stdout[-2000:], r.stderr[-4000:], sep="\n")
@@ -62,7 +63,12 @@ def run(label: str, cmd: list[str], cpus: str, workdir: str) -> dict:
     epochs = [float(v) / 1000 for v in re.findall(r"Train epoch time: ([0-9.]+) ms", r.stdout)]
     acc = re.findall(r"Accuracy:\{'Accuracy': (?:np\.float64\()?([0-9.]+)", r.stdout)
     res = {"epochs": epochs, "accuracy": float(acc[-1]) if acc else None}
-    print(f"[{label}] epoch seconds: {', '.join(f'{e:.2f}' for e in epochs)}; test accuracy {res['accuracy']}")
+    # the machine's load before and after: other processes on these cores slow both sides (MindSpore's
+    # spinning thread pools far more than XLA)
+    print(
+        f"[{label}] epoch seconds: {', '.join(f'{e:.2f}' for e in epochs)}; test accuracy {res['accuracy']}; "
+        f"load average {load:.1f} -> {os.getloadavg()[0]:.1f}"
+    )
     return res
 
 

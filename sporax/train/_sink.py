@@ -301,7 +301,9 @@ class SinkRunner:
                     out = self._scan(*stacked)
                 except TRACE_ERRORS as err:
                     _log.info(
-                        "sink: '%s' cannot run inside a compiled loop (%s); running it step by step.", self._name, err
+                        "sink: '%s' cannot run inside a compiled loop (%s); running it step by step.",
+                        self._name,
+                        type(err).__name__,
                     )
                     self.strategy = "scan-fallback"
             if self.strategy != "scan":

@@ -291,3 +291,20 @@ def test_data_sink_with_a_train_step_and_errors():
         data_sink(train, fresh, sink_size=1.0)
     with pytest.raises(ValueError, match="input shape of 'set_inputs'"):
         data_sink(train, fresh, input_signature=Tensor(np.zeros((3,), np.float32)))
+
+
+def test_a_step_that_cannot_be_compiled_runs_eagerly_step_by_step(monkeypatch):
+    monkeypatch.delenv("SPORAX_SINK_STRATEGY", raising=False)
+    seen = []
+
+    def step(x):
+        seen.append(int(x))  # a Python number from a tensor: cannot be traced
+        return x * 2
+
+    data = ds.NumpySlicesDataset({"x": np.arange(5, dtype=np.float32)}, shuffle=False)
+    sink = data_sink(step, data, sink_size=3)
+    with pytest.warns(RuntimeWarning, match="could not compile"):
+        out = sink()
+    assert float(out.asnumpy()) == 4.0 and seen[-3:] == [0, 1, 2]
+    assert float(sink().asnumpy()) == 0.0 and seen[-3:] == [3, 4, 0]
+    assert sink.__sporax_sink__.strategy == "scan-fallback"
