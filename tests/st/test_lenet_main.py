@@ -10,8 +10,6 @@ import sys
 
 import pytest
 
-import sporax
-
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SEEDS = ROOT.parent / "shared" / "seed_examples"
 EXAMPLE = ROOT / "examples" / "lenet_mnist.py"
@@ -78,11 +76,6 @@ def test_main_job_sink_mode_gives_the_same_model(main_job):
 
 # ------------------------------------------------------------------ the seeds
 needs_seeds = pytest.mark.skipif(not SEEDS.is_dir(), reason="the shared seed examples are not beside this checkout")
-# seed 003 uses MindSpore 2.x's top-level names (ms.Model, ms.CheckpointConfig, ms.ModelCheckpoint, ms.LossMonitor)
-needs_top_level = pytest.mark.skipif(
-    not all(hasattr(sporax, n) for n in ("Model", "CheckpointConfig", "ModelCheckpoint", "LossMonitor")),
-    reason="sporax does not export Model and the callbacks at top level yet",
-)
 
 
 @pytest.fixture(scope="module")
@@ -117,7 +110,6 @@ def test_seed_custom_train_loop_sink(fake_mnist, tmp_path):
 
 
 @needs_seeds
-@needs_top_level
 def test_seed_lenet_model_train_keeps_mindspore_checkpoint_names(fake_mnist, tmp_path):
     out = run_seed("s003_lenet_model_train_fixed", fake_mnist, tmp_path)
     lines = re.findall(r"^epoch: (\d+) step: (\d+), loss is", out, re.M)
@@ -127,7 +119,6 @@ def test_seed_lenet_model_train_keeps_mindspore_checkpoint_names(fake_mnist, tmp
 
 
 @needs_seeds
-@needs_top_level
 def test_seed_mindvision_lenet_model(fake_mnist, tmp_path):
     out = run_seed("s003_mindvision_lenet_model_fixed", fake_mnist, tmp_path)
     lines = re.findall(r"^epoch: 1 step: (\d+), loss is ([0-9.e-]+)$", out, re.M)
