@@ -58,7 +58,6 @@ class BatchStream:
         self.num_epochs = num_epochs
         self.start = start
         self.output_numpy = output_numpy
-        self.position = start
         self._it: Any = None
 
     def _open(self) -> None:
@@ -87,10 +86,7 @@ class BatchStream:
         """The next row, or None at the end of the data."""
         if self._it is None:
             self._open()
-        row = self._next_row()
-        if row is not None:
-            self.position += 1
-        return row
+        return self._next_row()
 
     def close(self) -> None:
         if self._it is not None:
@@ -288,7 +284,6 @@ class SinkRunner:
                 raise self._out_of_data()
             self._check(first)
             max_steps = max(1, SINK_CHUNK_BYTES // _row_bytes(first))
-            self._first = first
             self._feeder = _Feeder(_Prepend(first, self.stream), self.sink_size, max_steps)
         done, out = 0, None
         while done < self.sink_size:
