@@ -5,8 +5,11 @@ Variants (DESIGN §5; ``sporax.ops.function._conv_pool.force_lowering``):
 
 * ``plain``: ``lax.conv`` NCHW + ``reduce_window`` max-pool (autodiff: ``select_and_scatter``);
 * ``laxconv``: ``lax.conv`` + the reshape max-pool with its mask VJP (the state before the GEMM lowering);
-* ``gemm``: what CPU runs by default: im2col + GEMM convs with a GEMM-written VJP, reshape max-pool.
+* ``gemm-noopt``: im2col + GEMM convs with a GEMM-written VJP, reshape max-pool, no compiler options;
+* ``gemm``: what CPU runs by default: the GEMM lowering compiled with the engine's default options
+  (``_engine._jit.default_compiler_options``: YNNPACK library fusion for dots and convolutions only).
 
+The first three compile without any compiler options (``StatefulJit(compiler_options={})``).
 All variants start from the same weights and must agree (loss and weights after the timed steps).
 Timing rounds alternate between variants (this machine is shared); per-variant medians of process CPU
 time (not wall time, which other processes inflate) are reported. Run pinned to one core:
@@ -31,7 +34,12 @@ from sporax import Tensor, nn
 from sporax._engine import scan_steps
 from sporax.ops.function._conv_pool import force_lowering
 
-VARIANTS = {"plain": ("plain", "plain"), "laxconv": ("plain", "reshape"), "gemm": (None, None)}
+VARIANTS = {  # conv lowering, max-pool lowering, compiler options (None: the engine's defaults)
+    "plain": ("plain", "plain", {}),
+    "laxconv": ("plain", "reshape", {}),
+    "gemm-noopt": (None, None, {}),
+    "gemm": (None, None, None),
+}
 
 
 class LeNet5(nn.Cell):
@@ -61,7 +69,7 @@ class Runner:
 
     def __init__(self, name: str, init: dict, lr: float = 1e-2) -> None:
         self.name = name
-        self.conv, self.pool = VARIANTS[name]
+        self.conv, self.pool, options = VARIANTS[name]
         self.net = LeNet5()
         for p in self.net.trainable_params():
             p.set_data(Tensor(init[p.name]))
@@ -75,6 +83,8 @@ class Runner:
 
         self.step = ms.jit(body)
         self.sink = ms.jit(lambda xs, ys: scan_steps(lambda row: body(*row), (xs, ys)))
+        for f in (self.step, self.sink):
+            f.__sporax_jit__.compiler_options = options
 
     def __call__(self, fn, *args):
         with force_lowering(conv=self.conv, maxpool=self.pool):

@@ -22,6 +22,7 @@ place only while this function is traced. Only what the rewrite cannot express r
 from __future__ import annotations
 
 import logging
+import threading
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -84,6 +85,36 @@ class _Entry:
         self.copy_state: frozenset[int] = frozenset()
 
 
+# ---- compiler options requested by op lowerings (hook for DESIGN §5) ---------------------------------
+# While the discovery pass traces a function, a lowering may ask for XLA options for the executable being
+# built (ops/function/_conv_pool.py: its reshape max-pool asks XLA:CPU to keep YNNPACK library fusion to
+# dots and convolutions: the default "reduce" fusion slows it, and the whole LeNet5 step with it, ~15%;
+# other models, e.g. attention blocks, are faster with the default, so this is no global default).
+# Options this jaxlib rejects (experimental ones come and go) are dropped: probed once per process.
+_requests = threading.local()  # .stack: one dict per StatefulJit being built on this thread
+_accepted: dict[tuple[str, str], bool] = {}
+
+
+def request_compiler_options(options: dict[str, str]) -> None:
+    """Called while tracing: compile the enclosing StatefulJit's executable with ``options`` (where this
+    jaxlib accepts them, and unless the StatefulJit was given explicit ``compiler_options``)."""
+    stack = getattr(_requests, "stack", None)
+    if stack:
+        stack[-1].update(options)
+
+
+def _supported(options: dict[str, str]) -> dict[str, str]:
+    for k, v in options.items():
+        if (k, v) not in _accepted:
+            try:
+                jax.jit(lambda x: x + 1, compiler_options={k: v}).lower(np.float32(0)).compile()
+                _accepted[k, v] = True
+            except Exception:  # an option or value this jaxlib does not know
+                _log.debug("sporax: XLA option %s=%s is not accepted by this jaxlib; not used", k, v)
+                _accepted[k, v] = False
+    return {k: v for k, v in options.items() if _accepted[k, v]}
+
+
 class StatefulJit:
     """Compile ``fn`` per input signature with its implicit state (see module doc).
 
@@ -93,7 +124,8 @@ class StatefulJit:
             runs it eagerly from then on and says so once; ``"raise"`` re-raises.
         donate: donate the buffers of written state.
         name: used in messages.
-        compiler_options: XLA compiler options for the executable.
+        compiler_options: XLA compiler options for the executable; None: those the traced ops request
+            (``request_compiler_options``).
     """
 
     def __init__(
@@ -238,10 +270,16 @@ class StatefulJit:
             return self._build(leaves, treedef, dyn_pos, dyn)
 
     def _build(self, leaves: list[Any], treedef: Any, dyn_pos: list[int], dyn: list[Any]) -> _Entry:
-        reads, writes = self._discover(leaves, treedef, dyn_pos, dyn)
+        stack = _requests.__dict__.setdefault("stack", [])
+        stack.append({})
+        try:
+            reads, writes = self._discover(leaves, treedef, dyn_pos, dyn)
+        finally:
+            requested = stack.pop()
+        options = _supported(requested) if self.compiler_options is None else self.compiler_options
         _autograph.retrying()  # the trace below prints again what the discovery pass printed
         for _ in range(3):
-            entry = self._compile(leaves, treedef, dyn_pos, reads, writes)
+            entry = self._compile(leaves, treedef, dyn_pos, reads, writes, options)
             try:
                 # Tracing now (not at the first call) lets a missed-state retrace happen before any
                 # buffer is donated. jit caches the trace, so the first call only compiles.
@@ -270,7 +308,13 @@ class StatefulJit:
         return found["reads"], found["writes"]
 
     def _compile(
-        self, leaves: list[Any], treedef: Any, dyn_pos: list[int], reads: list[Any], writes: list[Any]
+        self,
+        leaves: list[Any],
+        treedef: Any,
+        dyn_pos: list[int],
+        reads: list[Any],
+        writes: list[Any],
+        options: dict[str, Any] | None = None,
     ) -> _Entry:
         entry = _Entry()
         written = {id(h) for h in writes}
@@ -300,7 +344,8 @@ class StatefulJit:
             entry.copy_state = frozenset(i for i, v in enumerate(new_vals) if id(v) in shared)
             return [out_leaves[i] for i in entry.out_dyn_idx], new_vals
 
-        compile_kw = {"compiler_options": self.compiler_options} if self.compiler_options else {}
+        options = self.compiler_options if options is None else options
+        compile_kw = {"compiler_options": options} if options else {}
         entry.compiled = jax.jit(pure, donate_argnums=(0,) if donated else (), **compile_kw)
         return entry
 

@@ -7,6 +7,7 @@ what CPU runs) against a NumPy reference, forward and gradients w.r.t. input, we
 under ``sporax.jit`` and inside ``scan_steps`` (sink mode)."""
 
 import math
+import zlib
 
 import numpy as np
 import pytest
@@ -184,6 +185,7 @@ CONV_CASES = [
 
 
 def _conv_case(case, dtype):
+    rng = np.random.default_rng(zlib.crc32(repr(case).encode()))  # own stream: other tests keep theirs
     (cin, cout, group), k, stride, dilation, pad_kw, hw = case
     x = rng.standard_normal((2, cin, *hw)).astype(dtype)
     w = rng.standard_normal((cout, cin // group, *k)).astype(dtype)
@@ -200,6 +202,7 @@ def _conv_case(case, dtype):
 def test_conv2d_lowerings_match_numpy(case, lowering):
     """Forward and gradients (input, weight, bias) of each lowering against NumPy, eagerly and under jit."""
     x, w, b, s, d, pads, args = _conv_case(case, np.float64)
+    rng = np.random.default_rng(1)
     y_ref, _, _ = np_conv2d_full(x, w, None, s, pads, d, args["groups"])
     y_ref = y_ref + b[None, :, None, None]
     proj = rng.standard_normal(y_ref.shape)
@@ -255,6 +258,7 @@ def test_conv_lowering_choice():
 
 
 def test_conv1d_gemm_matches_plain():
+    rng = np.random.default_rng(2)
     x = rng.standard_normal((2, 4, 9))
     w = rng.standard_normal((6, 2, 3))
     outs = []
@@ -287,6 +291,7 @@ def test_conv_train_steps_in_scan_steps_match_a_python_loop(lowering):
     """Sink mode: SGD steps inside one scan_steps program equal the same steps one by one, eagerly,
     with the plain lowering (float64: the comparison is exact up to summation order)."""
     ms.set_seed(3)
+    rng = np.random.default_rng(3)
     net = _SmallCNN(ms.float64)
     init = [p.asnumpy() for p in net.trainable_params()]
     xs = rng.standard_normal((4, 2, 1, 10, 10))
@@ -316,6 +321,39 @@ def test_conv_train_steps_in_scan_steps_match_a_python_loop(lowering):
     np.testing.assert_allclose(losses, ref_losses, rtol=1e-10)
     for p, ref in zip(net.trainable_params(), ref_w):
         np.testing.assert_allclose(p.asnumpy(), ref, rtol=1e-9, atol=1e-12)
+
+
+def test_reshape_maxpool_requests_cpu_compiler_options(monkeypatch):
+    """A compiled function with a reshape max-pool asks for the CPU fusion options (DESIGN §5); ones this
+    jaxlib rejects are dropped, explicit compiler_options win."""
+    from sporax._engine import _jit
+
+    seen = []
+    real_jit = _jit.jax.jit
+
+    def spy(fn, *a, **kw):
+        seen.append(kw.get("compiler_options"))
+        return real_jit(fn, *a, **kw)
+
+    monkeypatch.setattr(_jit.jax, "jit", spy)
+    rng = np.random.default_rng(4)
+    x = T(rng.standard_normal((2, 3, 4, 4)).astype(np.float32))
+    pool = lambda v: ops.max_pool2d(v, 2, 2)
+    np.testing.assert_array_equal(ms.jit(pool)(x).asnumpy(), pool(x).asnumpy())
+    assert seen[-1] == _jit._supported(CP._CPU_POOL_OPTIONS) == CP._CPU_POOL_OPTIONS  # accepted by this jaxlib
+    seen.clear()
+    ms.jit(lambda v: ops.max_pool2d(v, 3, 2))(x)  # reduce_window: nothing requested
+    assert seen[-1] is None
+
+    def bogus(v):
+        _jit.request_compiler_options({"xla_cpu_experimental_ynn_fusion_type": "LIBRARY_FUSION_TYPE_NOPE"})
+        return v * 2
+
+    np.testing.assert_array_equal(ms.jit(bogus)(x).asnumpy(), x.asnumpy() * 2)  # dropped, still compiles
+    assert seen[-1] is None
+    explicit = _jit.StatefulJit(pool, compiler_options={})
+    explicit(x)
+    assert seen[-1] is None
 
 
 # ---------------------------------------------------------------------- pooling
@@ -401,6 +439,7 @@ def test_maxpool_reshape_lowering_ties_match_reduce_window(k):
     """Windows full of ties (as after a ReLU) and distinct values: the reshape max-pool's mask VJP routes
     each window's gradient to its first maximum, as reduce_window's select_and_scatter does; eagerly,
     under jit and inside scan_steps."""
+    rng = np.random.default_rng(5)
     x = np.maximum(rng.standard_normal((2, 3, 6, 6)), 0)  # many zero windows
     x[0, 0, :2, :3] = 1.0  # an all-equal non-zero window
     proj = rng.standard_normal((2, 3, 6 // k[0], 6 // k[1]))
