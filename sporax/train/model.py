@@ -472,7 +472,11 @@ class Model(_ModelLoops):
         sink_mode: bool = True,
     ) -> None:
         """
-        Build the train and eval networks for the datasets before training (MindSpore's graph warm-up).
+        Build the train and eval networks for the datasets before training (MindSpore's graph warm-up): checks
+        the datasets against the networks and compiles the steps for their first batch, so that `train` and
+        `eval` start at once. The train step is compiled by running it once on the first batch, after which every
+        Parameter and the random state are put back: the training that follows is unchanged. A sink's program
+        (`dataset_sink_mode=True`) is compiled at the first sink.
 
         Args:
             train_dataset (Dataset, optional): A training dataset. Default: ``None`` .
@@ -498,7 +502,8 @@ class Model(_ModelLoops):
             element = _first_element(train_dataset)
             self._check_train_element(self._train_network, element, train_dataset)
             self._train_network.set_train(True)
-            self._train_network.compile(*element)
+            self._backbone_is_train = True
+            self._warm_up(self._train_network, element)
         if valid_dataset:
             if not isinstance(valid_dataset, Dataset):
                 raise TypeError(f"The type of 'valid_dataset' must be `Dataset`, but got {type(valid_dataset)}.")
@@ -509,4 +514,18 @@ class Model(_ModelLoops):
                 )
             element = _first_element(valid_dataset)
             check_columns(self._eval_network, len(element), valid_dataset.get_col_names(), "eval")
-            self._eval_network.compile(*element)
+            self._eval_network.set_train(False)
+            self._backbone_is_train = False
+            self._warm_up(self._eval_network, element)
+
+    def _warm_up(self, network: Cell, element: list) -> None:
+        """Compile ``network``'s step for ``element`` by running it, then restore its Parameters and the RNG."""
+        from ..common.seed import get_rng_state, set_rng_state
+
+        params = list(network.get_parameters())
+        saved = [Tensor(p) for p in params]  # copies
+        rng = get_rng_state()
+        self._step_of(network)(*element)
+        for p, value in zip(params, saved, strict=True):
+            p.set_data(value)
+        set_rng_state(rng)

@@ -374,12 +374,15 @@ def test_a_dataset_trains_one_model_only():
 
 
 def test_build_checks_and_warm_up():
+    ref = reference_losses(2)
     _, _, _, model = make(metrics={"acc"})
     d = dataset()
     model.build(d, dataset(), epoch=2)
     with pytest.raises(ValueError, match="the value of parameter 'epoch' in Model.build should be equal"):
         model.train(1, d)
-    model.train(2, d)
+    rec = Recorder()
+    model.train(2, d, callbacks=rec)
+    np.testing.assert_array_equal(rec.losses, ref)  # the warm-up step left no trace
     _, _, _, plain = make()
     with pytest.raises(RuntimeError, match="metric fn can not be None or empty"):
         plain.build(valid_dataset=dataset())
