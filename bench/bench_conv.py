@@ -1,15 +1,18 @@
-"""Convolution/pooling lowerings on XLA:CPU, side by side: a LeNet5 batch-32 train step (GRAPH_MODE
-``@jit`` around ``value_and_grad`` + SGD), per step and inside ``scan_steps`` (sink mode).
+"""Convolution/pooling lowerings on XLA:CPU, side by side: a train step (GRAPH_MODE ``@jit`` around
+``value_and_grad`` + SGD), per step and inside ``scan_steps`` (sink mode). Models: ``lenet`` (LeNet5,
+batch 32, 1x32x32) and ``cnn`` (four 3x3 convs of 16/32 channels on 3x32x32, batch 32, one max-pool).
 
 Variants (DESIGN §5; ``sporax.ops.function._conv_pool.force_lowering``):
 
 * ``plain``: ``lax.conv`` NCHW + ``reduce_window`` max-pool (autodiff: ``select_and_scatter``);
-* ``laxconv``: ``lax.conv`` + the reshape max-pool with its mask VJP (the state before the GEMM lowering);
-* ``gemm-noopt``: im2col + GEMM convs with a GEMM-written VJP, reshape max-pool, no compiler options;
-* ``gemm``: what CPU runs by default: the GEMM lowering compiled with the engine's default options
-  (``_engine._jit.default_compiler_options``: YNNPACK library fusion for dots and convolutions only).
+* ``laxconv``: ``lax.conv`` + the reshape max-pool with its mask VJP (the state before the CPU lowerings);
+* ``gemm-noopt``: every conv as im2col + GEMM with a GEMM-written VJP, reshape max-pool, no compiler
+  options;
+* ``nhwc``: every conv as canonical NHWC/HWIO Eigen convolutions with a canonical VJP;
+* ``auto``: what CPU runs by default (per conv: ``gemm`` for small im2col matrices, ``nhwc`` above),
+  compiled with the options the lowerings request (YNNPACK library fusion for dots/convs only).
 
-The first three compile without any compiler options (``StatefulJit(compiler_options={})``).
+``plain``, ``laxconv`` and ``gemm-noopt`` compile without any compiler options.
 All variants start from the same weights and must agree (loss and weights after the timed steps).
 Timing rounds alternate between variants (this machine is shared); per-variant medians of process CPU
 time (not wall time, which other processes inflate) are reported. Run pinned to one core:
@@ -34,11 +37,12 @@ from sporax import Tensor, nn
 from sporax._engine import scan_steps
 from sporax.ops.function._conv_pool import force_lowering
 
-VARIANTS = {  # conv lowering, max-pool lowering, compiler options (None: the engine's defaults)
+VARIANTS = {  # conv lowering, max-pool lowering, compiler options (None: what the lowerings request)
     "plain": ("plain", "plain", {}),
     "laxconv": ("plain", "reshape", {}),
-    "gemm-noopt": (None, None, {}),
-    "gemm": (None, None, None),
+    "gemm-noopt": ("gemm", None, {}),
+    "nhwc": ("nhwc", None, None),
+    "auto": (None, None, None),
 }
 
 
@@ -64,13 +68,35 @@ class LeNet5(nn.Cell):
         return self.loss_fn(self.fc3(x), y)
 
 
+class CNN(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.Conv2d(3, 16, 3, has_bias=True)
+        self.c2 = nn.Conv2d(16, 16, 3, has_bias=True)
+        self.c3 = nn.Conv2d(16, 32, 3, stride=2, has_bias=True)
+        self.c4 = nn.Conv2d(32, 32, 3, has_bias=True)
+        self.relu = nn.ReLU()
+        self.pool = nn.MaxPool2d(2, 2)
+        self.flatten = nn.Flatten()
+        self.fc = nn.Dense(32 * 8 * 8, 10)
+        self.loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+
+    def construct(self, x, y):
+        h = self.relu(self.c2(self.relu(self.c1(x))))
+        h = self.pool(self.relu(self.c4(self.relu(self.c3(h)))))
+        return self.loss_fn(self.fc(self.flatten(h)), y)
+
+
+MODELS = {"lenet": (LeNet5, (1, 32, 32)), "cnn": (CNN, (3, 32, 32))}
+
+
 class Runner:
     """One variant: a per-step function and a sink function, traced under its lowering."""
 
-    def __init__(self, name: str, init: dict, lr: float = 1e-2) -> None:
+    def __init__(self, name: str, model: type, init: dict, lr: float = 1e-2) -> None:
         self.name = name
         self.conv, self.pool, options = VARIANTS[name]
-        self.net = LeNet5()
+        self.net = model()
         for p in self.net.trainable_params():
             p.set_data(Tensor(init[p.name]))
         opt = nn.SGD(self.net.trainable_params(), lr)
@@ -96,22 +122,24 @@ class Runner:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--model", choices=list(MODELS), default="lenet")
     ap.add_argument("--variants", nargs="*", default=list(VARIANTS))
     ap.add_argument("--rounds", type=int, default=9)
-    ap.add_argument("--steps", type=int, default=40, help="steps per timing round (per step and per sink)")
+    ap.add_argument("--steps", type=int, default=0, help="steps per timing round (per step and per sink)")
     ap.add_argument("--batch", type=int, default=32)
     args = ap.parse_args()
     print(f"jax {jax.__version__}, backend {jax.default_backend()}, affinity {sorted(os.sched_getaffinity(0))}")
     ms.set_context(mode=ms.GRAPH_MODE)
     ms.set_seed(0)
-    init = {p.name: p.asnumpy() for p in LeNet5().trainable_params()}
+    model, chw = MODELS[args.model]
+    init = {p.name: p.asnumpy() for p in model().trainable_params()}
     rng = np.random.RandomState(0)
-    n = args.steps
-    xs = rng.randn(n, args.batch, 1, 32, 32).astype(np.float32)
+    n = args.steps or {"lenet": 40, "cnn": 6}[args.model]
+    xs = rng.randn(n, args.batch, *chw).astype(np.float32)
     ys = rng.randint(0, 10, (n, args.batch)).astype(np.int32)
     x, y, txs, tys = Tensor(xs[0]), Tensor(ys[0]), Tensor(xs), Tensor(ys)
 
-    runners = [Runner(v, init) for v in args.variants]
+    runners = [Runner(v, model, init) for v in args.variants]
     # numerics: the same first loss, then the same weights after one sink of n steps
     losses = [float(r(r.step, x, y)) for r in runners]
     for r in runners:

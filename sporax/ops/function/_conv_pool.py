@@ -1,16 +1,23 @@
 """Convolution and pooling kernels (NCHW), with MindSpore's padding modes and argument checks.
 
-Lowering (DESIGN §5), chosen per backend at trace time:
+Lowering (DESIGN §5), chosen per backend at trace time (``conv_lowering``):
 
 * GPU/TPU: ``lax.conv_general_dilated`` (cuDNN) and ``lax.reduce_window``: the "plain" lowering.
-* CPU (float32/float64, patches up to ``_GEMM_MAX_PATCH``): im2col + one GEMM with the batch folded
-  into the long dimension, on activations transposed to [C, B, H, W]; the backward is written as GEMMs
-  too (weight gradient: ``g @ patches.T``; input gradient: ``w.T @ g`` then col2im as a chain of
-  in-place slice additions). Patches are built from nested stacks (XLA:CPU leaves a concatenate of
-  more than 8 operands unfused). No ``lax.conv`` means no Eigen conv (slow with one input channel or
-  few output channels) and nothing for XLA:CPU to lower as naive loops inside a while loop (sink mode,
-  ``scan_steps``), where it skips conv canonicalisation. Measured on the LeNet5 b32 train step, one
-  core: see bench/bench_conv.py.
+* CPU, small convolutions (float32/float64; im2col matrix up to ``_GEMM_MAX_PATCH`` elements, which
+  covers LeNet-sized layers, or up to ``_GEMM_MAX_PATCH_CAP`` with few input channels): "gemm": im2col + one GEMM with the batch folded into the long dimension,
+  on activations transposed to [C, B, H, W]; the backward is written as GEMMs too (weight gradient:
+  ``g @ patches.T``; input gradient: ``w.T @ g`` then col2im as a chain of in-place slice additions).
+  Patches are built from nested stacks (XLA:CPU leaves a concatenate of more than 8 operands unfused).
+  Eigen's convolution is slow with one input channel or few output channels; this is several times
+  faster there.
+* CPU, larger convolutions (groups == 1): "nhwc": Eigen convolutions with canonical NHWC/HWIO
+  dimension numbers in the forward *and* in both backward convolutions (a custom VJP; the input
+  pre-padded so no window padding is negative). im2col stops paying once the patches leave the cache,
+  and inside a while loop (sink mode, ``scan_steps``) XLA:CPU skips the pass that canonicalises
+  convolutions: autodiff's backward convolutions then run as naive loops, 10-100x slower.
+* CPU, grouped convolutions: "gemm" up to ``_GEMM_MAX_PATCH_CAP``, "plain" beyond.
+
+Measured on the LeNet5 b32 train step and a 4-layer 3x3 CNN, one core: see bench/bench_conv.py.
 
 Non-overlapping max-pooling (kernel == stride, no padding) is a reshape + max with an elementwise
 first-max mask as its VJP on every backend: XLA's ``select_and_scatter`` (the autodiff of
@@ -135,18 +142,26 @@ def _dtype_name(a: Any) -> str:
 
 # ------------------------------------------------------------------ convolution
 # Largest im2col matrix (elements) the CPU GEMM lowering builds; bigger convs use lax.conv.
-_GEMM_MAX_PATCH = 1 << 24
-_LOWERINGS = ("auto", "plain", "gemm")
+# im2col matrix elements up to which CPU convs use "gemm": measured crossover with "nhwc" ~1-2.5M per
+# conv; larger patches leave the cache and swell the executable's temporaries (a step then spends as long
+# in page faults as in compute: glibc maps blocks over 32 MB afresh on every call). With few input
+# channels per group Eigen is 2-4x slower, so those (and grouped convs, which have no "nhwc") keep "gemm"
+# up to a cap.
+_GEMM_MAX_PATCH = 1 << 20
+_GEMM_FEW_CHANNELS = 4
+_GEMM_MAX_PATCH_CAP = 1 << 22
+_LOWERINGS = ("auto", "plain", "gemm", "nhwc")
 # What ``force_lowering`` sets for code traced inside it (benchmarks and tests): None = per backend.
 _FORCED: dict[str, str | None] = {"conv": None, "maxpool": None}
 
 
 @contextlib.contextmanager
 def force_lowering(conv: str | None = None, maxpool: str | None = None) -> Iterator[None]:
-    """Trace convolutions with ``conv`` ('plain' or 'gemm') and non-overlapping max-pools with ``maxpool``
-    ('plain': ``reduce_window``; 'reshape': reshape + max) instead of the per-backend choice. For
-    benchmarks and tests: a compiled function keeps the lowering it was traced with."""
-    if conv not in (None, "plain", "gemm") or maxpool not in (None, "plain", "reshape"):
+    """Trace convolutions with ``conv`` ('plain', 'gemm' or 'nhwc'; grouped ones keep the per-backend
+    choice under 'nhwc') and non-overlapping max-pools with ``maxpool`` ('plain': ``reduce_window``;
+    'reshape': reshape + max) instead of the per-backend choice. For benchmarks and tests: a compiled
+    function keeps the lowering it was traced with."""
+    if conv not in (None, "plain", "gemm", "nhwc") or maxpool not in (None, "plain", "reshape"):
         raise ValueError(f"force_lowering: unknown lowering conv={conv!r}, maxpool={maxpool!r}.")
     old = dict(_FORCED)
     _FORCED.update(conv=conv, maxpool=maxpool)
@@ -157,14 +172,18 @@ def force_lowering(conv: str | None = None, maxpool: str | None = None) -> Itera
 
 
 def conv_lowering(x: Any, w: Any, stride: tuple[int, int], dilation: tuple[int, int], groups: int) -> str:
-    """'gemm' or 'plain': the lowering ``conv2d_array`` picks for these operands (see module doc)."""
+    """'gemm', 'nhwc' or 'plain': the lowering ``conv2d_array`` picks for these operands (``x``: the
+    padded input; see module doc)."""
     if jax.default_backend() != "cpu" or x.dtype not in (np.float32, np.float64) or w.dtype != x.dtype:
         return "plain"
     n, h, wd = x.shape[0], x.shape[2], x.shape[3]
     k = w.shape[1] * w.shape[2] * w.shape[3]
     oh = max((h - dilation[0] * (w.shape[2] - 1) - 1) // stride[0] + 1, 1)
     ow = max((wd - dilation[1] * (w.shape[3] - 1) - 1) // stride[1] + 1, 1)
-    return "gemm" if groups * k * n * oh * ow <= _GEMM_MAX_PATCH else "plain"
+    patch = groups * k * n * oh * ow
+    if patch <= _GEMM_MAX_PATCH or (patch <= _GEMM_MAX_PATCH_CAP and (w.shape[1] <= _GEMM_FEW_CHANNELS or groups > 1)):
+        return "gemm"
+    return "nhwc" if groups == 1 else "plain"
 
 
 def conv2d_array(
@@ -178,14 +197,15 @@ def conv2d_array(
 ) -> Any:
     """The NCHW/OIHW convolution of arrays (explicit padding).
 
-    ``lowering``: 'auto' (per backend, see ``conv_lowering``), 'plain' (``lax.conv_general_dilated``)
-    or 'gemm' (im2col + GEMM with a GEMM-written VJP; any backend, for tests and benchmarks).
+    ``lowering``: 'auto' (per backend, see ``conv_lowering``), 'plain' (``lax.conv_general_dilated``),
+    'gemm' (im2col + GEMM with a GEMM-written VJP) or 'nhwc' (canonical NHWC/HWIO convolutions in the
+    forward and the VJP; groups == 1). Any backend: for tests and benchmarks.
     """
     if lowering not in _LOWERINGS:
         raise ValueError(f"conv2d_array: 'lowering' must be one of {_LOWERINGS}, but got {lowering!r}.")
     stride, dilation = tuple(int(v) for v in stride), tuple(int(v) for v in dilation)
     pads_t = tuple((int(lo), int(hi)) for lo, hi in pads)
-    if lowering == "auto" and _FORCED["conv"] is not None:
+    if lowering == "auto" and _FORCED["conv"] is not None and (_FORCED["conv"] != "nhwc" or groups == 1):
         lowering = _FORCED["conv"]
     if lowering == "auto":
         padded = jax.ShapeDtypeStruct(
@@ -202,6 +222,13 @@ def conv2d_array(
             dimension_numbers=("NCHW", "OIHW", "NCHW"),
             feature_group_count=groups,
         )
+    if lowering == "nhwc":
+        if groups != 1:
+            raise ValueError("conv2d_array: the 'nhwc' lowering takes groups == 1.")
+        xp = jnp.pad(x, ((0, 0), (0, 0), *pads_t)) if any(p for pp in pads_t for p in pp) else x
+        w_hwio = jnp.transpose(w, (2, 3, 1, 0))
+        y = _conv_nhwc(jnp.transpose(xp, (0, 2, 3, 1)), w_hwio, stride, dilation)
+        return jnp.transpose(y, (0, 3, 1, 2))
     # [C, B, H, W] inside: the GEMMs' long dimension is B*OH*OW and needs no transposes. XLA fuses
     # these boundary transposes into the neighbouring patch/activation fusions.
     y = _conv_cbhw(jnp.transpose(x, (1, 0, 2, 3)), w, stride, pads_t, dilation, int(groups))
@@ -291,6 +318,44 @@ def _conv_cbhw_bwd(stride: tuple, pads: tuple, dilation: tuple, groups: int, res
 
 
 _conv_cbhw.defvjp(_conv_cbhw_fwd, _conv_cbhw_bwd)
+
+_NHWC = ("NHWC", "HWIO", "NHWC")
+
+
+@functools.partial(jax.custom_vjp, nondiff_argnums=(2, 3))
+def _conv_nhwc(x: Any, w: Any, stride: tuple, dilation: tuple) -> Any:
+    """'VALID' convolution of pre-padded NHWC ``x`` with HWIO ``w``, canonical for XLA:CPU's Eigen
+    kernels, with a VJP of two more canonical convolutions (autodiff's are not: see module doc)."""
+    return lax.conv_general_dilated(x, w, stride, "VALID", rhs_dilation=dilation, dimension_numbers=_NHWC)
+
+
+def _conv_nhwc_fwd(x: Any, w: Any, stride: tuple, dilation: tuple) -> tuple[Any, Any]:
+    return _conv_nhwc(x, w, stride, dilation), (x, w)
+
+
+def _conv_nhwc_bwd(stride: tuple, dilation: tuple, res: Any, g: Any) -> tuple[Any, Any]:
+    x, w = res
+    h, wd = x.shape[1:3]
+    kh, kw = w.shape[:2]
+    oh, ow = g.shape[1:3]
+    eh, ew = dilation[0] * (kh - 1), dilation[1] * (kw - 1)
+    # input gradient: the stride-dilated g correlated with the flipped kernel, in/out channels swapped
+    w_t = jnp.transpose(w[::-1, ::-1], (0, 1, 3, 2))
+    pads = [(eh, h - (oh - 1) * stride[0] - 1), (ew, wd - (ow - 1) * stride[1] - 1)]
+    dx = lax.conv_general_dilated(
+        g, w_t, (1, 1), pads, lhs_dilation=stride, rhs_dilation=dilation, dimension_numbers=_NHWC
+    )
+    # weight gradient: batch and channels swapped (x as [C, H, W, N], g as an [OH, OW, N, O] kernel) over
+    # the rows/columns the windows reach
+    hu, wu = (oh - 1) * stride[0] + eh + 1, (ow - 1) * stride[1] + ew + 1
+    x_t = jnp.transpose(x[:, :hu, :wu], (3, 1, 2, 0))
+    dw = lax.conv_general_dilated(
+        x_t, jnp.transpose(g, (1, 2, 0, 3)), dilation, "VALID", rhs_dilation=stride, dimension_numbers=_NHWC
+    )
+    return dx, jnp.transpose(dw, (1, 2, 0, 3))
+
+
+_conv_nhwc.defvjp(_conv_nhwc_fwd, _conv_nhwc_bwd)
 
 
 def _conv_checks(x: Any, w: Any, groups: int, nsp: int, op: str) -> None:

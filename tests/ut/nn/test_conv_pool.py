@@ -197,7 +197,7 @@ def _conv_case(case, dtype):
     return x, w, b, s, d, pads, args
 
 
-@pytest.mark.parametrize("lowering", ["plain", "gemm"])
+@pytest.mark.parametrize("lowering", ["plain", "gemm", "nhwc"])  # grouped cases: 'nhwc' keeps the CPU choice
 @pytest.mark.parametrize("case", CONV_CASES)
 def test_conv2d_lowerings_match_numpy(case, lowering):
     """Forward and gradients (input, weight, bias) of each lowering against NumPy, eagerly and under jit."""
@@ -227,7 +227,7 @@ def test_conv2d_gemm_float32_matches_plain(case):
     """float32: the GEMM lowering equals lax.conv within float32 rounding, forward and backward."""
     x, w, b, _, _, _, args = _conv_case(case, np.float32)
     outs = {}
-    for lowering in ("plain", "gemm"):
+    for lowering in ("plain", "gemm", "nhwc"):
 
         def loss(xv, wv, bv):
             y = ops.conv2d(xv, wv, bv, **args)
@@ -236,25 +236,32 @@ def test_conv2d_gemm_float32_matches_plain(case):
         with CP.force_lowering(conv=lowering):
             y = ops.conv2d(T(x), T(w), T(b), **args)
             outs[lowering] = [y.asnumpy()] + [g.asnumpy() for g in ms.grad(loss, (0, 1, 2))(T(x), T(w), T(b))]
-    for a, g in zip(outs["plain"], outs["gemm"]):
-        assert a.dtype == g.dtype == np.float32
-        np.testing.assert_allclose(g, a, rtol=2e-5, atol=2e-5 * np.abs(a).max())
+    for lowering in ("gemm", "nhwc"):
+        for a, g in zip(outs["plain"], outs[lowering]):
+            assert a.dtype == g.dtype == np.float32
+            np.testing.assert_allclose(g, a, rtol=2e-5, atol=2e-5 * np.abs(a).max())
 
 
 def test_conv_lowering_choice():
     f32 = lambda *s: np.zeros(s, np.float32)
-    assert CP.conv_lowering(f32(32, 1, 32, 32), f32(6, 1, 5, 5), (1, 1), (1, 1), 1) == "gemm"  # CPU
+    assert CP.conv_lowering(f32(32, 1, 32, 32), f32(6, 1, 5, 5), (1, 1), (1, 1), 1) == "gemm"  # CPU: LeNet
+    assert CP.conv_lowering(f32(32, 6, 14, 14), f32(16, 6, 5, 5), (1, 1), (1, 1), 1) == "gemm"
+    assert CP.conv_lowering(f32(32, 16, 34, 34), f32(16, 16, 3, 3), (1, 1), (1, 1), 1) == "nhwc"  # large im2col
+    assert CP.conv_lowering(f32(32, 3, 66, 66), f32(16, 3, 3, 3), (1, 1), (1, 1), 1) == "gemm"  # few channels
+    assert CP.conv_lowering(f32(32, 16, 18, 18), f32(16, 8, 3, 3), (1, 1), (1, 1), 2) == "gemm"  # grouped
     assert CP.conv_lowering(
         f32(2, 3, 8, 8).astype(np.float16), f32(4, 3, 3, 3).astype(np.float16), (1, 1), (1, 1), 1
     ) == ("plain")
-    huge = f32(1, 1, 1, 1)
-    big_x = np.lib.stride_tricks.as_strided(huge, (64, 64, 128, 128), (0, 0, 0, 0))
-    assert CP.conv_lowering(big_x, f32(64, 64, 3, 3), (1, 1), (1, 1), 1) == "plain"  # im2col too large
+    huge = np.lib.stride_tricks.as_strided(f32(1, 1, 1, 1), (64, 64, 128, 128), (0, 0, 0, 0))
+    assert CP.conv_lowering(huge, f32(64, 64, 3, 3), (1, 1), (1, 1), 1) == "nhwc"
+    assert CP.conv_lowering(huge, f32(64, 1, 3, 3), (1, 1), (1, 1), 64) == "plain"  # grouped, huge
     with pytest.raises(ValueError, match="unknown lowering"):
         with CP.force_lowering(conv="eigen"):
             pass
     with pytest.raises(ValueError, match="'lowering' must be one of"):
         CP.conv2d_array(f32(1, 1, 3, 3), f32(1, 1, 1, 1), (1, 1), [(0, 0), (0, 0)], (1, 1), 1, lowering="x")
+    with pytest.raises(ValueError, match="'nhwc' lowering takes groups == 1"):
+        CP.conv2d_array(f32(1, 2, 3, 3), f32(2, 1, 1, 1), (1, 1), [(0, 0), (0, 0)], (1, 1), 2, lowering="nhwc")
 
 
 def test_conv1d_gemm_matches_plain():
@@ -262,12 +269,17 @@ def test_conv1d_gemm_matches_plain():
     x = rng.standard_normal((2, 4, 9))
     w = rng.standard_normal((6, 2, 3))
     outs = []
-    for lowering in ("plain", "gemm"):
+    for lowering in ("plain", "gemm"):  # grouped
         f = lambda xv, wv: ops.sum(ops.conv1d(xv, wv, None, 2, "pad", (1, 2), 2, 2) ** 2)
         with CP.force_lowering(conv=lowering):
             outs.append([g.asnumpy() for g in ms.grad(f, (0, 1))(T(x), T(w))])
-    for a, g in zip(*outs):
-        np.testing.assert_allclose(g, a, rtol=1e-10)
+    for lowering in ("plain", "nhwc"):  # dilated, strided
+        f = lambda xv, wv: ops.sum(ops.conv1d(xv, wv, None, 2, "pad", (1, 2), 2, 1) ** 2)
+        with CP.force_lowering(conv=lowering):
+            outs.append([g.asnumpy() for g in ms.grad(f, (0, 1))(T(x), T(np.concatenate([w, w], 1)))])
+    for a, g in (outs[:2], outs[2:]):
+        for u, v in zip(a, g):
+            np.testing.assert_allclose(v, u, rtol=1e-10)
 
 
 class _SmallCNN(nn.Cell):
@@ -286,7 +298,7 @@ class _SmallCNN(nn.Cell):
         return ops.mean((self.fc(self.flatten(h)) - y) ** 2)
 
 
-@pytest.mark.parametrize("lowering", ["plain", "gemm"])
+@pytest.mark.parametrize("lowering", ["plain", "gemm", "nhwc"])
 def test_conv_train_steps_in_scan_steps_match_a_python_loop(lowering):
     """Sink mode: SGD steps inside one scan_steps program equal the same steps one by one, eagerly,
     with the plain lowering (float64: the comparison is exact up to summation order)."""
