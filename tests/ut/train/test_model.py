@@ -388,3 +388,32 @@ def test_build_checks_and_warm_up():
         plain.build(valid_dataset=dataset())
     with pytest.raises(ValueError, match="can not both be None"):
         plain.build()
+
+
+def test_mixed_precision_and_loss_scale_paths():
+    from sporax.amp import DynamicLossScaleManager, FixedLossScaleManager
+
+    for kw in (
+        {"amp_level": "O2"},
+        {"loss_scale_manager": FixedLossScaleManager(128.0, drop_overflow_update=True)},
+        {"loss_scale_manager": DynamicLossScaleManager(2.0**10, 2, 50)},
+    ):
+        ms.set_seed(1)
+        net = nn.Dense(D, C)
+        loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+        model = Model(net, loss, nn.Momentum(net.trainable_params(), 0.1, 0.9), **kw)
+        assert isinstance(model.train_network, nn.TrainOneStepWithLossScaleCell)
+        seen = []
+
+        class Outputs(Callback):
+            def on_train_step_end(self, rc):
+                out = rc.original_args().net_outputs
+                seen.append((float(out[0].asnumpy()), bool(out[1].asnumpy())))
+
+        model.train(2, dataset(), callbacks=Outputs())
+        model.train(3, dataset(), callbacks=Outputs(), dataset_sink_mode=True, sink_size=4, initial_epoch=2)
+        assert len(seen) == 12 + 1 and all(np.isfinite(v) for v, _ in seen)
+        manager = kw.get("loss_scale_manager")
+        if isinstance(manager, FixedLossScaleManager):
+            assert manager.get_loss_scale() == 128.0 and not any(o for _, o in seen)
+            assert seen[-2][0] < seen[0][0]
