@@ -417,3 +417,20 @@ def test_mixed_precision_and_loss_scale_paths():
         if isinstance(manager, FixedLossScaleManager):
             assert manager.get_loss_scale() == 128.0 and not any(o for _, o in seen)
             assert seen[-2][0] < seen[0][0]
+
+
+def test_fit_in_sink_mode(capsys):
+    net, _, _, model = make(metrics={"acc": Accuracy()})
+    rec = Recorder()
+    model.fit(2, dataset(), dataset(batch=16), callbacks=[LossMonitor(), rec], dataset_sink_mode=True, sink_size=3)
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split(",")[0] for line in out] == [
+        "epoch: 1 step: 3",
+        "Eval result: epoch 1",
+        "epoch: 2 step: 3",
+        "Eval result: epoch 2",
+    ]
+    assert out[-1] == f"Eval result: epoch 2, metrics: {{'acc': {accuracy_of(net)}}}"
+    ends = [(c, p) for c, p in zip(rec.calls, rec.params) if c[0] == "epoch_end"]
+    assert [c[2] for c, _ in ends] == [3, 6]
+    assert all(p["dataset_sink_mode"] is True and "acc" in p["metrics"] for _, p in ends)
