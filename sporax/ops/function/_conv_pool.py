@@ -203,7 +203,7 @@ def conv2d_array(
     """
     if lowering not in _LOWERINGS:
         raise ValueError(f"conv2d_array: 'lowering' must be one of {_LOWERINGS}, but got {lowering!r}.")
-    stride, dilation = tuple(int(v) for v in stride), tuple(int(v) for v in dilation)
+    stride, dilation = (int(stride[0]), int(stride[1])), (int(dilation[0]), int(dilation[1]))
     pads_t = tuple((int(lo), int(hi)) for lo, hi in pads)
     if lowering == "auto" and _FORCED["conv"] is not None and (_FORCED["conv"] != "nhwc" or groups == 1):
         lowering = _FORCED["conv"]
