@@ -14,9 +14,9 @@ device queue does) and runs the step on each. Two strategies, with the same numb
 Measured on XLA:CPU (``bench/bench_lenet_epoch.py --scan-check``, LeNet5 batch 32, one core): with the CPU
 convolutions lowered to im2col + GEMM, the step inside the scan takes 2.7 ms against 3.0 ms as its own
 program (0.90 in every measurement), so ``"scan"`` is the faster. With ``lax.conv`` it was 28.8 against 12.9 ms: XLA:CPU lowers
-convolutions inside a while loop as naive loop nests (DESIGN §5). Convolutions too large for the GEMM
-lowering (an im2col matrix over 2**24 elements) still use ``lax.conv`` on CPU: for such networks
-``SPORAX_SINK_STRATEGY=loop`` (or ``scan``) chooses the strategy. A step that cannot be compiled (control
+convolutions inside a while loop as naive loop nests (DESIGN §5); convolutions too large for the GEMM
+lowering are canonical NHWC/HWIO convolutions, which keep the fast kernels inside loops too.
+``SPORAX_SINK_STRATEGY=loop`` (or ``scan``) forces a strategy. A step that cannot be compiled (control
 flow on a tensor's value) runs with ``"loop"``, eagerly, as ``jit`` falls back.
 """
 
