@@ -50,13 +50,16 @@ def _chain(exc: BaseException) -> list[BaseException]:
     return list(reversed(out))
 
 
-def run_script(script: str, args: list[str], mode: str | None = None) -> int:
+def run_script(script: str, args: list[str], mode: str | None = None, seed: int | None = None) -> int:
     from .compat import alias_mindspore
 
-    if mode is not None:
+    if mode is not None or seed is not None:
         import sporax
 
-        sporax.set_context(mode=sporax.GRAPH_MODE if mode == "graph" else sporax.PYNATIVE_MODE)
+        if mode is not None:
+            sporax.set_context(mode=sporax.GRAPH_MODE if mode == "graph" else sporax.PYNATIVE_MODE)
+        if seed is not None:
+            sporax.set_seed(seed)
 
     if not os.path.isfile(script):
         print(f"sporax run: no such file: {script}", file=sys.stderr)
@@ -88,13 +91,16 @@ def main(argv: list[str] | None = None) -> int:
     p_run.add_argument(
         "--mode", choices=("graph", "pynative"), default=None, help="execution mode set before the script starts"
     )
+    p_run.add_argument(
+        "--seed", type=int, default=None, help="global seed set before the script starts (reproducible runs)"
+    )
     p_run.add_argument("script")
     p_run.add_argument("args", nargs=argparse.REMAINDER)
     sub.add_parser("check", help="check the installation")
     sub.add_parser("version", help="print the version")
     ns = parser.parse_args(argv)
     if ns.cmd == "run":
-        return run_script(ns.script, ns.args, ns.mode)
+        return run_script(ns.script, ns.args, ns.mode, ns.seed)
     import sporax
 
     if ns.cmd == "check":

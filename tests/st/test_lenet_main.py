@@ -15,8 +15,9 @@ SEEDS = ROOT.parent / "shared" / "seed_examples"
 EXAMPLE = ROOT / "examples" / "lenet_mnist.py"
 
 
-def sporax_run(script, args, cwd, env=None, timeout=600):
-    cmd = [sys.executable, "-m", "sporax", "run", str(script), *args]
+def sporax_run(script, args, cwd, env=None, timeout=600, seed=None):
+    opts = [] if seed is None else ["--seed", str(seed)]
+    cmd = [sys.executable, "-m", "sporax", "run", *opts, str(script), *args]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=cwd, env=env)
 
 
@@ -88,7 +89,9 @@ def fake_mnist(tmp_path_factory):
 def run_seed(name, fake_mnist, tmp_path):
     env = dict(os.environ, MNIST_DIR=str(fake_mnist))
     env["PYTHONPATH"] = str(SEEDS) + os.pathsep + env.get("PYTHONPATH", "")
-    r = sporax_run(SEEDS / f"{name}.py", [], tmp_path, env=env)
+    # The seeds set no seed; a fixed one makes these runs reproducible (unseeded, LeNet sometimes starts
+    # where this config does not learn, in MindSpore 2.10 as well).
+    r = sporax_run(SEEDS / f"{name}.py", [], tmp_path, env=env, seed=0)
     assert r.returncode == 0, r.stderr[-3000:]
     return r.stdout
 

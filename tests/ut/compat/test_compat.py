@@ -95,3 +95,21 @@ def test_train_names_at_top_level_and_metrics_in_nn():
     assert ms.nn.Accuracy is sporax.train.metrics.Accuracy
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         ms.nope
+
+
+def test_sporax_run_seed_makes_runs_reproducible(tmp_path):
+    script = tmp_path / "rand.py"
+    script.write_text(
+        "import mindspore as ms\nfrom mindspore import ops\nprint(ops.standard_normal((3,)).asnumpy().tolist())\n"
+    )
+    runs = [
+        subprocess.run(
+            [sys.executable, "-m", "sporax", "run", "--seed", "5", str(script)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        for _ in range(2)
+    ]
+    assert runs[0].returncode == 0, runs[0].stderr
+    assert runs[0].stdout == runs[1].stdout
