@@ -56,11 +56,12 @@ class WithEvalCell(Cell):
 
     def construct(self, data: Any, label: Any) -> Any:
         outputs = self._network(data)
-        if self.add_cast_fp32:
+        if self.add_cast_fp32:  # floating values only: integer class labels stay integers (MindSpore)
             from ...common import dtype as mstype
+            from ...ops.composite._multitype import mixed_precision_cast
 
-            label = ops.cast(label, mstype.float32)
-            outputs = ops.cast(outputs, mstype.float32)
+            label = mixed_precision_cast(mstype.float32, label)
+            outputs = mixed_precision_cast(mstype.float32, outputs)
         loss = self._loss_fn(outputs, label)
         return loss, outputs, label
 

@@ -179,3 +179,10 @@ def test_to_float_casts_parameters_inside_the_cell_and_keeps_master_weights():
     net.backbone.leaf.to_float(ms.float16)
     h = net.backbone.leaf(Tensor(np.ones((1, 2), np.float32)))
     assert h.dtype == ms.float16
+
+
+def test_with_eval_cell_add_cast_fp32_keeps_integer_labels():
+    net = nn.Dense(2, 3).to_float(ms.float16)
+    cell = nn.WithEvalCell(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"), add_cast_fp32=True)
+    loss, out, label = cell(Tensor(np.ones((4, 2), np.float32)), Tensor(np.array([0, 1, 2, 0], np.int32)))
+    assert out.dtype == ms.float32 and label.dtype == ms.int32 and loss.dtype == ms.float32
