@@ -173,25 +173,16 @@ class Model(_ModelLoops):
         if self._loss_scale_manager is not None and self._optimizer is None:
             raise ValueError("The argument 'optimizer' can not be None when set 'loss_scale_manager'.")
         if self._optimizer is not None:
-            if self._amp_level != "O0" or self._loss_scale_manager_set:
-                return self._build_amp_network()
-            if self._loss_fn is not None:
-                network = nn.WithLossCell(network, self._loss_fn)
-            return nn.TrainOneStepCell(network, self._optimizer)
+            # As MindSpore: always through amp.build_train_network (at O0: WithLossCell + TrainOneStepCell;
+            # it also trains a GradAccumulationCell on the mean gradient).
+            return self._build_amp_network()
         if self._loss_fn is not None:
             return nn.WithLossCell(network, self._loss_fn)
         return network
 
     def _build_amp_network(self) -> Cell:
-        try:
-            from .. import amp
-        except ImportError:
-            amp = None
-        if amp is None or not hasattr(amp, "build_train_network"):
-            raise NotImplementedError(
-                "For 'Model', 'amp_level' other than 'O0' and 'loss_scale_manager' need sporax.amp."
-                "build_train_network, which this sporax build does not have yet."
-            )
+        from .. import amp
+
         amp_config: dict[str, Any] = {}
         if self._loss_scale_manager_set:
             amp_config["loss_scale_manager"] = self._loss_scale_manager
