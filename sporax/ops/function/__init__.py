@@ -1,13 +1,15 @@
 """``mindspore.ops`` functional API (``ops.add``, ``ops.relu``, ...)."""
 
-from . import array_func, math_func, nn_func, random_func
+from . import array_func, linalg_func, math_func, nn_func, random_func
 from .array_func import *  # noqa: F403
+from .linalg_func import *  # noqa: F403
 from .math_func import *  # noqa: F403
 from .nn_func import *  # noqa: F403
 from .random_func import *  # noqa: F403
 
 __all__: list[str] = []
 __all__ += array_func.__all__
+__all__ += linalg_func.__all__
 __all__ += math_func.__all__
 __all__ += nn_func.__all__
 __all__ += random_func.__all__
