@@ -56,7 +56,19 @@ def _check_inputs(learning_rate: Any, decay_rate: Any, decay_steps: Any, is_stai
     validator.check_value_type("is_stair", is_stair, [bool], cls_name)
 
 
-class ExponentialDecayLR(LearningRateSchedule):
+class _DecayLR(LearningRateSchedule):
+    """The decay schedules' shared arguments (learning_rate, decay_rate, decay_steps, is_stair) and checks."""
+
+    def __init__(self, learning_rate: float, decay_rate: float, decay_steps: int, is_stair: bool = False) -> None:
+        super().__init__()
+        _check_inputs(learning_rate, decay_rate, decay_steps, is_stair, self.cls_name)
+        self.learning_rate = learning_rate
+        self.decay_rate = decay_rate
+        self.decay_steps = decay_steps
+        self.is_stair = is_stair
+
+
+class ExponentialDecayLR(_DecayLR):
     r"""Exponential decay: :math:`lr * decay\_rate^{p}`, :math:`p = step / decay\_steps` (floored if
     `is_stair`).
 
@@ -73,14 +85,6 @@ class ExponentialDecayLR(LearningRateSchedule):
         0.094868325
     """
 
-    def __init__(self, learning_rate: float, decay_rate: float, decay_steps: int, is_stair: bool = False) -> None:
-        super().__init__()
-        _check_inputs(learning_rate, decay_rate, decay_steps, is_stair, self.cls_name)
-        self.learning_rate = learning_rate
-        self.decay_rate = decay_rate
-        self.decay_steps = decay_steps
-        self.is_stair = is_stair
-
     def construct(self, global_step: Any) -> Tensor:
         p = _step(global_step) / self.decay_steps
         if self.is_stair:
@@ -88,7 +92,7 @@ class ExponentialDecayLR(LearningRateSchedule):
         return self.learning_rate * ops.pow(Tensor(self.decay_rate, mstype.float32), p)
 
 
-class NaturalExpDecayLR(LearningRateSchedule):
+class NaturalExpDecayLR(_DecayLR):
     r"""Natural exponential decay: :math:`lr * e^{-decay\_rate * p}` with :math:`p = step`, or, if
     `is_stair`, :math:`p = floor(step / decay\_steps) * decay\_steps` (MindSpore's definition).
 
@@ -105,23 +109,14 @@ class NaturalExpDecayLR(LearningRateSchedule):
         0.1
     """
 
-    def __init__(self, learning_rate: float, decay_rate: float, decay_steps: int, is_stair: bool = False) -> None:
-        super().__init__()
-        _check_inputs(learning_rate, decay_rate, decay_steps, is_stair, self.cls_name)
-        self.learning_rate = learning_rate
-        self.decay_rate = decay_rate
-        self.decay_steps = decay_steps
-        self.is_stair = is_stair
-        self.math_e = math.e
-
     def construct(self, global_step: Any) -> Tensor:
         p = _step(global_step)
         if self.is_stair:
             p = ops.floor(p / self.decay_steps) * self.decay_steps
-        return self.learning_rate * ops.pow(Tensor(self.math_e, mstype.float32), -self.decay_rate * p)
+        return self.learning_rate * ops.pow(Tensor(math.e, mstype.float32), -self.decay_rate * p)
 
 
-class InverseDecayLR(LearningRateSchedule):
+class InverseDecayLR(_DecayLR):
     r"""Inverse-time decay: :math:`lr / (1 + decay\_rate * p)`, :math:`p = step / decay\_steps` (floored
     if `is_stair`).
 
@@ -137,14 +132,6 @@ class InverseDecayLR(LearningRateSchedule):
         >>> print(nn.InverseDecayLR(0.1, 0.9, 4, True)(Tensor(2, ms.int32)))
         0.1
     """
-
-    def __init__(self, learning_rate: float, decay_rate: float, decay_steps: int, is_stair: bool = False) -> None:
-        super().__init__()
-        _check_inputs(learning_rate, decay_rate, decay_steps, is_stair, self.cls_name)
-        self.learning_rate = learning_rate
-        self.decay_rate = decay_rate
-        self.decay_steps = decay_steps
-        self.is_stair = is_stair
 
     def construct(self, global_step: Any) -> Tensor:
         p = _step(global_step) / self.decay_steps
