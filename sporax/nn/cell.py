@@ -8,12 +8,16 @@ parent whose ``auto_prefix`` is True, every Parameter below it is renamed ``<att
 
 Calling a Cell runs ``construct``. In GRAPH_MODE, a top-level call (no trace running) compiles
 ``construct`` once per input signature with its implicit state (see ``_engine._jit``); calls made while
-a trace runs are inlined. Cells with ``_auto_jit = True`` (optimizers) compile in PyNative too.
+a trace runs are inlined. Cells with ``_auto_jit = True`` compile in PyNative too: optimizers (as
+MindSpore's ``@jit``-decorated optimizer ``construct``) and train-step cells (``TrainOneStepCell`` and its
+subclasses, as ``Model.train`` runs them), so that one training step computes the same bits in both
+modes. In PyNative a cell that cannot be compiled runs eagerly, with an info log line, not a warning.
 """
 
 from __future__ import annotations
 
 import inspect
+import logging
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
@@ -25,6 +29,8 @@ from ..common.parameter import Parameter, ParameterTuple
 from ..common.tensor import Tensor
 
 __all__ = ["Cell", "GraphCell"]
+
+_log = logging.getLogger("sporax")
 
 _RESERVED = frozenset(("_params", "_cells", "_params_list", "_auto_prefix", "training", "requires_grad"))
 
@@ -46,7 +52,7 @@ class Cell:
         flags: Cell flags (``add_flags``).
     """
 
-    _auto_jit = False  # compile in PyNative too (optimizers)
+    _auto_jit = False  # compile in PyNative too (optimizers, train-step cells)
     _hook_counter = 0
 
     if TYPE_CHECKING:  # set through __dict__ in __init__ (bypassing __setattr__'s registration)
@@ -348,10 +354,11 @@ class Cell:
         if not state.active() and (self._auto_jit or context._context["mode"] == context.GRAPH_MODE):
             compiled = self.__dict__["_compiled"]
             if compiled is None:
+                graph = context._context["mode"] == context.GRAPH_MODE
                 compiled = StatefulJit(
                     self._run_construct,
                     name=f"{type(self).__name__}.construct",
-                    warn=None if self._auto_jit else warn_user,
+                    warn=warn_user if graph else _log.info,
                 )
                 self.__dict__["_compiled"] = compiled
             return compiled(*args, **kwargs)

@@ -129,7 +129,14 @@ class TrainOneStepCell(Cell):
         optimizer: the optimizer (a Cell).
         sens: the number filled as the loss's cotangent. Default 1.0.
         return_grad: also return the gradients (as a dict name -> gradient).
+
+    In PyNative mode the step (this cell's ``construct``, and a subclass's) runs as one compiled function,
+    as ``Model.train`` runs it and as MindSpore runs optimizers: the loss and the update are the same bits
+    as in GRAPH_MODE. Python in ``construct`` follows GRAPH_MODE's rules (``docs/graph_mode.md``); a
+    ``construct`` that cannot be compiled runs op by op.
     """
+
+    _auto_jit = True
 
     def __init__(self, network: Cell, optimizer: Cell, sens: Any = None, return_grad: bool = False) -> None:
         super().__init__(auto_prefix=False)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import sporax as ms
-from sporax import Parameter, Tensor, nn
+from sporax import Parameter, Tensor, nn, ops
 
 
 class Leaf(nn.Cell):
@@ -186,3 +186,60 @@ def test_with_eval_cell_add_cast_fp32_keeps_integer_labels():
     cell = nn.WithEvalCell(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"), add_cast_fp32=True)
     loss, out, label = cell(Tensor(np.ones((4, 2), np.float32)), Tensor(np.array([0, 1, 2, 0], np.int32)))
     assert out.dtype == ms.float32 and label.dtype == ms.int32 and loss.dtype == ms.float32
+
+
+class _SquaredError(nn.Cell):
+    """A loss written with Tensor operators, as users write it (the square is FMA-contracted when compiled)."""
+
+    def __init__(self):
+        super().__init__()
+        self.head = nn.Dense(8, 8, weight_init="ones", bias_init="zeros")
+
+    def construct(self, x, y):
+        return ((self.head(x) / 4.0 - y) ** 2).mean()
+
+
+class _MyStep(nn.TrainOneStepCell):
+    def construct(self, x, y):
+        loss = self.network(x, y)
+        grads = self.grad(self.network, self.weights)(x, y, ops.ones_like(loss))
+        self.optimizer(grads)
+        return loss
+
+
+def _train_losses(mode, steps=5):
+    ms.set_context(mode=mode)
+    rng = np.random.RandomState(0)  # with these shapes, op-by-op and compiled losses differ in 4 of 5 steps
+    x, y = Tensor(rng.rand(16, 8).astype(np.float32)), Tensor(rng.rand(16, 8).astype(np.float32))
+    net = _SquaredError()
+    step = _MyStep(net, nn.Momentum(net.trainable_params(), 0.01, 0.9))
+    losses = [step(x, y).asnumpy().tobytes() for _ in range(steps)]
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    return losses, net.head.weight.asnumpy()
+
+
+def test_train_step_subclass_gives_the_same_bits_in_pynative_and_graph_mode():
+    py_losses, py_w = _train_losses(ms.PYNATIVE_MODE)
+    graph_losses, graph_w = _train_losses(ms.GRAPH_MODE)
+    assert py_losses == graph_losses
+    np.testing.assert_array_equal(py_w, graph_w)
+
+
+def test_train_step_that_cannot_compile_runs_op_by_op_in_pynative_with_a_log_line(caplog, recwarn):
+    class Eager(nn.TrainOneStepCell):
+        def construct(self, x, y):
+            loss = self.network(x, y)
+            self.seen.append(float(loss))  # needs the value now: not compilable
+            grads = self.grad(self.network, self.weights)(x, y, ops.ones_like(loss))
+            self.optimizer(grads)
+            return loss
+
+    net = _SquaredError()
+    step = Eager(net, nn.SGD(net.trainable_params(), 0.1))
+    step.seen = []
+    x, y = Tensor(np.ones((4, 8), np.float32)), Tensor(np.zeros((4, 8), np.float32))
+    with caplog.at_level("INFO", logger="sporax"):
+        losses = [float(step(x, y).asnumpy()) for _ in range(3)]
+    assert step.seen == losses and losses[2] < losses[0]
+    assert "could not compile 'Eager.construct'" in caplog.text
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
