@@ -11,18 +11,21 @@ A converted ``while`` on a tensor becomes ``lax.while_loop`` whose carry holds t
 the Parameters its body writes (found by recording the body, then recording again with them carried).
 Under reverse-mode autodiff the loop gets a custom VJP that re-runs the forward loop to each step (time
 quadratic in the trip count, memory constant), since XLA loops have no static bound to store steps in.
+That recomputation runs a copy of the body with the rewrite's runtime ``print`` calls taken out, so a
+``print`` in the loop prints once per forward iteration, as in PyNative.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
+from jax.extend.core import ClosedJaxpr, Jaxpr, jaxprs_in_params
 
 from .. import _state
 from ._analysis import RET
@@ -660,8 +663,8 @@ def _while_loop(
     def cond_fn(consts: list[Any], carry: list[Any]) -> Any:
         return jax.core.eval_jaxpr(cond_jaxpr, consts, *carry)[0]
 
-    def body_fn(consts: list[Any], carry: list[Any]) -> list[Any]:
-        vals = jax.core.eval_jaxpr(body_jaxpr, consts, *carry)
+    def body_fn(consts: list[Any], carry: list[Any], jaxpr: Jaxpr = body_jaxpr) -> list[Any]:
+        vals = jax.core.eval_jaxpr(jaxpr, consts, *carry)
         outs = []
         for (kind, j), d, cur in zip(body_outs, dtypes, carry, strict=True):
             v = vals[j] if kind == "out" else jnp.full(jnp.shape(cur), j, d) if kind == "num" else cur
@@ -669,8 +672,80 @@ def _while_loop(
         return outs
 
     if any(type(x).__name__ == "LinearizeTracer" for x in (*bc, *cc, *init)):
-        return _while_with_vjp(cond_fn, body_fn, bc, cc, init)
+        quiet = _quiet(body_jaxpr)
+        return _while_with_vjp(cond_fn, body_fn, lambda b, c: body_fn(b, c, quiet), bc, cc, init)
     return lax.while_loop(lambda c: cond_fn(cc, c), lambda c: body_fn(bc, c), init)
+
+
+# ------------------------------------------------------------------ silent recomputation
+_PRINT_MARK = "_sporax_runtime_print"
+
+
+def mark_print(fn: Callable[..., None]) -> Callable[..., None]:
+    """Tag the run-time half of a converted ``print`` (what ``jax.debug.callback`` calls), so that
+    :func:`_quiet` can find it in a jaxpr; a user's own ``jax.debug.callback`` stays."""
+    setattr(fn, _PRINT_MARK, True)
+    return fn
+
+
+def _is_print(eqn: Any) -> bool:
+    if eqn.primitive.name != "debug_callback":
+        return False
+    cb = eqn.params.get("callback")
+    # jax.debug.callback binds a wrapper (``_flat_callback``) that closes over the function it was given
+    cells = getattr(cb, "__closure__", None) or ()
+    fns = [cb]
+    for cell in cells:
+        try:
+            fns.append(cell.cell_contents)
+        except ValueError:  # an empty cell
+            pass
+    return any(getattr(f, _PRINT_MARK, False) is True for f in fns)
+
+
+def _quiet(jaxpr: Jaxpr) -> Jaxpr:
+    """``jaxpr`` without the converted ``print`` calls, also those in nested jaxprs (``cond`` branches,
+    inner loops, ``jit``): what a recomputation evaluates so that it does not print a second time."""
+    drop = set().union(*(eqn.effects for eqn in _walk(jaxpr) if _is_print(eqn)))
+    return _strip(jaxpr, drop) if drop else jaxpr
+
+
+def _walk(jaxpr: Jaxpr) -> Iterator[Any]:
+    for eqn in jaxpr.eqns:
+        yield eqn
+        for sub in jaxprs_in_params(eqn.params):
+            yield from _walk(sub)
+
+
+def _strip(jaxpr: Jaxpr, drop: set[Any]) -> Jaxpr:
+    """A print has no outputs, so it is simply left out. Then the effects a print has (``drop``: the
+    ordered-callback effect) are recounted: a jaxpr or equation keeps one only if an equation left
+    inside it still has it (a ``cond`` branch without prints declares it too: JAX joins the branches'
+    effects). Other effects stay as recorded."""
+    eqns = []
+    for eqn in jaxpr.eqns:
+        if _is_print(eqn):
+            continue
+        if any(True for _ in jaxprs_in_params(eqn.params)):
+            params = {k: _strip_param(v, drop) for k, v in eqn.params.items()}
+            inner = [sub.effects for sub in jaxprs_in_params(params)]
+            eqn = eqn.replace(params=params, effects=_recount(eqn.effects, drop, inner))
+        eqns.append(eqn)
+    return jaxpr.replace(eqns=eqns, effects=_recount(jaxpr.effects, drop, [eqn.effects for eqn in eqns]))
+
+
+def _strip_param(v: Any, drop: set[Any]) -> Any:
+    if isinstance(v, Jaxpr):
+        return _strip(v, drop)
+    if isinstance(v, ClosedJaxpr):
+        return v.replace(jaxpr=_strip(v.jaxpr, drop))
+    if isinstance(v, tuple):  # ``cond`` branches
+        return tuple(_strip_param(x, drop) for x in v)
+    return v
+
+
+def _recount(declared: Any, drop: set[Any], inner: list[Any]) -> set[Any]:
+    return set(declared) - (drop - set().union(*inner))
 
 
 def _float0_like(x: Any) -> Any:
@@ -678,10 +753,16 @@ def _float0_like(x: Any) -> Any:
 
 
 def _while_with_vjp(
-    cond_fn: Callable[..., Any], body_fn: Callable[..., Any], bc: list[Any], cc: list[Any], init: list[Any]
+    cond_fn: Callable[..., Any],
+    body_fn: Callable[..., Any],
+    quiet_body_fn: Callable[..., Any],
+    bc: list[Any],
+    cc: list[Any],
+    init: list[Any],
 ) -> list[Any]:
     """A while loop reverse-mode autodiff can go through: the backward pass walks the steps from last to
-    first, recomputing the carry at step k by re-running k forward steps from the start."""
+    first, recomputing the carry at step k by re-running k forward steps from the start (with
+    ``quiet_body_fn``: the body without its prints, which the forward loop made already)."""
     fb = [i for i, x in enumerate(bc) if _is_float(x)]
     fc = [i for i, x in enumerate(init) if _is_float(x)]
 
@@ -700,7 +781,7 @@ def _while_with_vjp(
 
         def step_back(s: Any) -> Any:
             k, ct_c, ct_b = s
-            c_k = lax.fori_loop(jnp.asarray(0, jnp.int64), k - 1, lambda _, c: body_fn(bc, c), init)
+            c_k = lax.fori_loop(jnp.asarray(0, jnp.int64), k - 1, lambda _, c: quiet_body_fn(bc, c), init)
 
             def f(b_f: list[Any], c_f: list[Any]) -> list[Any]:
                 b = list(bc)
@@ -709,7 +790,7 @@ def _while_with_vjp(
                 c = list(c_k)
                 for i, v in zip(fc, c_f, strict=True):
                     c[i] = v
-                out = body_fn(b, c)
+                out = quiet_body_fn(b, c)
                 return [out[i] for i in fc]
 
             _, pull = jax.vjp(f, [bc[i] for i in fb], [c_k[i] for i in fc])

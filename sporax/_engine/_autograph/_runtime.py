@@ -358,6 +358,7 @@ def print_(*args: Any, sep: str | None = " ", end: str | None = "\n", file: Any 
         leaves = [i[1] if type(i) is tuple else np.asarray(vals[i]) for i in idx]
         return jax.tree_util.tree_unflatten(tree, leaves)
 
+    @_control.mark_print  # so that a recomputation in a loop's backward pass can leave it out
     def emit(*vals: Any) -> None:
         out = []
         for kind, x in items:
