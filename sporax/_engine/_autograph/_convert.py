@@ -6,15 +6,20 @@ path into it, a Cell's ``construct`` called by ``Cell.__call__``, a loss functio
 runs the converted code during the trace, and the original code again afterwards (PyNative stays the
 user's own code). Converted code behaves like the original for Python values, so another thread calling
 the function meanwhile gets the same results.
+
+A lambda is converted as a ``def`` returning its body; its node is found in its file's source by the
+positions of its code's instructions.
 """
 
 from __future__ import annotations
 import __future__
 
 import ast
+import copy
 import functools
 import gc
 import inspect
+import linecache
 import operator
 import os
 import sys
@@ -30,7 +35,7 @@ from ._control import PrintTraced
 from ._transform import AG, ConversionError, check_convertible, convert_function, needs_conversion
 
 _FUTURE = functools.reduce(operator.or_, (getattr(__future__, n).compiler_flag for n in __future__.all_feature_names))
-_NOT_FUNCTIONS = frozenset(("<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>", "<lambda>"))
+_NOT_FUNCTIONS = frozenset(("<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"))
 _ASYNC_OR_GEN = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR | inspect.CO_ITERABLE_COROUTINE
 
 
@@ -115,7 +120,7 @@ def _parse(code: types.CodeType) -> ast.FunctionDef:
     if code.co_flags & _ASYNC_OR_GEN:
         raise ConversionError("it is a generator or coroutine")
     if code.co_name == "<lambda>":
-        raise ConversionError("it is a lambda")
+        return _parse_lambda(code)
     try:
         lines, start = inspect.getsourcelines(code)
     except (OSError, TypeError) as err:
@@ -140,6 +145,71 @@ def _parse(code: types.CodeType) -> ast.FunctionDef:
         raise ConversionError("its source could not be matched to its code")
     ast.increment_lineno(node, offset)
     return node
+
+
+_LAMBDA = "__sporax_lambda__"  # the name a lambda's body is compiled under (its code gets "<lambda>" back)
+_trees: dict[str, tuple[str, ast.Module]] = {}  # file -> (source, parsed module), for finding lambdas
+
+
+def _module_tree(filename: str) -> ast.Module:
+    linecache.checkcache(filename)
+    src = "".join(linecache.getlines(filename))
+    if not src:
+        raise ConversionError("its source code is not available")
+    hit = _trees.get(filename)
+    if hit is not None and hit[0] == src:
+        return hit[1]
+    try:
+        tree = ast.parse(src)
+    except SyntaxError as err:
+        raise ConversionError(f"its source could not be parsed ({err})") from None
+    if len(_trees) >= 32:
+        _trees.clear()
+    _trees[filename] = (src, tree)
+    return tree
+
+
+def _parse_lambda(code: types.CodeType) -> ast.FunctionDef:
+    """A lambda as ``def __sporax_lambda__(<its arguments>): return <its body>``.
+
+    Several lambdas may share a line (or be nested), so the one whose code this is is found by position:
+    the smallest ``lambda`` on the code's first line whose body spans every instruction's source
+    position (``co_positions``), with the same arguments.
+    """
+    spans = [
+        (line, col, end_line, end_col)
+        for line, end_line, col, end_col in code.co_positions()
+        if None not in (line, end_line, col, end_col) and (line, col) != (end_line, end_col)
+    ]
+    if not spans:
+        raise ConversionError("its source could not be matched to its code")
+    start = min((s[0], s[1]) for s in spans)
+    end = max((s[2], s[3]) for s in spans)
+    found = []
+    for n in ast.walk(_module_tree(code.co_filename)):
+        if isinstance(n, ast.Lambda) and n.lineno == code.co_firstlineno and _same_arguments(n.args, code):
+            b = n.body
+            lo, hi = (b.lineno, b.col_offset), (b.end_lineno or b.lineno, b.end_col_offset or 0)
+            if lo <= start and end <= hi:
+                found.append(((lo, (-hi[0], -hi[1])), n))  # nested candidates: the innermost sorts last
+    if not found:
+        raise ConversionError("its source could not be matched to its code")
+    best = max(found, key=lambda item: item[0])[1]
+    lam = copy.deepcopy(best)  # the conversion edits nodes in place; the cached tree stays as parsed
+    ret = ast.copy_location(ast.Return(value=lam.body), lam.body)
+    fdef = ast.FunctionDef(name=_LAMBDA, args=lam.args, body=[ret], decorator_list=[], returns=None, type_comment=None)
+    return ast.copy_location(fdef, lam)
+
+
+def _same_arguments(args: ast.arguments, code: types.CodeType) -> bool:
+    pos = [a.arg for a in (*args.posonlyargs, *args.args)]
+    kwonly = [a.arg for a in args.kwonlyargs]
+    names = pos + kwonly + [a.arg for a in (args.vararg, args.kwarg) if a is not None]
+    return (
+        len(pos) == code.co_argcount
+        and len(kwonly) == code.co_kwonlyargcount
+        and list(code.co_varnames[: len(names)]) == names
+    )
 
 
 def _convert(code: types.CodeType) -> types.CodeType | None:
@@ -175,10 +245,10 @@ def _convert(code: types.CodeType) -> types.CodeType | None:
         mod_code = compile(module, code.co_filename, "exec", flags=code.co_flags & _FUTURE, dont_inherit=True)
     except SyntaxError as err:
         raise ConversionError(f"the rewritten code does not compile ({err})") from None
-    new = _find(mod_code, code.co_name)
+    new = _find(mod_code, node.name)
     if new is None or new.co_freevars != code.co_freevars:
         raise ConversionError("its closure could not be kept")
-    return new.replace(co_qualname=code.co_qualname)
+    return new.replace(co_name=code.co_name, co_qualname=code.co_qualname)
 
 
 def _find(mod_code: types.CodeType, name: str) -> types.CodeType | None:
