@@ -1,7 +1,8 @@
 """Higher-order ops: gradients (GradOperation, grad, value_and_grad, vjp, jvp, jacfwd, jacrev), vmap;
 type-dispatched functions and maps (MultitypeFuncGraph, HyperMap, Map, partial)."""
 
-from ._grad import GradOperation, get_grad, grad, jacfwd, jacrev, jvp, value_and_grad, vjp, vmap
+from ._grad import GradOperation, get_grad, grad, jacfwd, jacrev, jvp, value_and_grad, vjp
+from ._vmap import vmap
 from ._multitype import HyperMap, Map, MultitypeFuncGraph, Partial, partial
 
 __all__ = ["GradOperation", "grad", "value_and_grad", "vjp", "jvp", "jacfwd", "jacrev", "vmap", "get_grad"]

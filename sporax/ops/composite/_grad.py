@@ -1,5 +1,5 @@
 """Gradients: ``grad``, ``value_and_grad``, ``GradOperation``, ``vjp``, ``jvp``, ``jacfwd``, ``jacrev``,
-``vmap``, ``stop_gradient``-aware, all on the one core in ``_engine._autodiff``.
+``stop_gradient``-aware, all on the one core in ``_engine._autodiff`` (``vmap`` is in ``_vmap``).
 
 Called with no trace running (PyNative), a gradient function compiles itself per input signature
 (op-by-op autodiff is ~100x slower); if the function cannot be traced (Python control flow on a
@@ -19,7 +19,7 @@ from ..._engine import StatefulJit, concrete, jax, jnp, ones_cotangent, state, v
 from ...common.parameter import Parameter, ParameterTuple
 from ...common.tensor import Tensor
 
-__all__ = ["GradOperation", "grad", "value_and_grad", "vjp", "jvp", "jacfwd", "jacrev", "vmap", "get_grad"]
+__all__ = ["GradOperation", "grad", "value_and_grad", "vjp", "jvp", "jacfwd", "jacrev", "get_grad"]
 
 _log = logging.getLogger("sporax")
 
@@ -420,19 +420,3 @@ def jacfwd(fn: Callable[..., Any], grad_position: Any = 0, has_aux: bool = False
 def jacrev(fn: Callable[..., Any], grad_position: Any = 0, has_aux: bool = False) -> Callable[..., Any]:
     """Jacobian by reverse mode."""
     return _jac("jacrev", fn, grad_position, has_aux)
-
-
-def vmap(fn: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0) -> Callable[..., Any]:
-    """Vectorise ``fn`` over the ``in_axes`` of its inputs (MindSpore's ``vmap``)."""
-    mapped = jax.vmap(_traced(fn), in_axes=in_axes, out_axes=out_axes)
-
-    def call(*args: Any) -> Any:
-        try:
-            return mapped(*args)
-        except ValueError as err:
-            msg = str(err)
-            if "vmap" in msg and ("axis" in msg or "in_axes" in msg or "size" in msg):
-                raise ValueError(f"For 'vmap', {msg}") from None
-            raise
-
-    return call
