@@ -69,19 +69,16 @@ def _is_int(x: Any) -> bool:
 
 # ------------------------------------------------------------------------------ the specs
 def _check_spec(spec: Any, what: str, cell_list: bool) -> None:
-    """What can be checked before the call: element types, a single None, all None."""
-    if spec is None:
-        if what == "in_axes" and cell_list:
-            return
-        if cell_list:
-            raise RuntimeError(
-                "For 'vmap', the 'out_axes' cannot be a single None: the outputs of the cells of a 'CellList' differ."
-            )
-        raise RuntimeError(f"For 'vmap', the '{what}' cannot be a single None while 'fn' is not a 'CellList'.")
-    if not isinstance(spec, (tuple, list)):
-        if not _is_int(spec):
+    """What can be checked before the call: element types, a single None, all None. A CellList's inputs
+    may all be unmapped (its Parameters are), its outputs may not (they differ from cell to cell)."""
+    if spec is None or not isinstance(spec, (tuple, list)):
+        if spec is not None and not _is_int(spec):
             raise RuntimeError(
                 f"For 'vmap', the '{what}' can only be of type int, None, tuple or list, but got {spec!r}."
+            )
+        if spec is None and not (cell_list and what == "in_axes"):
+            raise RuntimeError(
+                f"For 'vmap', the '{what}' cannot be a single None while 'fn' {_NOT_CELL_LIST[cell_list]}."
             )
         return
     axes: list[Any] = []
@@ -99,10 +96,13 @@ def _check_spec(spec: Any, what: str, cell_list: bool) -> None:
             raise RuntimeError(f"For 'vmap', the axis in '{what}' should be None or an int, but got {s!r} in {spec!r}.")
 
     walk(spec)
-    if axes and all(a is None for a in axes) and not cell_list:
+    if axes and all(a is None for a in axes) and not (cell_list and what == "in_axes"):
         raise RuntimeError(
-            f"For 'vmap', the '{what}' cannot be all None while 'fn' is not a 'CellList', but got {spec!r}."
+            f"For 'vmap', the '{what}' cannot be all None while 'fn' {_NOT_CELL_LIST[cell_list]}, but got {spec!r}."
         )
+
+
+_NOT_CELL_LIST = {False: "is not a 'CellList'", True: "is a 'CellList' (the outputs of its cells differ)"}
 
 
 def _freeze(spec: Any) -> Any:

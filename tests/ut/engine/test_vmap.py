@@ -172,6 +172,10 @@ def test_a_one_element_out_axes_for_a_single_output():
     np.testing.assert_array_equal(ms.vmap(_single, out_axes=(1,))(Tensor(XS)).asnumpy(), (XS * 2).T)
     out = ms.vmap(lambda a: [a, a.sum()], out_axes=[1, 0])(Tensor(XS))
     assert isinstance(out, list) and out[0].shape == (3, 5) and out[1].shape == (5,)
+    (a, b), c = ms.vmap(lambda a: ([a, a * 2], a.sum()), out_axes=([1, 0], 0))(Tensor(XS))  # nested (sporax)
+    np.testing.assert_array_equal(a.asnumpy(), XS.T)
+    np.testing.assert_array_equal(b.asnumpy(), XS * 2)
+    np.testing.assert_allclose(c.asnumpy(), XS.sum(1), rtol=1e-6)
 
 
 # ------------------------------------------------------------------------------ CellList: model ensembling
@@ -267,8 +271,10 @@ def test_cell_list_errors():
         ms.vmap(nn.CellList([nn.Dense(4, 2), Sub(4, 2)]), in_axes=None)(xb)
     with pytest.raises(RuntimeError, match="size of the 'CellList' must be greater than 1, but got 1"):
         ms.vmap(nn.CellList([nn.Dense(4, 2)]), in_axes=None)(xb)
-    with pytest.raises(RuntimeError, match="'out_axes' cannot be a single None"):
+    with pytest.raises(RuntimeError, match=r"'out_axes' cannot be a single None while 'fn' is a 'CellList'"):
         ms.vmap(_denses(), in_axes=None, out_axes=None)
+    with pytest.raises(RuntimeError, match=r"'out_axes' cannot be all None while 'fn' is a 'CellList'"):
+        ms.vmap(_denses(), in_axes=None, out_axes=(None,))
     out = ms.vmap(nn.CellList([nn.ReLU(), nn.ReLU()]), in_axes=None)(xb)  # no Parameters: fine
     np.testing.assert_array_equal(out.asnumpy(), np.stack([np.maximum(xb.asnumpy(), 0)] * 2))
 
