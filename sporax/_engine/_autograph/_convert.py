@@ -273,9 +273,9 @@ def _mangling_class(code: types.CodeType, node: ast.FunctionDef) -> str | None:
     for c in _walk_codes(code):
         names.update(c.co_names, c.co_varnames, c.co_freevars, c.co_cellvars)
     for p in private:
-        for n in names:
-            if n.endswith(p) and n.startswith("_") and len(n) > len(p) + 1 and not n.startswith("__"):
-                return n[1 : -len(p)]
+        for name in names:
+            if name.endswith(p) and name.startswith("_") and len(name) > len(p) + 1 and not name.startswith("__"):
+                return name[1 : -len(p)]
     return None
 
 

@@ -209,10 +209,10 @@ class _Inputs:
                 "(give one a non-None axis in 'in_axes')."
             )
         self.size = size
-        for k, v in kwargs.items():
+        for key, v in kwargs.items():
             if any(_is_array(x) for x in jax.tree_util.tree_leaves(v, is_leaf=_is_tensor)):
                 raise RuntimeError(
-                    f"For 'vmap', keyword arguments are not mapped, but '{k}' holds a Tensor: pass it positionally "
+                    f"For 'vmap', keyword arguments are not mapped, but '{key}' holds a Tensor: pass it positionally "
                     "and give its axis in 'in_axes'."
                 )
         self.kwargs = kwargs
