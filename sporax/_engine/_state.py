@@ -23,6 +23,7 @@ class _Local(threading.local):
     def __init__(self) -> None:
         self.stack: list[Frame] = []
         self.cast: Any = None  # the float dtype Parameters read as inside a to_float cell, or None
+        self.amp: Any = None  # the low float dtype of amp_level="auto" while such a network runs, or None
 
 
 _local = _Local()
@@ -49,8 +50,11 @@ def set_training(obj: Any, flag: bool) -> None:
     _epoch[1] = hash(frozenset(_training))
 
 
-def epoch() -> tuple[int, int]:
-    return (_epoch[0], _epoch[1])
+def epoch() -> tuple[Any, ...]:
+    """The configuration part of jit cache keys: the epoch, the training cells, and the per-operator
+    casting (``amp_level="auto"``, ``to_float``) a function is called under, which changes its program."""
+    local = _local
+    return (_epoch[0], _epoch[1], local.amp, local.cast)
 
 
 class Frame:
@@ -105,6 +109,19 @@ def set_cast_dtype(dtype: Any) -> Any:
     setting, to restore afterwards."""
     prev = _local.cast
     _local.cast = dtype
+    return prev
+
+
+def amp_dtype() -> Any:
+    return _local.amp
+
+
+def set_amp_dtype(dtype: Any) -> Any:
+    """Make the white-list ops compute in ``dtype`` (a NumPy float dtype) and the black-list ops in float32
+    (``amp_level="auto"``, see :mod:`sporax.ops._amp`); None switches it off. Returns the previous
+    setting, to restore afterwards."""
+    prev = _local.amp
+    _local.amp = dtype
     return prev
 
 

@@ -10,13 +10,16 @@ Levels, as MindSpore defines them:
   LayerNorm), which stay float32; the output is float32. ``build_train_network`` adds dynamic loss
   scaling (on every backend: sporax's loss-scale cell runs on CPU too).
 - ``O3``: the whole network in the low precision type; no loss scaling.
+- ``auto``: per operator (:mod:`._auto`): MatMul, Conv, Dense ... compute in the low precision type, Exp,
+  Log, Softmax, the norms, sums and losses in float32, the rest in its inputs' type.
 
-Low precision is ``Cell.to_float``: float inputs and float Parameters are cast inside the cell, so the
+Low precision (O1-O3) is ``Cell.to_float``: float inputs and float Parameters are cast inside the cell, so the
 Parameters themselves stay float32 (master weights) and their gradients are float32.
 """
 
 from __future__ import annotations
 
+import inspect
 import logging
 from typing import Any
 
@@ -25,6 +28,7 @@ from ..common import dtype as mstype
 from ..ops.composite._multitype import mixed_precision_cast as _mixed_precision_cast
 from ..ops.operations._primitive import Primitive
 from ..train.loss_scale_manager import DynamicLossScaleManager, LossScaleManager
+from ._auto import amp_auto
 
 __all__ = ["auto_mixed_precision", "custom_mixed_precision", "build_train_network", "get_white_list", "get_black_list"]
 
@@ -198,33 +202,60 @@ def auto_mixed_precision(network: Any, amp_level: str = "O0", dtype: Any = mstyp
     - ``"O2"``: cells of the black list (:func:`get_black_list`) stay in full precision, the rest computes
       in `dtype`.
     - ``"O3"``: the whole network computes in `dtype`.
+    - ``"auto"``: per operator, while the network runs (eagerly, under ``jit`` and in GRAPH_MODE alike).
+      Operators of the auto white list (MatMul, BatchMatMul, Conv, Dense, PReLU, Einsum, and the Addmm,
+      Addmv, Baddbmm, Mv built on MatMul) compute in `dtype` and their results stay in it; operators of the
+      auto black list (Pow, Exp, Expm1, Log, Log1p, Log2, Log10, Reciprocal, Rsqrt, Sinh, Cosh, Tan, Asin,
+      ACos, Erfinv, Softplus, Softmax, LogSoftmax, LayerNorm, BatchNorm, Cdist, Sum, Prod, CumSum, CumProd,
+      LogSumExp and the losses NLLLoss, CrossEntropy, KLDivLoss, SmoothL1Loss, BCEWithLogitsLoss) compute
+      in float32; BiasAdd, Concat, AddN, Addcmul, Addcdiv, Cross and Dot compute in the widest float type of
+      their inputs; every other operator in the type its inputs have. A Dense or Conv cell with a bias adds
+      it in float32 (as MindSpore's cells do: MatMul, then BiasAdd), so its output is float32; without a
+      bias its output is in `dtype`. The network's output may be in `dtype`. Inside a cell set with
+      ``to_float`` its type takes effect instead. The network is changed in place (its ``construct`` runs
+      with the strategy; ``network.amp_strategy`` describes it); a function is wrapped.
 
-    Parameters stay float32 (master weights): they are cast where they are used. The outputs of converted
-    cells (and of the network, for O2/O3) are float32.
+    Parameters stay float32 (master weights): they are cast where they are used, and their gradients are
+    float32. The outputs of converted cells (and of the network, for O2/O3) are float32.
 
     Args:
-        network (Cell): Definition of the network.
-        amp_level (str, optional): ``"O0"``, ``"O1"``, ``"O2"`` or ``"O3"``. Default: ``"O0"``.
+        network (Union[Cell, function]): Definition of the network. A function only for ``"auto"``.
+        amp_level (str, optional): ``"O0"``, ``"O1"``, ``"O2"``, ``"O3"`` or ``"auto"``. Default: ``"O0"``.
         dtype (Type, optional): ``mstype.float16`` or ``mstype.bfloat16``. Default: ``mstype.float16``.
 
     Returns:
-        Cell, the network (for O2 and O3, wrapped so its output is float32).
+        Cell, the network (for O2 and O3, wrapped so its output is float32), or for ``"auto"`` the function
+        wrapped.
 
     Raises:
-        TypeError: If `network` is not a Cell.
+        TypeError: If `network` is not a Cell (or, for ``"auto"``, a function).
         ValueError: If `dtype` is not float16 or bfloat16, or `amp_level` is not supported.
+
+    Examples:
+        >>> import numpy as np
+        >>> import sporax as ms
+        >>> from sporax import amp, nn, ops
+        >>> class Net(nn.Cell):
+        ...     def __init__(self):
+        ...         super().__init__()
+        ...         self.dense = nn.Dense(4, 3, has_bias=False)
+        ...     def construct(self, x):
+        ...         h = self.dense(x)
+        ...         return h, ops.softmax(h)
+        >>> net = amp.auto_mixed_precision(Net(), "auto", ms.bfloat16)
+        >>> h, p = net(ms.Tensor(np.ones((2, 4), np.float32)))
+        >>> print(h.dtype, p.dtype)
+        BFloat16 Float32
     """
     if not isinstance(network, nn.Cell):
-        raise TypeError(f"For amp_level '{amp_level}', the network type should be Cell.")
+        if amp_level != "auto":
+            raise TypeError(f"For amp_level '{amp_level}', the network type should be Cell.")
+        if not (inspect.isfunction(network) or inspect.ismethod(network)):
+            raise TypeError("For amp_level 'auto', the network type should be Cell or function.")
     _check_dtype(dtype)
     if amp_level == "O0":
         return network
-    if amp_level == "auto":
-        raise NotImplementedError(
-            "The amp level 'auto' (per-operator white/black/promote lists) is not supported by sporax; "
-            "use 'O1', 'O2' or 'O3'."
-        )
-    if amp_level not in ("O1", "O2", "O3"):
+    if amp_level not in ("O1", "O2", "O3", "auto"):
         raise ValueError(f"The amp level {amp_level} is not supported")
     previous = getattr(network, "_amp_level", None)
     if previous in ("O1", "O2", "O3", "auto"):
@@ -234,14 +265,19 @@ def auto_mixed_precision(network: Any, amp_level: str = "O0", dtype: Any = mstyp
             previous,
             amp_level,
         )
-    if amp_level == "O1":
+    if amp_level == "auto":
+        network = amp_auto(network, dtype)
+    elif amp_level == "O1":
         network = _cast_white_list(network, AMP_WHITE_LIST, dtype)
     elif amp_level == "O2":
         network = _OutputTo32(_auto_black_list(network, AMP_BLACK_LIST, dtype))
     else:
         network.to_float(dtype)
         network = _OutputTo32(network)
-    network.__dict__["_amp_level"] = amp_level
+    if isinstance(network, nn.Cell):
+        network.__dict__["_amp_level"] = amp_level
+    else:
+        network._amp_level = amp_level
     return network
 
 
@@ -333,6 +369,7 @@ def _config_level(level: str) -> dict[str, Any]:
         }
     if level == "O3":
         return {"keep_batchnorm_fp32": False, "cast_model_type": mstype.float16, "loss_scale_manager": None}
+    # O0, O1 and auto (auto converts the network with auto_mixed_precision(network, "auto"): float16)
     return {"keep_batchnorm_fp32": False, "cast_model_type": mstype.float32, "loss_scale_manager": None}
 
 
@@ -430,12 +467,15 @@ def build_train_network(
         optimizer (:class:`mindspore.nn.Optimizer`): The optimizer.
         loss_fn (Union[None, Cell], optional): The loss function. If None, `network` includes the loss.
             Default: ``None``.
-        level (str, optional): ``'O0'``, ``'O1'``, ``'O2'`` or ``'O3'`` (see :func:`auto_mixed_precision`).
-            Default: ``'O0'``.
+        level (str, optional): ``'O0'``, ``'O1'``, ``'O2'``, ``'O3'`` or ``'auto'`` (see
+            :func:`auto_mixed_precision`). Default: ``'O0'``.
 
             - O2: ``cast_model_type=float16``, ``keep_batchnorm_fp32=True``,
               ``loss_scale_manager=DynamicLossScaleManager()``.
             - O3: ``cast_model_type=float16``, ``keep_batchnorm_fp32=False``, no loss scaling.
+            - auto: ``cast_model_type=float32``, ``keep_batchnorm_fp32=False``, no loss scaling; the network
+              is converted with ``auto_mixed_precision(network, "auto")`` (float16) and its output cast to
+              float32 before `loss_fn`.
 
         boost_level (str, optional): ``'O0'``, ``'O1'`` or ``'O2'``; accepted, boost training is not
             applied. Default: ``'O0'``.
@@ -459,11 +499,6 @@ def build_train_network(
     if not isinstance(optimizer, nn.Optimizer):
         raise TypeError(f"The type of 'optimizer' should be 'Optimizer', but got type '{type(optimizer).__name__}'.")
     _check_level(level, boost_level)
-    if level == "auto":
-        raise NotImplementedError(
-            "The amp level 'auto' (per-operator white/black/promote lists) is not supported by sporax; "
-            "use 'O1', 'O2' or 'O3'."
-        )
     _check_kwargs(kwargs)
     config = dict(_config_level(level), **kwargs)
     network = _auto_mixed_precision_process(network, config, level)

@@ -6,6 +6,7 @@ import math
 from typing import Any
 
 from ... import ops
+from ..._engine import state
 from ...common import dtype as mstype
 from ...common.initializer import HeUniform, Uniform, initializer
 from ...common.parameter import Parameter
@@ -86,7 +87,7 @@ class Dense(Cell):
             raise ValueError("For 'Dense', the dimension of 'x' must be >= 1, but got 0.")
         if x.shape[-1] != self.in_channels:
             raise ValueError(f"For 'Dense', the 'x' shape[-1] must be {self.in_channels}, but got {x.shape[-1]}.")
-        if x.dtype != self.weight.dtype:
+        if x.dtype != self.weight.dtype and state.amp_dtype() is None:  # amp 'auto' casts in the op
             raise TypeError(
                 f"For 'Dense', the dtype of 'x' must be the same as the dtype of 'weight' ({self.weight.dtype}), "
                 f"but got {x.dtype}."

@@ -6,6 +6,7 @@ import math
 from typing import Any
 
 from ... import ops
+from ..._engine import state
 from ...common import dtype as mstype
 from ...common.initializer import HeUniform, Uniform, initializer
 from ...common.parameter import Parameter
@@ -118,7 +119,7 @@ class _Conv(Cell):
                 f"For '{op}', the 'x' shape[1] (channels) must be equal to 'in_channels': {self.in_channels}, "
                 f"but got {x.shape[1]} (x shape {x.shape})."
             )
-        if x.dtype != self.weight.dtype:
+        if x.dtype != self.weight.dtype and state.amp_dtype() is None:  # amp 'auto' casts in the op
             raise TypeError(
                 f"For '{op}', the dtype of 'x' must be the same as the dtype of 'weight' ({self.weight.dtype}), "
                 f"but got {x.dtype}."

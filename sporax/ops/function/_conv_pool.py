@@ -37,6 +37,7 @@ from ..._engine import jax, jnp, lax
 from ..._engine._jit import request_compiler_options
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
+from .._amp import amp_white
 from .._utils import as_tensor_array, wrap
 
 __all__ = [
@@ -421,6 +422,7 @@ def _conv_nd(
     return y
 
 
+@amp_white(bias=("bias", 1))
 def conv2d(
     input: Any,
     weight: Any,
@@ -439,6 +441,7 @@ def conv2d(
     return wrap(_conv_nd(input, weight, bias, stride, pad_mode, padding, dilation, groups, 2, "conv2d"))
 
 
+@amp_white(bias=("bias", 1))
 def conv1d(
     input: Any,
     weight: Any,

@@ -10,6 +10,7 @@ import numpy as np
 from ..._engine import jax, jnp, lax
 from ...common import dtype as mstype
 from ...common.tensor import Tensor, to_array
+from .._amp import amp_promote
 from .._utils import arr, as_tensor_array, check_axis, np_dtype, wrap
 
 __all__ = [
@@ -220,6 +221,7 @@ def tile(input: Any, dims: Any) -> Tensor:
     return wrap(jnp.tile(as_tensor_array(input), tuple(dims)))
 
 
+@amp_promote
 def concat(tensors: Any, axis: int = 0) -> Tensor:
     if not isinstance(tensors, (list, tuple)) or not tensors:
         raise TypeError("For 'concat', the input must be a non-empty list or tuple of Tensors.")

@@ -8,6 +8,7 @@ from typing import Any
 from ..._engine import jnp
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
+from .._amp import amp_black, amp_promote, amp_white
 from .._utils import as_tensor_array, float_result, promote, wrap
 from .math_func import add, mul, norm
 
@@ -40,6 +41,7 @@ __all__ = [
 
 
 # -------------------------------------------------------------- linear algebra
+@amp_white
 def matmul(input: Any, other: Any) -> Tensor:
     """Matrix product with broadcasting (NumPy's matmul); dtypes must agree."""
     a, b = as_tensor_array(input), as_tensor_array(other)
@@ -82,11 +84,13 @@ def addmm(input: Any, mat1: Any, mat2: Any, *, beta: Any = 1, alpha: Any = 1) ->
     return add(mul(input, beta), mul(matmul(mat1, mat2), alpha))
 
 
+@amp_white
 def dot(input: Any, other: Any) -> Tensor:
     a, b = promote(input, other)
     return wrap(jnp.dot(a, b))
 
 
+@amp_white
 def inner(input: Any, other: Any) -> Tensor:
     a, b = promote(input, other)
     return wrap(jnp.inner(a, b))
@@ -97,6 +101,7 @@ def outer(input: Any, vec2: Any) -> Tensor:
     return wrap(jnp.outer(a, b))
 
 
+@amp_white
 def tensor_dot(x1: Any, x2: Any, axes: Any) -> Tensor:
     a, b = promote(x1, x2)
     return wrap(jnp.tensordot(a, b, axes=axes))
@@ -106,6 +111,7 @@ tensordot = tensor_dot
 
 
 # --------------------------------------------------------- more linear algebra
+@amp_white
 def einsum(equation: str, *operands: Any) -> Tensor:
     """Einstein summation (``ops.einsum('ij,jk->ik', a, b)``)."""
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
@@ -117,6 +123,7 @@ def einsum(equation: str, *operands: Any) -> Tensor:
         raise ValueError(f"For 'einsum', {err}") from None
 
 
+@amp_promote
 def cross(input: Any, other: Any, dim: Any = None) -> Tensor:
     a, b = promote(input, other)
     if dim is None:
@@ -152,6 +159,7 @@ def addr(x: Any, vec1: Any, vec2: Any, *, beta: Any = 1, alpha: Any = 1) -> Tens
     return add(mul(x, beta), mul(outer(vec1, vec2), alpha))
 
 
+@amp_black
 def cdist(x1: Any, x2: Any, p: float = 2.0) -> Tensor:
     """Pairwise ``p``-norm distances between the rows of ``x1`` and ``x2`` (batched)."""
     a, b = promote(x1, x2)

@@ -13,6 +13,7 @@ import numpy as np
 from ..._engine import is_tracer, jax, jnp, lax
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
+from .._amp import amp_black, amp_promote
 from .._utils import (
     arr,
     as_tensor_array,
@@ -203,6 +204,7 @@ def fmod(input: Any, other: Any) -> Tensor:
     return wrap(jnp.fmod(a, b))
 
 
+@amp_black
 def pow(input: Any, exponent: Any) -> Tensor:
     a, b = promote(input, exponent, "pow")
     return wrap(jnp.power(a, b))
@@ -231,23 +233,23 @@ def _float_unary(kernel: Any, name: str) -> Any:
     return op
 
 
-exp = _float_unary(jnp.exp, "exp")
-exp2 = _float_unary(jnp.exp2, "exp2")
-expm1 = _float_unary(jnp.expm1, "expm1")
-log = _float_unary(jnp.log, "log")
-log1p = _float_unary(jnp.log1p, "log1p")
-log2 = _float_unary(jnp.log2, "log2")
-log10 = _float_unary(jnp.log10, "log10")
+exp = amp_black(_float_unary(jnp.exp, "exp"))
+exp2 = amp_black(_float_unary(jnp.exp2, "exp2"))
+expm1 = amp_black(_float_unary(jnp.expm1, "expm1"))
+log = amp_black(_float_unary(jnp.log, "log"))
+log1p = amp_black(_float_unary(jnp.log1p, "log1p"))
+log2 = amp_black(_float_unary(jnp.log2, "log2"))
+log10 = amp_black(_float_unary(jnp.log10, "log10"))
 sqrt = _float_unary(jnp.sqrt, "sqrt")
-rsqrt = _float_unary(lax.rsqrt, "rsqrt")
+rsqrt = amp_black(_float_unary(lax.rsqrt, "rsqrt"))
 sin = _float_unary(jnp.sin, "sin")
 cos = _float_unary(jnp.cos, "cos")
-tan = _float_unary(jnp.tan, "tan")
-asin = _float_unary(jnp.arcsin, "asin")
-acos = _float_unary(jnp.arccos, "acos")
+tan = amp_black(_float_unary(jnp.tan, "tan"))
+asin = amp_black(_float_unary(jnp.arcsin, "asin"))
+acos = amp_black(_float_unary(jnp.arccos, "acos"))
 atan = _float_unary(jnp.arctan, "atan")
-sinh = _float_unary(jnp.sinh, "sinh")
-cosh = _float_unary(jnp.cosh, "cosh")
+sinh = amp_black(_float_unary(jnp.sinh, "sinh"))
+cosh = amp_black(_float_unary(jnp.cosh, "cosh"))
 tanh = _float_unary(jnp.tanh, "tanh")
 asinh = _float_unary(jnp.arcsinh, "asinh")
 acosh = _float_unary(jnp.arccosh, "acosh")
@@ -259,6 +261,7 @@ deg2rad = _float_unary(jnp.deg2rad, "deg2rad")
 rad2deg = _float_unary(jnp.rad2deg, "rad2deg")
 
 
+@amp_black
 def reciprocal(input: Any) -> Tensor:
     return wrap(1 / float_result(as_tensor_array(input)))
 
@@ -302,6 +305,7 @@ def hypot(input: Any, other: Any) -> Tensor:
     return wrap(jnp.hypot(float_result(a), float_result(b)))
 
 
+@amp_black
 def logaddexp(input: Any, other: Any) -> Tensor:
     a, b = promote(input, other, "logaddexp")
     return wrap(jnp.logaddexp(float_result(a), float_result(b)))
@@ -351,10 +355,12 @@ def lerp(input: Any, end: Any, weight: Any) -> Tensor:
     return wrap(a + jnp.asarray(w, a.dtype) * (b - a))
 
 
+@amp_promote
 def addcmul(input: Any, tensor1: Any, tensor2: Any, value: Any = 1) -> Tensor:
     return add(input, mul(value, mul(tensor1, tensor2)))
 
 
+@amp_promote
 def addcdiv(input: Any, tensor1: Any, tensor2: Any, value: Any = 1) -> Tensor:
     return add(input, mul(value, div(tensor1, tensor2)))
 
@@ -376,6 +382,7 @@ def div_no_nan(x1: Any, x2: Any) -> Tensor:
     return wrap(jnp.where(b == 0, jnp.zeros_like(a), a / safe))
 
 
+@amp_promote
 def add_n(x: Any) -> Tensor:
     """Sum of a list of same-shaped Tensors."""
     if not isinstance(x, (list, tuple)) or not x:
@@ -478,6 +485,7 @@ def _axis(axis: Any) -> Any:
     return int(axis)
 
 
+@amp_black
 def sum(input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
     """Sum over ``dim`` (all dims when None)."""
     a = as_tensor_array(input)
@@ -499,6 +507,7 @@ def mean(input: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
     return wrap(jnp.mean(a, axis=_axis(axis), keepdims=keep_dims))
 
 
+@amp_black
 def prod(input: Any, axis: Any = None, keep_dims: bool = False, dtype: Any = None) -> Tensor:
     """Product over ``axis`` (all when None or ``()``), in the input's dtype (bool gives Int64)."""
     a = as_tensor_array(input)
@@ -625,6 +634,7 @@ def std(input: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> 
     return wrap(jnp.std(a, axis=_axis(axis), ddof=ddof, keepdims=keepdims))
 
 
+@amp_black
 def var(input: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
     a = float_result(as_tensor_array(input))
     return wrap(jnp.var(a, axis=_axis(axis), ddof=ddof, keepdims=keepdims))
@@ -634,12 +644,14 @@ tensor_std = std
 tensor_var = var
 
 
+@amp_black
 def logsumexp(input: Any, axis: Any, keep_dims: bool = False) -> Tensor:
 
     a = float_result(as_tensor_array(input))
     return wrap(_logsumexp(a, _axis(axis), keep_dims))
 
 
+@amp_black
 def cumsum(x: Any, axis: Any = None, dtype: Any = None) -> Tensor:
     a = as_tensor_array(x)
     if axis is None:
@@ -647,6 +659,7 @@ def cumsum(x: Any, axis: Any = None, dtype: Any = None) -> Tensor:
     return wrap(jnp.cumsum(a, axis=int(axis), dtype=None if dtype is None else np_dtype(dtype)))
 
 
+@amp_black
 def cumprod(input: Any, dim: int, dtype: Any = None) -> Tensor:
     a = as_tensor_array(input)
     return wrap(jnp.cumprod(a, axis=int(dim), dtype=None if dtype is None else np_dtype(dtype)))
@@ -803,7 +816,7 @@ def lcm(input: Any, other: Any) -> Tensor:
 
 
 sinc = _float_unary(jnp.sinc, "sinc")
-erfinv = _float_unary(lax.erf_inv, "erfinv")
+erfinv = amp_black(_float_unary(lax.erf_inv, "erfinv"))
 lgamma = _float_unary(lax.lgamma, "lgamma")
 digamma = _float_unary(lax.digamma, "digamma")
 

@@ -15,6 +15,7 @@ import numpy as np
 from ..._engine import jax, jnp, lax
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
+from .._amp import amp_black, amp_promote, amp_white
 from .._utils import as_tensor_array, compiled_op, float_result, wrap
 from ._conv_pool import (
     adaptive_avg_pool2d,
@@ -153,6 +154,7 @@ def celu(x: Any, alpha: float = 1.0) -> Tensor:
     return wrap(_jnn_celu(a, alpha=_const(alpha, a)))
 
 
+@amp_black
 def softplus(input: Any, beta: float = 1, threshold: float = 20) -> Tensor:
     """``log(1 + exp(beta * x)) / beta``; linear where ``beta * x > threshold``."""
     a = _float_in(input, "softplus")
@@ -193,6 +195,7 @@ def logsigmoid(x: Any) -> Tensor:
     return wrap(_jnn_log_sigmoid(_float_in(x, "logsigmoid")))
 
 
+@amp_white
 def prelu(x: Any, weight: Any) -> Tensor:
     """``max(0, x) + weight * min(0, x)``, ``weight`` per channel (axis 1) or a single value."""
     a = _float_in(x, "prelu")
@@ -207,6 +210,7 @@ def prelu(x: Any, weight: Any) -> Tensor:
     return wrap(jnp.where(a > 0, a, a * w))
 
 
+@amp_black
 def softmax(input: Any, axis: int = -1, *, dtype: Any = None) -> Tensor:
     """``exp(x) / sum(exp(x))`` along ``axis``; ``dtype`` casts the input first."""
     a = as_tensor_array(input)
@@ -216,6 +220,7 @@ def softmax(input: Any, axis: int = -1, *, dtype: Any = None) -> Tensor:
     return wrap(_jnn_softmax(a, axis=_axis(axis, a.ndim, "softmax")))
 
 
+@amp_black
 def log_softmax(logits: Any, axis: int = -1) -> Tensor:
     a = float_result(as_tensor_array(logits))
     return wrap(_jnn_log_softmax(a, axis=_axis(axis, a.ndim, "log_softmax")))
@@ -273,6 +278,7 @@ def _dense_impl(x: Any, w: Any, b: Any) -> Any:
 _dense_kernel = jax.jit(_dense_impl)
 
 
+@amp_white(bias=("bias", -1))
 def dense(input: Any, weight: Any, bias: Any = None) -> Tensor:
     """``input @ weight.T + bias`` over the last dimension (MindSpore's ``ops.dense``), one kernel."""
     x, w = as_tensor_array(input), as_tensor_array(weight)
@@ -291,6 +297,7 @@ def dense(input: Any, weight: Any, bias: Any = None) -> Tensor:
     return wrap(_dense_kernel(x, w, b))
 
 
+@amp_promote
 def bias_add(input_x: Any, bias: Any, data_format: str = "NCHW") -> Tensor:
     """Add a 1-D ``bias`` along the channel axis (1 for NCHW, -1 for NHWC)."""
     a, b = as_tensor_array(input_x), as_tensor_array(bias)
@@ -309,6 +316,7 @@ def bias_add(input_x: Any, bias: Any, data_format: str = "NCHW") -> Tensor:
     return wrap(a + b.astype(a.dtype).reshape(shape))
 
 
+@amp_black(keep=("running_mean", "running_var"))
 def batch_norm(
     input_x: Any,
     running_mean: Any,
@@ -376,6 +384,7 @@ def _batch_norm(
     return wrap(y.astype(x.dtype)), mean, var
 
 
+@amp_black
 def layer_norm(input: Any, normalized_shape: Any, weight: Any = None, bias: Any = None, eps: float = 1e-5) -> Tensor:
     """Normalise over the trailing ``normalized_shape`` dimensions, then scale and shift."""
     ns = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
@@ -603,6 +612,7 @@ def _nll_core(
     return _reduce(loss, reduction)
 
 
+@amp_black
 @compiled_op
 def cross_entropy(
     input: Any,
@@ -624,6 +634,7 @@ def cross_entropy(
     return wrap(_nll_core(logp, labels, weight, ignore_index, reduction, label_smoothing, "cross_entropy"))
 
 
+@amp_black
 @compiled_op
 def nll_loss(
     inputs: Any,
@@ -672,6 +683,7 @@ def l1_loss(input: Any, target: Any, reduction: str = "mean") -> Tensor:
     return wrap(_reduce(jnp.abs(a - b), reduction))
 
 
+@amp_black
 @compiled_op
 def smooth_l1_loss(input: Any, target: Any, beta: float = 1.0, reduction: str = "none") -> Tensor:
     """``0.5 d^2 / beta`` where ``|d| < beta``, ``|d| - 0.5 beta`` elsewhere."""
@@ -713,6 +725,7 @@ def binary_cross_entropy(logits: Any, labels: Any, weight: Any = None, reduction
     return wrap(_reduce(loss, reduction))
 
 
+@amp_black
 @compiled_op
 def binary_cross_entropy_with_logits(
     input: Any, target: Any, weight: Any = None, pos_weight: Any = None, reduction: str = "mean"
@@ -732,6 +745,7 @@ def binary_cross_entropy_with_logits(
     return wrap(_reduce(loss, reduction))
 
 
+@amp_black
 @compiled_op
 def kl_div(logits: Any, labels: Any, reduction: str = "mean", log_target: bool = False) -> Tensor:
     """``labels * (log(labels) - logits)`` with log-probability ``logits``; ``batchmean`` divides the sum

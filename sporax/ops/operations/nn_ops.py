@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import function as F
+from .._amp import amp_black
 from .._utils import as_tensor_array, wrap
 from ..function import _conv_pool as CP
 from ..function import nn_func as NF
@@ -292,6 +293,7 @@ class BatchNorm(Primitive):
         self.is_training, self.epsilon, self.momentum, self.data_format = is_training, epsilon, momentum, data_format
         self.attrs.update(is_training=is_training, epsilon=epsilon, momentum=momentum, data_format=data_format)
 
+    @amp_black(keep=("mean", "variance"))
     def __call__(self, input_x: Any, scale: Any, bias: Any, mean: Any, variance: Any) -> Any:
         y, m, v = NF._batch_norm(
             input_x, mean, variance, scale, bias, self.is_training, self.momentum, self.epsilon, "BatchNorm"
@@ -309,6 +311,7 @@ class LayerNorm(Primitive):
         self.begin_norm_axis, self.begin_params_axis, self.epsilon = begin_norm_axis, begin_params_axis, epsilon
         self.attrs.update(begin_norm_axis=begin_norm_axis, begin_params_axis=begin_params_axis, epsilon=epsilon)
 
+    @amp_black
     def __call__(self, input_x: Any, gamma: Any, beta: Any) -> Any:
         x = as_tensor_array(input_x)
         axis = NF._axis(self.begin_norm_axis, x.ndim, "LayerNorm")

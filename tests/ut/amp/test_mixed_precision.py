@@ -120,8 +120,8 @@ def test_o0_and_errors():
         amp.auto_mixed_precision(Net(), "O2", dtype=ms.float32)
     with pytest.raises(TypeError, match="For amp_level 'O2', the network type should be Cell."):
         amp.auto_mixed_precision(lambda x: x, "O2")
-    with pytest.raises(NotImplementedError, match="'auto'"):
-        amp.auto_mixed_precision(Net(), "auto")
+    with pytest.raises(TypeError, match="For amp_level 'auto', the network type should be Cell or function."):
+        amp.auto_mixed_precision(3, "auto")
 
 
 def test_white_and_black_lists():
