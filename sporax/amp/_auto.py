@@ -14,6 +14,7 @@ from __future__ import annotations
 import enum
 import functools
 import inspect
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -173,7 +174,13 @@ def amp_auto(network: Any, dtype: Any) -> Any:
         network.__dict__["amp_strategy"] = strategy
         # The instance's construct (as MindSpore's context decorator): the strategy is set while it runs,
         # eagerly and while it is traced; the Cell's own call path (hooks, to_float, jit) is unchanged.
-        network.__dict__["construct"] = _with_strategy(network.construct, dtype)
+        # Bound to the network (a copy.deepcopy of it binds to the copy).
+        construct = network.construct
+        if inspect.ismethod(construct) and construct.__self__ is network:
+            construct = types.MethodType(_with_strategy(construct.__func__, dtype), network)
+        else:  # a callable the user put on the instance
+            construct = _with_strategy(construct, dtype)
+        network.__dict__["construct"] = construct
         state.bump_epoch()  # a program compiled before the conversion must not be reused
         return network
     if inspect.isfunction(network):

@@ -318,6 +318,17 @@ def test_network_changed_in_place_with_strategy():
     assert [p.name for p in net.trainable_params()][:2] == ["d1.weight", "d1.bias"]
 
 
+def test_deepcopy_of_converted_network_runs_its_own_parameters():
+    import copy
+
+    net = amp.auto_mixed_precision(nn.Dense(4, 3, has_bias=False), "auto", ms.bfloat16)
+    twin = copy.deepcopy(net)
+    twin.weight.set_data(Tensor(np.zeros((3, 4), np.float32)))
+    out = twin(X)
+    assert out.dtype == ms.bfloat16 and not out.asnumpy().any()
+    assert net(X).asnumpy().any()
+
+
 def test_master_weights_and_gradients_float32():
     net = amp.auto_mixed_precision(Net(), "auto", ms.bfloat16)
     net.set_train()
