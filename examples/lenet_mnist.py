@@ -3,6 +3,7 @@
 Written exactly as a MindSpore user writes it; run it with
 
     sporax run examples/lenet_mnist.py [--epochs 10] [--data-dir DIR] [--sink-mode]
+    sporax launch -n 2 examples/lenet_mnist.py ...     (data parallel: each rank trains on its shard)
 
 Without --data-dir it trains on the MNIST subset shipped with sporax (6,000 training and 1,000 test
 images, in sporax/data/mnist). DIR holds MNIST's ``train/`` and ``test/`` folders of IDX files (gzipped or
@@ -23,13 +24,16 @@ import mindspore.dataset.vision as CV
 from mindspore import nn
 from mindspore.common import dtype as mstype
 from mindspore.common.initializer import Normal
+from mindspore.communication import get_group_size, get_rank, init
 from mindspore.dataset.vision import Inter
 from mindspore.train import Accuracy, CheckpointConfig, LossMonitor, Model, ModelCheckpoint, TimeMonitor
 
 
-def create_dataset(data_path, batch_size=32, repeat_size=1, num_parallel_workers=2, training=True):
+def create_dataset(
+    data_path, batch_size=32, repeat_size=1, num_parallel_workers=2, training=True, num_shards=None, shard_id=None
+):
     """MNIST -> 1x32x32 float32 images normalised with MNIST's mean and std, int32 labels, batched."""
-    mnist_ds = ds.MnistDataset(data_path)
+    mnist_ds = ds.MnistDataset(data_path, num_shards=num_shards, shard_id=shard_id)
     resize_height, resize_width = 32, 32
     rescale = 1.0 / 255.0
     shift = 0.0
@@ -105,11 +109,17 @@ def main():
     args = parser.parse_args()
 
     ms.set_context(mode=ms.GRAPH_MODE, device_target=args.device_target)
+    rank, group_size = 0, 1
+    if int(os.getenv("RANK_SIZE", "1")) > 1:  # started by `sporax launch -n N` (or MindSpore's msrun)
+        init()
+        rank, group_size = get_rank(), get_group_size()
+        ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True)
     ms.set_seed(args.seed)
     ds.config.set_seed(args.seed)
     data_dir = args.data_dir or default_data_dir()
 
-    ds_train = create_dataset(os.path.join(data_dir, "train"), args.batch_size)
+    shards = {"num_shards": group_size, "shard_id": rank} if group_size > 1 else {}
+    ds_train = create_dataset(os.path.join(data_dir, "train"), args.batch_size, **shards)
     steps_per_epoch = ds_train.get_dataset_size()
 
     network = LeNet5(10)
@@ -121,7 +131,8 @@ def main():
     net_opt = nn.Momentum(network.trainable_params(), lr, args.momentum)
 
     config_ck = CheckpointConfig(save_checkpoint_steps=steps_per_epoch, keep_checkpoint_max=10)
-    ckpoint_cb = ModelCheckpoint(prefix="checkpoint_lenet", directory=args.ckpt_dir, config=config_ck)
+    ckpt_dir = args.ckpt_dir if rank == 0 else os.path.join(args.ckpt_dir, f"rank_{rank}")
+    ckpoint_cb = ModelCheckpoint(prefix="checkpoint_lenet", directory=ckpt_dir, config=config_ck)
     time_cb = TimeMonitor(data_size=steps_per_epoch)
     loss_cb = LossMonitor(per_print_times=max(1, steps_per_epoch // 4))
 

@@ -104,7 +104,7 @@ def set_context(**kwargs: Any) -> None:
                     f"For 'set_context', device_target '{value}' was requested but JAX has no {platform} backend here. "
                     + ("Install the CUDA build: pip install 'sporax[cuda]'." if value == "GPU" else "")
                 ) from None
-            jax.config.update("jax_default_device", jax.devices(platform)[0])
+            jax.config.update("jax_default_device", jax.local_devices(backend=platform)[0])
         elif key == "device_id":
             if not isinstance(value, int) or value < 0:
                 raise ValueError(f"For 'set_context', the 'device_id' must be a non-negative int, but got {value!r}.")

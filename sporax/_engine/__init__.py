@@ -1,12 +1,20 @@
 """The JAX boundary. Everything outside ``_engine`` (and op kernels in ``ops``) reaches JAX through here.
 
 x64 is switched on at import: MindSpore has float64 and int64, and framework code always passes
-explicit dtypes, so no float64 compute sneaks into a float32 step.
+explicit dtypes, so no float64 compute sneaks into a float32 step. Under ``sporax launch`` the process
+joins the data-parallel group at import (``_parallel``).
 """
 
 import jax
 
 jax.config.update("jax_enable_x64", True)
+
+# A rank started by `sporax launch` joins its process group before anything (this package's imports
+# included) touches a device: jax.distributed must come first.
+from . import _parallel  # noqa: E402
+
+if _parallel.launched():
+    _parallel.initialize()
 
 import jax.numpy as jnp  # noqa: E402
 from jax import lax  # noqa: E402

@@ -30,7 +30,7 @@ from typing import Any
 import jax
 import numpy as np
 
-from . import _autograph, _state
+from . import _autograph, _parallel, _state
 
 _log = logging.getLogger("sporax")
 
@@ -72,7 +72,17 @@ def _static_key(x: Any) -> Any:
 
 
 class _Entry:
-    __slots__ = ("state", "n_donated", "writes", "out_static", "out_tree", "out_dyn_idx", "compiled", "copy_state")
+    __slots__ = (
+        "state",
+        "n_donated",
+        "writes",
+        "out_static",
+        "out_tree",
+        "out_dyn_idx",
+        "compiled",
+        "copy_state",
+        "data_parallel",
+    )
 
     def __init__(self) -> None:
         self.state: list[Any] = []
@@ -83,16 +93,26 @@ class _Entry:
         self.out_dyn_idx: list[int] = []
         self.compiled: Callable[..., Any] | None = None
         self.copy_state: frozenset[int] = frozenset()
+        self.data_parallel = False  # one copy per rank, collectives bound (see _parallel)
 
 
-# ---- compiler options requested by op lowerings (hook for DESIGN §5) ---------------------------------
+# ---- requests from the ops traced: compiler options (DESIGN §5), a data-parallel program (§6) --------
 # While the discovery pass traces a function, a lowering may ask for XLA options for the executable being
 # built (ops/function/_conv_pool.py: its reshape max-pool asks XLA:CPU to keep YNNPACK library fusion to
 # dots and convolutions: the default "reduce" fusion slows it, and the whole LeNet5 step with it, ~15%;
 # other models, e.g. attention blocks, are faster with the default, so this is no global default).
 # Options this jaxlib rejects (experimental ones come and go) are dropped: probed once per process.
-_requests = threading.local()  # .stack: one dict per StatefulJit being built on this thread
+# A collective asks for the executable to be built as one copy per rank over the process mesh.
+_requests = threading.local()  # .stack: one _Requests per StatefulJit being built on this thread
 _accepted: dict[tuple[str, str], bool] = {}
+
+
+class _Requests:
+    __slots__ = ("options", "data_parallel")
+
+    def __init__(self) -> None:
+        self.options: dict[str, str] = {}
+        self.data_parallel = False
 
 
 def request_compiler_options(options: dict[str, str]) -> None:
@@ -100,7 +120,17 @@ def request_compiler_options(options: dict[str, str]) -> None:
     jaxlib accepts them, and unless the StatefulJit was given explicit ``compiler_options``)."""
     stack = getattr(_requests, "stack", None)
     if stack:
-        stack[-1].update(options)
+        stack[-1].options.update(options)
+
+
+def request_data_parallel() -> bool:
+    """Called by a collective while a StatefulJit discovers its state: build a data-parallel program.
+    False when no StatefulJit is being built (the collective is in some other transformation)."""
+    stack = getattr(_requests, "stack", None)
+    if not stack:
+        return False
+    stack[-1].data_parallel = True
+    return True
 
 
 def _supported(options: dict[str, str]) -> dict[str, str]:
@@ -213,7 +243,10 @@ class StatefulJit:
             if len(ids) != nd or any(id(a) in ids for a in dyn):
                 donated = _unalias(donated, dyn)
         try:
-            out_dyn, new_state = entry.compiled(donated, values[nd:], dyn)  # type: ignore[misc]
+            out_dyn, new_state = entry.compiled(*_inputs(entry, donated, values[nd:], dyn))  # type: ignore[misc]
+            if entry.data_parallel:
+                out_dyn = [_parallel.to_local(a) for a in out_dyn]
+                new_state = [_parallel.to_local(a) for a in new_state]
         except (RuntimeError, ValueError) as err:
             if "deleted" in str(err):
                 raise RuntimeError(
@@ -271,22 +304,25 @@ class StatefulJit:
 
     def _build(self, leaves: list[Any], treedef: Any, dyn_pos: list[int], dyn: list[Any]) -> _Entry:
         stack = _requests.__dict__.setdefault("stack", [])
-        stack.append({})
+        stack.append(_Requests())
         try:
             reads, writes = self._discover(leaves, treedef, dyn_pos, dyn)
         finally:
             requested = stack.pop()
-        options = _supported(requested) if self.compiler_options is None else self.compiler_options
+        options = _supported(requested.options) if self.compiler_options is None else self.compiler_options
         _autograph.retrying()  # the trace below prints again what the discovery pass printed
         for _ in range(3):
-            entry = self._compile(leaves, treedef, dyn_pos, reads, writes, options)
+            entry = self._compile(leaves, treedef, dyn_pos, reads, writes, options, requested.data_parallel)
             try:
                 # Tracing now (not at the first call) lets a missed-state retrace happen before any
                 # buffer is donated. jit caches the trace, so the first call only compiles.
                 entry.compiled.trace(  # type: ignore[union-attr]
-                    [h._stored for h in entry.state[: entry.n_donated]],
-                    [h._stored for h in entry.state[entry.n_donated :]],
-                    dyn,
+                    *_inputs(
+                        entry,
+                        [h._stored for h in entry.state[: entry.n_donated]],
+                        [h._stored for h in entry.state[entry.n_donated :]],
+                        dyn,
+                    )
                 )
                 return entry
             except _Retrace as miss:
@@ -315,8 +351,10 @@ class StatefulJit:
         reads: list[Any],
         writes: list[Any],
         options: dict[str, Any] | None = None,
+        data_parallel: bool = False,
     ) -> _Entry:
         entry = _Entry()
+        entry.data_parallel = data_parallel
         written = {id(h) for h in writes}
         donated = list(writes) if self.donate else []
         kept = [h for h in reads if id(h) not in written] + ([] if self.donate else list(writes))
@@ -346,8 +384,17 @@ class StatefulJit:
 
         options = self.compiler_options if options is None else options
         compile_kw = {"compiler_options": options} if options else {}
-        entry.compiled = jax.jit(pure, donate_argnums=(0,) if donated else (), **compile_kw)
+        program = _parallel.wrap_program(pure) if data_parallel else pure
+        entry.compiled = jax.jit(program, donate_argnums=(0,) if donated else (), **compile_kw)
         return entry
+
+
+def _inputs(entry: _Entry, donated: list[Any], kept: list[Any], dyn: list[Any]) -> tuple[list, list, list]:
+    """The compiled program's arguments; for a data-parallel one, as this rank's parts of mesh arrays."""
+    if not entry.data_parallel:
+        return donated, kept, dyn
+    g = _parallel.to_global
+    return [g(a) for a in donated], [g(a) for a in kept], [g(a) for a in dyn]
 
 
 _JAX_NOTE = "JAX has removed its internal frames"

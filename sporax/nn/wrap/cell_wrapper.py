@@ -114,9 +114,9 @@ def run_if(cond: Any, fn: Callable[..., Any], *args: Any) -> Any:
 def _parallel_reducer(weights: Any) -> tuple[bool, Any]:
     mode = context.get_auto_parallel_context("parallel_mode")
     if mode in (context.ParallelMode.DATA_PARALLEL, context.ParallelMode.HYBRID_PARALLEL):
-        mean = context.get_auto_parallel_context("gradients_mean")
-        degree = context.get_auto_parallel_context("device_num")
-        return True, DistributedGradReducer(weights, mean, degree)
+        from ...parallel._utils import _get_device_num, _get_gradients_mean
+
+        return True, DistributedGradReducer(weights, _get_gradients_mean(), _get_device_num())
     return False, ops.identity
 
 

@@ -1,21 +1,53 @@
-"""``DistributedGradReducer``: averages (or sums) gradients across data-parallel ranks.
+"""``DistributedGradReducer``: sums gradients over the data-parallel ranks (and divides by the degree).
 
-With one process it returns the gradients unchanged (divided by nothing). Across processes it is an
-all-reduce over the data-parallel group, provided by ``sporax.communication`` once initialised.
+The gradients of the whole network go in one all-reduce per dtype (MindSpore fuses them into buckets
+the same way). In a compiled step the all-reduce is part of the step's program; in PyNative it is a
+program of its own, as MindSpore's ``@jit``-decorated ``construct``. With one rank the sum is the
+gradient itself.
+
+With ``set_auto_parallel_context(parameter_broadcast=True)`` the reducer starts by giving every rank
+rank 0's values of the parameters (for ranks that initialised them differently, without a common seed).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from ... import context
+from ...common import dtype as mstype
+from ...common.tensor import Tensor
+from ...communication.management import GlobalComm, get_group_size
+from ...ops.operations.comm_ops import all_reduce_sum_fused, broadcast_parameters, check_group
 from ..cell import Cell
 
 __all__ = ["DistributedGradReducer"]
 
 
 class DistributedGradReducer(Cell):
-    """Args: parameters (the weights), mean (average instead of sum; default True), degree (group size;
-    default: the communication group's), fusion_type, group."""
+    """Aggregates the gradients of all ranks with an all-reduce, in data parallel.
+
+    Args:
+        parameters (list): The parameters to be updated.
+        mean (bool): Divide the summed gradients by `degree`. Default: ``None``: the ``gradients_mean``
+            setting of ``set_auto_parallel_context``.
+        degree (int): The divisor for the mean, usually the number of ranks. Default: ``None``: the
+            group size.
+        fusion_type (int): The all-reduce fusion type (all gradients are fused). Default: ``1``.
+        group (str): The communication group (the world group). Default: ``GlobalComm.WORLD_COMM_GROUP``.
+
+    Inputs:
+        - **grads** (Union[Tensor, tuple[Tensor]]) - The gradients of this rank.
+
+    Outputs:
+        The reduced gradients, with the structure of `grads`.
+
+    With ``parameter_broadcast=True`` in the auto-parallel context, construction sets the parameters to
+    rank 0's values on every rank.
+
+    Raises:
+        ValueError: If `degree` is not an int or not positive.
+        RuntimeError: In GRAPH_MODE with ``SEMI_AUTO_PARALLEL`` or ``AUTO_PARALLEL``.
+    """
 
     def __init__(
         self,
@@ -23,22 +55,33 @@ class DistributedGradReducer(Cell):
         mean: bool | None = None,
         degree: int | None = None,
         fusion_type: int = 1,
-        group: str = "hccl_world_group",
+        group: str = GlobalComm.WORLD_COMM_GROUP,
     ) -> None:
         super().__init__(auto_prefix=False)
-        self.mean = True if mean is None else bool(mean)
+        mode = context.get_auto_parallel_context("parallel_mode")
+        if context.get_context("mode") == context.GRAPH_MODE and mode in (
+            context.ParallelMode.SEMI_AUTO_PARALLEL,
+            context.ParallelMode.AUTO_PARALLEL,
+        ):
+            raise RuntimeError(f"{mode} can not use DistributedGradReducer in graph mode")
+        self.mean = context.get_auto_parallel_context("gradients_mean") if mean is None else bool(mean)
         if degree is None:
-            from ...communication import get_group_size
-
             degree = get_group_size()
-        if not isinstance(degree, int) or degree < 1:
-            raise ValueError(f"For 'DistributedGradReducer', the 'degree' must be a positive int, but got {degree!r}.")
+        elif isinstance(degree, bool) or not isinstance(degree, int) or degree <= 0:
+            raise ValueError(
+                "For 'DistributedGradReducer', parameter 'degree' in DistributedGradReducer "
+                f"should large than 0 and be int, degree: {degree}."
+            )
         self.degree = degree
-        self.group = group
+        self.group = check_group(group, "DistributedGradReducer")
+        self.fusion_type = fusion_type
+        if context.get_auto_parallel_context("parameter_broadcast"):
+            broadcast_parameters(parameters)
 
     def construct(self, grads: Any) -> Any:
-        if self.degree == 1:
-            return grads
-        from ...communication import all_reduce_grads
-
-        return all_reduce_grads(grads, self.mean)
+        single = isinstance(grads, Tensor)
+        items = (grads,) if single else tuple(grads)
+        reduced = all_reduce_sum_fused(items)
+        if self.mean:
+            reduced = tuple(g * Tensor(1.0 / self.degree, mstype.float32).astype(g.dtype) for g in reduced)
+        return reduced[0] if single else reduced

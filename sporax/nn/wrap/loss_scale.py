@@ -178,6 +178,7 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         self.equal = ops.Equal()
         self.logic_not = ops.LogicalNot()
         self.is_distributed = self.parallel_mode != context.ParallelMode.STAND_ALONE
+        self.allreduce = ops.AllReduce()
         self.gpu_target = context.get_context("device_target") == "GPU"
         self.loss_scaling_manager = None
         self._grad_divisor = 1.0  # micro-batches per step (gradient accumulation)
@@ -268,10 +269,8 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
             Tensor, a 0-d bool: True if there is an overflow.
         """
         flag_sum = self._check_overflow_status_on_infnan_mode(_grad_overflow, compute_output)
-        if self.is_distributed and getattr(self.grad_reducer, "degree", 1) > 1:
-            from ...communication import all_reduce_grads
-
-            flag_sum = all_reduce_grads((flag_sum,), False)[0]
+        if self.is_distributed:
+            flag_sum = self.allreduce(flag_sum)
         return self.less_equal(self.base, flag_sum)
 
     def process_loss_scale(self, overflow: Any) -> Any:

@@ -5,14 +5,16 @@ Each class keeps its construction arguments as attributes and delegates to the f
 
 from ._primitive import Primitive, PrimitiveWithCheck, PrimitiveWithInfer, constexpr, prim_attr_register
 from .array_ops import *  # noqa: F403
+from .comm_ops import AllGather, AllReduce, Barrier, Broadcast, ReduceOp, ReduceScatter
 from .math_ops import *  # noqa: F403
 from .nn_ops import *  # noqa: F403
 from .random_ops import *  # noqa: F403
-from . import array_ops, math_ops, nn_ops, random_ops
+from . import array_ops, comm_ops, math_ops, nn_ops, random_ops
 
 __all__ = (
     ["Primitive", "PrimitiveWithCheck", "PrimitiveWithInfer", "constexpr", "prim_attr_register"]
     + array_ops.__all__
+    + ["AllGather", "AllReduce", "Barrier", "Broadcast", "ReduceOp", "ReduceScatter"]
     + math_ops.__all__
     + nn_ops.__all__
     + random_ops.__all__

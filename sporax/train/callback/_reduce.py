@@ -39,14 +39,10 @@ def _mean_over_ranks(value, cls_name):
     size = _rank_size()
     if size == 1:
         return value
-    from sporax import communication
+    from sporax import Tensor
+    from sporax.ops.operations.comm_ops import all_reduce
 
-    reduce = getattr(communication, "_host_all_reduce_sum", None)
-    if reduce is None:
-        raise NotImplementedError(
-            f"{cls_name} with {size} ranks needs a host all-reduce, which sporax.communication does not provide yet."
-        )
-    return np.asarray(reduce(np.asarray(value, np.float32))) / size
+    return all_reduce(Tensor(np.asarray(value, np.float32))).asnumpy() / size
 
 
 def _get_monitor_value(monitor, cb_params, what, cls_name):
