@@ -1,4 +1,4 @@
-"""MAE and MSE."""
+"""MAE and MSE: the mean over samples of a per-element error, accumulated in float64 as MindSpore does."""
 
 from __future__ import annotations
 
@@ -7,7 +7,64 @@ import numpy as np
 from .metric import Metric, _scalar, rearrange_inputs
 
 
-class MAE(Metric):
+class _MeanError(Metric):
+    """The sum of ``_error(y - y_pred)`` over all elements, divided by the number of samples."""
+
+    _name = ""
+
+    def __init__(self):
+        super().__init__()
+        self.clear()
+
+    def clear(self):
+        """Clears the internal evaluation result."""
+        self._error_sum = 0
+        self._samples_num = 0
+
+    @staticmethod
+    def _error(diff):
+        raise NotImplementedError
+
+    @rearrange_inputs
+    def update(self, *inputs):
+        """
+        Updates the internal evaluation result `y_pred` and `y`.
+
+        Args:
+            inputs: `y_pred` and `y`, N-D with the same number of elements.
+
+        Raises:
+            ValueError: If the number of the input is not 2.
+        """
+        if len(inputs) != 2:
+            raise ValueError(
+                f"For '{self._name}.update', it needs 2 inputs (predicted value, true value), but got {len(inputs)}."
+            )
+        y_pred = self._convert_data(inputs[0])
+        y = self._convert_data(inputs[1])
+        self._error_sum += np.float64(self._error(y.reshape(y_pred.shape) - y_pred).sum())
+        self._samples_num += y.shape[0]
+
+    def eval(self):
+        """
+        Computes the mean error.
+
+        Returns:
+            numpy.float64. The computed result.
+
+        Raises:
+            RuntimeError: If the total number of samples is 0.
+        """
+        if self._samples_num == 0:
+            raise RuntimeError(
+                f"The '{self._name}' can not be calculated, because the number of samples is 0, "
+                "please check whether your inputs(predicted value, true value) are empty, "
+                "or has called update method before calling eval method."
+            )
+        return _scalar(self._error_sum / self._samples_num)
+
+
+class MAE(_MeanError):
     r"""
     Calculates the mean absolute error (MAE) between `y_pred` and `y`.
 
@@ -29,56 +86,11 @@ class MAE(Metric):
         0.037499990314245224
     """
 
-    def __init__(self):
-        super().__init__()
-        self.clear()
-
-    def clear(self):
-        """Clears the internal evaluation result."""
-        self._abs_error_sum = 0
-        self._samples_num = 0
-
-    @rearrange_inputs
-    def update(self, *inputs):
-        """
-        Updates the internal evaluation result `y_pred` and `y`.
-
-        Args:
-            inputs: `y_pred` and `y`, N-D with the same number of elements.
-
-        Raises:
-            ValueError: If the number of the input is not 2.
-        """
-        if len(inputs) != 2:
-            raise ValueError(
-                f"For 'MAE.update', it needs 2 inputs (predicted value, true value), but got {len(inputs)}."
-            )
-        y_pred = self._convert_data(inputs[0])
-        y = self._convert_data(inputs[1])
-        abs_error_sum = np.abs(y.reshape(y_pred.shape) - y_pred)
-        self._abs_error_sum += np.float64(abs_error_sum.sum())  # float64 accumulation, as MindSpore
-        self._samples_num += y.shape[0]
-
-    def eval(self):
-        """
-        Computes the mean absolute error (MAE).
-
-        Returns:
-            numpy.float64. The computed result.
-
-        Raises:
-            RuntimeError: If the total number of samples is 0.
-        """
-        if self._samples_num == 0:
-            raise RuntimeError(
-                "The 'MAE' can not be calculated, because the number of samples is 0, "
-                "please check whether your inputs(predicted value, true value) are empty, "
-                "or has called update method before calling eval method."
-            )
-        return _scalar(self._abs_error_sum / self._samples_num)
+    _name = "MAE"
+    _error = staticmethod(np.abs)
 
 
-class MSE(Metric):
+class MSE(_MeanError):
     r"""
     Measures the mean squared error (MSE) between `y_pred` and `y`.
 
@@ -100,50 +112,8 @@ class MSE(Metric):
         0.0031250009778887033
     """
 
-    def __init__(self):
-        super().__init__()
-        self.clear()
+    _name = "MSE"
 
-    def clear(self):
-        """Clear the internal evaluation result."""
-        self._squared_error_sum = 0
-        self._samples_num = 0
-
-    @rearrange_inputs
-    def update(self, *inputs):
-        """
-        Updates the internal evaluation result `y_pred` and `y`.
-
-        Args:
-            inputs: `y_pred` and `y`, N-D with the same number of elements.
-
-        Raises:
-            ValueError: If the number of inputs is not 2.
-        """
-        if len(inputs) != 2:
-            raise ValueError(
-                f"For 'MSE.update', it needs 2 inputs (predicted value, true value), but got {len(inputs)}."
-            )
-        y_pred = self._convert_data(inputs[0])
-        y = self._convert_data(inputs[1])
-        squared_error_sum = np.power(y.reshape(y_pred.shape) - y_pred, 2)
-        self._squared_error_sum += np.float64(squared_error_sum.sum())
-        self._samples_num += y.shape[0]
-
-    def eval(self):
-        """
-        Computes the mean squared error (MSE).
-
-        Returns:
-            numpy.float64. The computed result.
-
-        Raises:
-            RuntimeError: If the number of samples is 0.
-        """
-        if self._samples_num == 0:
-            raise RuntimeError(
-                "The 'MSE' can not be calculated, because the number of samples is 0, "
-                "please check whether your inputs(predicted value, true value) are empty, "
-                "or has called update method before calling eval method."
-            )
-        return _scalar(self._squared_error_sum / self._samples_num)
+    @staticmethod
+    def _error(diff):
+        return np.power(diff, 2)
