@@ -75,31 +75,27 @@ def release() -> None:
     GlobalComm.INITED = False
 
 
-def _group(group: Any, op: str) -> str:
-    return check_group(group, op)
-
-
 def get_rank(group: str = GlobalComm.WORLD_COMM_GROUP) -> int:
     """The rank of this process in `group`."""
-    _group(group, "get_rank")
+    check_group(group, "get_rank")
     return _parallel.rank()
 
 
 def get_local_rank(group: str = GlobalComm.WORLD_COMM_GROUP) -> int:
     """The rank of this process among the processes of its machine."""
-    _group(group, "get_local_rank")
+    check_group(group, "get_local_rank")
     return _parallel.local_rank()
 
 
 def get_group_size(group: str = GlobalComm.WORLD_COMM_GROUP) -> int:
     """The number of ranks in `group`."""
-    _group(group, "get_group_size")
+    check_group(group, "get_group_size")
     return _parallel.size()
 
 
 def get_local_rank_size(group: str = GlobalComm.WORLD_COMM_GROUP) -> int:
     """The number of ranks on this machine."""
-    _group(group, "get_local_rank_size")
+    check_group(group, "get_local_rank_size")
     return _parallel.local_size()
 
 
@@ -115,19 +111,19 @@ def _check_rank(value: Any, name: str, op: str) -> int:
 
 def get_world_rank_from_group_rank(group: str, group_rank_id: int) -> int:
     """The world rank of rank `group_rank_id` of `group` (the same number in the world group)."""
-    _group(group, "get_world_rank_from_group_rank")
+    check_group(group, "get_world_rank_from_group_rank")
     return _check_rank(group_rank_id, "group_rank_id", "get_world_rank_from_group_rank")
 
 
 def get_group_rank_from_world_rank(world_rank_id: int, group: str) -> int:
     """The rank in `group` of world rank `world_rank_id` (the same number in the world group)."""
-    _group(group, "get_group_rank_from_world_rank")
+    check_group(group, "get_group_rank_from_world_rank")
     return _check_rank(world_rank_id, "world_rank_id", "get_group_rank_from_world_rank")
 
 
 def get_process_group_ranks(group: str = GlobalComm.WORLD_COMM_GROUP) -> list[int]:
     """The world ranks in `group`."""
-    _group(group, "get_process_group_ranks")
+    check_group(group, "get_process_group_ranks")
     return list(range(_parallel.size()))
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import Any
 
 from ... import context
-from ...common import dtype as mstype
 from ...common.tensor import Tensor
 from ...communication.management import GlobalComm, get_group_size
 from ...ops.operations.comm_ops import all_reduce_sum_fused, broadcast_parameters, check_group
@@ -83,5 +82,6 @@ class DistributedGradReducer(Cell):
         items = (grads,) if single else tuple(grads)
         reduced = all_reduce_sum_fused(items)
         if self.mean:
-            reduced = tuple(g * Tensor(1.0 / self.degree, mstype.float32).astype(g.dtype) for g in reduced)
+            scale = 1.0 / self.degree  # a Python float keeps each gradient's dtype
+            reduced = tuple(g * scale for g in reduced)
         return reduced[0] if single else reduced

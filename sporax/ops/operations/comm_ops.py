@@ -63,13 +63,7 @@ def _tensor(x: Any, name: str) -> Any:
 
 
 def all_reduce(x: Tensor, op: str = ReduceOp.SUM, name: str = "AllReduce") -> Tensor:
-    a = _tensor(x, name)
-    if op == ReduceOp.AVG:
-        out = _parallel.collective("all_reduce", a, "sum")
-        if _parallel.size() > 1:
-            out = out / _parallel.size() if a.dtype.kind == "f" else out // _parallel.size()
-        return wrap(out.astype(a.dtype))
-    return wrap(_parallel.collective("all_reduce", a, op))
+    return wrap(_parallel.collective("all_reduce", _tensor(x, name), op))
 
 
 def all_reduce_sum_fused(tensors: Any) -> tuple[Tensor, ...]:
