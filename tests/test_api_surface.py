@@ -85,6 +85,7 @@ def test_signature_comparison_catches_differences():
     assert tool.signature_difference(expected, tool.read_signature(f)) is None
     assert "defaults" in tool.signature_difference(expected, tool.read_signature(g))
     assert "parameters" in tool.signature_difference(expected, tool.read_signature(h))
+
     # True and 1 are different defaults
     def k(x, axis=None, keep_dims=0): ...
 

@@ -244,12 +244,22 @@ def render(manifest, rows, covered, listed):
     for table in list(manifest["modules"]) + list(manifest["classes"]):
         t = per.get(table, [0, 0, 0, 0])
         if table == next(iter(manifest["classes"]), None):
-            lines += ["", "Class members (not in the overall figure):", "",
-                      "| class | members | resolve | signature equal | covered | % |", "|---|---:|---:|---:|---:|---:|"]
+            lines += [
+                "",
+                "Class members (not in the overall figure):",
+                "",
+                "| class | members | resolve | signature equal | covered | % |",
+                "|---|---:|---:|---:|---:|---:|",
+            ]
         pct = 100.0 * t[3] / t[0] if t[0] else 100.0
         lines.append(f"| `{table}` | {t[0]} | {t[1]} | {t[2]} | {t[3]} | {pct:.1f} |")
-    lines += ["", "## Not supported yet", "",
-              "Per table: each name not covered, and why (what to use instead, where there is something).", ""]
+    lines += [
+        "",
+        "## Not supported yet",
+        "",
+        "Per table: each name not covered, and why (what to use instead, where there is something).",
+        "",
+    ]
     by_table = {}
     for table, name, *_ in rows:
         k = key(table, name)
@@ -263,9 +273,18 @@ def render(manifest, rows, covered, listed):
 
 
 # Which open issue brings a module's missing names (used only when the list is first made).
-_PLANNED = [("mindspore.nn", 14), ("nn.", 14), ("mindspore.numpy", 15), ("mindspore.mint", 15),
-            ("mindspore.dataset", 16), ("dataset.", 16), ("mindspore.mindrecord", 16),
-            ("mindspore.parallel", 19), ("mindspore.boost", 14), ("", 10)]
+_PLANNED = [
+    ("mindspore.nn", 14),
+    ("nn.", 14),
+    ("mindspore.numpy", 15),
+    ("mindspore.mint", 15),
+    ("mindspore.dataset", 16),
+    ("dataset.", 16),
+    ("mindspore.mindrecord", 16),
+    ("mindspore.parallel", 19),
+    ("mindspore.boost", 14),
+    ("", 10),
+]
 
 
 def _initial_reason(k, why):

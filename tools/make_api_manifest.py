@@ -68,8 +68,19 @@ MODULES = [
 
 # Public names that a module's ``__all__`` leaves out but MindSpore documents and programs use.
 EXTRA_NAMES = {
-    "mindspore": ["grad", "value_and_grad", "vjp", "jvp", "vmap", "jacfwd", "jacrev", "get_grad",
-                  "from_dlpack", "to_dlpack", "reshard"],
+    "mindspore": [
+        "grad",
+        "value_and_grad",
+        "vjp",
+        "jvp",
+        "vmap",
+        "jacfwd",
+        "jacrev",
+        "get_grad",
+        "from_dlpack",
+        "to_dlpack",
+        "reshard",
+    ],
     "mindspore.mint": ["addcmul", "clip", "equal", "ge", "linspace", "ones", "trunc", "unique", "item", "fix"],
 }
 
@@ -199,7 +210,12 @@ def main(out_path):
     warnings.simplefilter("ignore")
     import mindspore
 
-    manifest = {"mindspore_version": mindspore.__version__, "python": sys.version.split()[0], "modules": {}, "classes": {}}
+    manifest = {
+        "mindspore_version": mindspore.__version__,
+        "python": sys.version.split()[0],
+        "modules": {},
+        "classes": {},
+    }
     for modname in MODULES:
         mod = importlib.import_module(modname)
         manifest["modules"][modname] = {name: describe(getattr(mod, name)) for name in public_names(mod)}
