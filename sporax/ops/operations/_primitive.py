@@ -18,6 +18,21 @@ class Primitive:
         self.name = name or type(self).__name__
         self.attrs: dict[str, Any] = {}
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # MindSpore's operator classes without configuration take no constructor arguments
+        # (``ops.ReLU()``): a subclass that does not define ``__init__`` gets one without ``name``
+        # (its name is the class name), so its signature is MindSpore's. Base classes meant to be
+        # subclassed by users (PrimitiveWithInfer...) define ``__init__`` and keep ``name``; user
+        # subclasses (outside sporax) keep what they inherit, as in MindSpore.
+        super().__init_subclass__(**kwargs)
+        if cls.__module__.startswith("sporax.") and "__init__" not in cls.__dict__ and _inherits_base_init(cls):
+
+            def __init__(self: Primitive) -> None:
+                Primitive.__init__(self)
+
+            __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+            cls.__init__ = __init__  # type: ignore[method-assign]
+
     def add_prim_attr(self, name: str, value: Any) -> Primitive:
         self.attrs[name] = value
         return self
@@ -46,12 +61,25 @@ class Primitive:
         return f"Prim[{self.name}]" + (f"<{attrs}>" if attrs else "")
 
 
+def _inherits_base_init(cls: type) -> bool:
+    """Whether ``cls`` would inherit the ``name``-taking ``__init__`` of a user-facing base class."""
+    for klass in cls.__mro__[1:]:
+        if "__init__" in klass.__dict__:
+            return klass.__dict__["__init__"] in _NAMED_INITS
+    return False
+
+
 class PrimitiveWithInfer(Primitive):
-    pass
+    def __init__(self, name: str | None = None) -> None:
+        Primitive.__init__(self, name)
 
 
 class PrimitiveWithCheck(Primitive):
-    pass
+    def __init__(self, name: str | None = None) -> None:
+        Primitive.__init__(self, name)
+
+
+_NAMED_INITS = (Primitive.__dict__["__init__"],)
 
 
 def prim_attr_register(fn: Any) -> Any:
