@@ -7,6 +7,8 @@ A dtype object prints as MindSpore prints it (``Float32``) and maps one-to-one o
 
 from __future__ import annotations
 
+import enum
+
 import ml_dtypes
 import numpy as np
 
@@ -53,6 +55,24 @@ __all__ = [
     "uint_type",
     "float_type",
     "complex_type",
+    "float8_e4m3fn",
+    "float8_e5m2",
+    "hifloat8",
+    "qint4x2",
+    "long",
+    "cfloat",
+    "cdouble",
+    "list_",
+    "tuple_",
+    "type_none",
+    "number",
+    "_null",
+    "TensorType",
+    "QuantDtype",
+    "List",
+    "Tuple",
+    "TypeNone",
+    "String",
     "all_types",
     "dtype_to_nptype",
     "dtype_to_pytype",
@@ -71,16 +91,19 @@ __all__ = [
 class Type:
     """A MindSpore data type. Instances are singletons: compare with ``==`` or ``is``."""
 
-    __slots__ = ("_name", "_np")
+    __slots__ = ("_name", "_np", "_repr")
 
-    def __init__(self, name: str, np_dtype: np.dtype | None) -> None:
+    def __init__(self, name: str, np_dtype: np.dtype | None, repr_name: str | None = None) -> None:
         self._name = name
         self._np = np_dtype
+        self._repr = "mindspore." + (repr_name or name.lower())
 
     def __repr__(self) -> str:
-        return self._name
+        # MindSpore: repr(ms.int32) == 'mindspore.int32', str(ms.int32) == 'Int32' (Tensor prints use str)
+        return self._repr
 
-    __str__ = __repr__
+    def __str__(self) -> str:
+        return self._name
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Type):
@@ -126,7 +149,97 @@ class Complex(Number):
     __slots__ = ()
 
 
-bool_ = Bool("Bool", np.dtype(np.bool_))
+class List(Type):
+    __slots__ = ()
+
+
+class Tuple(Type):
+    __slots__ = ()
+
+
+class TypeNone(Type):
+    __slots__ = ()
+
+
+class TypeNull(Type):
+    __slots__ = ()
+
+
+class String(Type):
+    __slots__ = ()
+
+
+class TensorType(Type):
+    """The type of a Tensor; ``TensorType(ms.float32)`` is a Tensor of float32 elements."""
+
+    __slots__ = ("_element",)
+
+    def __init__(self, element: Type | None = None) -> None:
+        self._element = element
+        if element is None:
+            super().__init__("Tensor", None, "tensor")
+        else:
+            super().__init__(f"Tensor[{element}]", None, f"tensor[{repr(element)[len('mindspore.') :]}]")
+
+    def element_type(self) -> Type | None:
+        return self._element
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, TensorType):
+            return self._element is other._element
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._name)
+
+    def __reduce__(self):
+        return (TensorType, (self._element,))
+
+
+class QuantDtype(enum.Enum):
+    """MindSpore's quantisation data types (``QuantDtype.INT8``...), used by quantisation configs."""
+
+    INT1 = 0
+    INT2 = 1
+    INT3 = 2
+    INT4 = 3
+    INT5 = 4
+    INT6 = 5
+    INT7 = 6
+    INT8 = 7
+    INT9 = 8
+    INT10 = 9
+    INT11 = 10
+    INT12 = 11
+    INT13 = 12
+    INT14 = 13
+    INT15 = 14
+    INT16 = 15
+    UINT1 = 100
+    UINT2 = 101
+    UINT3 = 102
+    UINT4 = 103
+    UINT5 = 104
+    UINT6 = 105
+    UINT7 = 106
+    UINT8 = 107
+    UINT9 = 108
+    UINT10 = 109
+    UINT11 = 110
+    UINT12 = 111
+    UINT13 = 112
+    UINT14 = 113
+    UINT15 = 114
+    UINT16 = 115
+
+    def value(self) -> int:  # type: ignore[override]
+        return self._value_
+
+    def num_bits(self) -> int:
+        return self._value_ % 100 + 1
+
+
+bool_ = Bool("Bool", np.dtype(np.bool_), "bool")
 int8 = Int("Int8", np.dtype(np.int8))
 int16 = Int("Int16", np.dtype(np.int16))
 int32 = Int("Int32", np.dtype(np.int32))
@@ -141,23 +254,34 @@ float64 = Float("Float64", np.dtype(np.float64))
 bfloat16 = BFloat("BFloat16", np.dtype(ml_dtypes.bfloat16))
 complex64 = Complex("Complex64", np.dtype(np.complex64))
 complex128 = Complex("Complex128", np.dtype(np.complex128))
-string = Type("String", None)
-tensor_type = Type("TensorType", None)
+# float8 and int4 are XLA types (from ml_dtypes); hifloat8 is an Ascend format XLA has no array type for.
+float8_e4m3fn = Float("Float8E4M3FN", np.dtype(ml_dtypes.float8_e4m3fn), "float8_e4m3fn")
+float8_e5m2 = Float("Float8E5M2", np.dtype(ml_dtypes.float8_e5m2), "float8_e5m2")
+hifloat8 = Float("HiFloat8", None, "hifloat8")
+qint4x2 = Int("Int4", np.dtype(ml_dtypes.int4), "int4")
+string = String("String", None, "string_")
+tensor_type = TensorType()
+list_ = List("List", None, "list_")
+tuple_ = Tuple("Tuple", None, "tuple_")
+type_none = TypeNone("None", None, "type_none")
+number = Number("Number", None, "number")
+_null = TypeNull("Null", None, "Null")
 
 # MindSpore's aliases
 half, single, double, float_ = float16, float32, float64, float32
-int_, short, intc, intp, byte = int64, int16, int32, int64, int8
+int_, short, intc, intp, byte, long = int64, int16, int32, int64, int8, int64
 uint, ushort, uintc, uintp, ubyte = uint64, uint16, uint32, uint64, uint8
+cfloat, cdouble = complex64, complex128
 
 int_type = (int8, int16, int32, int64)
 uint_type = (uint8, uint16, uint32, uint64)
-float_type = (float16, float32, float64, bfloat16)
+float_type = (float16, float32, float64, bfloat16, float8_e4m3fn, float8_e5m2, hifloat8)
 complex_type = (complex64, complex128)
-number_type = (*int_type, *uint_type, *float_type, *complex_type)
+number_type = (*int_type, *uint_type, *float_type[:4], *complex_type, qint4x2, *float_type[4:])
 all_types = (bool_, *number_type)
 
 _NP_TO_MS: dict[np.dtype, Type] = {t._np: t for t in all_types if t._np is not None}
-_NAME_TO_MS = {t._name: t for t in (*all_types, string, tensor_type)}
+_NAME_TO_MS = {t._name: t for t in (*all_types, string, list_, tuple_, type_none, number, _null)}
 
 
 def _by_name(name: str) -> Type:
@@ -165,7 +289,7 @@ def _by_name(name: str) -> Type:
 
 
 def type_name(t: Type) -> str:
-    return repr(t)
+    return str(t)
 
 
 def to_np(t) -> np.dtype:

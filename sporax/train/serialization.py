@@ -50,7 +50,7 @@ _SLICE_BYTES = 512 * 1024 * 1024
 _CRC_MARK = b"crc_num"
 _CRC_TRAILER_LEN = len(_CRC_MARK) + 10
 
-_TYPE_BY_NAME: dict[str, mstype.Type] = {repr(t): t for t in mstype.all_types}
+_TYPE_BY_NAME: dict[str, mstype.Type] = {str(t): t for t in mstype.all_types if t._np is not None}
 _STR_TYPE = "str"
 # MapTensor pieces name their dtype the NumPy way (MindSpore's np_type_convert, plus the integer widths).
 _MAP_NP_TYPES = ("int32", "int64", "float16", "float32", "float64")
@@ -254,7 +254,7 @@ def _snapshot(save_obj: Any, append_dict: dict | None, choice_func: Callable | N
 
 def _type_name(arr: np.ndarray, name: str) -> str:
     try:
-        return repr(mstype.from_np(arr.dtype))
+        return str(mstype.from_np(arr.dtype))
     except TypeError:
         raise TypeError(f"For 'save_checkpoint', the dtype {arr.dtype} of '{name}' is not supported.") from None
 
