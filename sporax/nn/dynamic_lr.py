@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .optim import _checks as validator
+from .. import _checkparam as validator
 
 __all__ = [
     "piecewise_constant_lr",
@@ -34,8 +34,8 @@ def piecewise_constant_lr(milestone: Any, learning_rates: Any) -> list[float]:
         >>> nn.piecewise_constant_lr([2, 5], [0.1, 0.05])
         [0.1, 0.1, 0.05, 0.05, 0.05]
     """
-    validator.check_value_type("milestone", milestone, (tuple, list))
-    validator.check_value_type("learning_rates", learning_rates, (tuple, list))
+    validator.check_arg_type("milestone", milestone, (tuple, list))
+    validator.check_arg_type("learning_rates", learning_rates, (tuple, list))
     if len(milestone) != len(learning_rates):
         raise ValueError(
             "For 'piecewise_constant_lr', the size of 'milestone' must be same with the size of 'learning_rates', "
@@ -45,7 +45,7 @@ def piecewise_constant_lr(milestone: Any, learning_rates: Any) -> list[float]:
     last_item = 0
     for i, item in enumerate(milestone):
         validator.check_positive_int(item, f"milestone[{i}]")
-        validator.check_is_float(learning_rates[i], f"learning_rates[{i}]")
+        validator.check_arg_type(f"learning_rates[{i}]", learning_rates[i], float)
         if item < last_item:
             raise ValueError(
                 f"For 'piecewise_constant_lr', the value of milestone[{i}] must be greater than "
@@ -64,7 +64,7 @@ def _check_inputs(
     validator.check_positive_int(decay_epoch, "decay_epoch")
     validator.check_positive_float(learning_rate, "learning_rate")
     validator.check_positive_float(decay_rate, "decay_rate")
-    validator.check_value_type("is_stair", is_stair, [bool])
+    validator.check_arg_type("is_stair", is_stair, [bool])
 
 
 def exponential_decay_lr(
@@ -236,7 +236,7 @@ def polynomial_decay_lr(
     validator.check_positive_int(total_step, "total_step")
     validator.check_positive_int(step_per_epoch, "step_per_epoch")
     validator.check_positive_int(decay_epoch, "decay_epoch")
-    validator.check_value_type("update_decay_epoch", update_decay_epoch, [bool])
+    validator.check_arg_type("update_decay_epoch", update_decay_epoch, [bool])
     delta = learning_rate - end_learning_rate
     lr = []
     for i in range(total_step):

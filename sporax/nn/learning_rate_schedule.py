@@ -9,11 +9,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from .. import _checkparam as validator
 from .. import ops
 from ..common import dtype as mstype
 from ..common.tensor import Tensor
 from .cell import Cell
-from .optim import _checks as validator
 
 __all__ = [
     "LearningRateSchedule",
@@ -53,7 +53,7 @@ def _check_inputs(learning_rate: Any, decay_rate: Any, decay_steps: Any, is_stai
     validator.check_positive_int(decay_steps, "decay_steps", cls_name)
     validator.check_positive_float(learning_rate, "learning_rate", cls_name)
     validator.check_positive_float(decay_rate, "decay_rate", cls_name)
-    validator.check_value_type("is_stair", is_stair, [bool], cls_name)
+    validator.check_arg_type("is_stair", is_stair, [bool], cls_name)
 
 
 class _DecayLR(LearningRateSchedule):
@@ -218,7 +218,7 @@ class PolynomialDecayLR(LearningRateSchedule):
             )
         validator.check_non_negative_float(end_learning_rate, "end_learning_rate", self.cls_name)
         validator.check_positive_int(decay_steps, "decay_steps", self.cls_name)
-        validator.check_value_type("update_decay_steps", update_decay_steps, [bool], self.cls_name)
+        validator.check_arg_type("update_decay_steps", update_decay_steps, [bool], self.cls_name)
         validator.check_positive_float(power, "power", self.cls_name)
         self.decay_steps = decay_steps
         self.start_learning_rate = learning_rate

@@ -83,8 +83,9 @@ def test_types_and_strings():
 
 
 def test_dtypes():
-    _raises(TypeError, "For 'P', the 'dtype' should be one of [Float32, Int32], but got 'Float16'.",
-            v.check_type_name, "dtype", ms.float16, [ms.float32, ms.int32], "P")  # fmt: skip
+    # MindSpore prints the listed dtypes by repr ('mindspore.float32' in MindSpore 2.10)
+    msg = f"For 'P', the 'dtype' should be one of [{ms.float32!r}, {ms.int32!r}], but got '{ms.float16!r}'."
+    _raises(TypeError, msg, v.check_type_name, "dtype", ms.float16, [ms.float32, ms.int32], "P")
     assert v.check_type_name("dtype", ms.float32, [ms.float32], "P") is ms.float32
     with pytest.raises(
         TypeError, match="For 'P', the element of 'x' must be one of Float32, Float16, but got Int8.The"

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import _checkparam as validator
 from ... import ops
-from . import _checks as validator
 from .optimizer import Optimizer, opt_init_args_register
 
 __all__ = ["Adagrad"]
 
 
 def _check_param_value(accum: Any, update_slots: Any, prim_name: str) -> None:
-    validator.check_value_type("accum", accum, [float], prim_name)
-    validator.check_value_type("update_slots", update_slots, [bool], prim_name)
+    validator.check_arg_type("accum", accum, [float], prim_name)
+    validator.check_arg_type("update_slots", update_slots, [bool], prim_name)
     validator.check_non_negative_float(accum, "accum", prim_name)
 
 

@@ -6,22 +6,22 @@ from typing import Any
 
 import numpy as np
 
+from ... import _checkparam as validator
 from ... import ops
 from ...common import dtype as mstype
 from ...common.parameter import Parameter
 from ...common.tensor import Tensor
-from . import _checks as validator
 from .optimizer import Optimizer, opt_init_args_register
 
 __all__ = ["Adam", "AdamWeightDecay", "AdamOffload"]
 
 
 def _check_param_value(beta1: Any, beta2: Any, eps: Any, prim_name: str) -> None:
-    validator.check_value_type("beta1", beta1, [float], prim_name)
-    validator.check_value_type("beta2", beta2, [float], prim_name)
-    validator.check_value_type("eps", eps, [float], prim_name)
-    validator.check_float_range(beta1, 0.0, 1.0, "beta1", prim_name)
-    validator.check_float_range(beta2, 0.0, 1.0, "beta2", prim_name)
+    validator.check_arg_type("beta1", beta1, [float], prim_name)
+    validator.check_arg_type("beta2", beta2, [float], prim_name)
+    validator.check_arg_type("eps", eps, [float], prim_name)
+    validator.check_float_range(beta1, 0.0, 1.0, validator.INC_NEITHER, "beta1", prim_name)
+    validator.check_float_range(beta2, 0.0, 1.0, validator.INC_NEITHER, "beta2", prim_name)
     validator.check_positive_float(eps, "eps", prim_name)
 
 
@@ -86,11 +86,11 @@ class Adam(Optimizer):
         use_lazy = kwargs.get("use_lazy", False)
         use_offload = kwargs.get("use_offload", False)
         _check_param_value(beta1, beta2, eps, self.cls_name)
-        validator.check_value_type("use_locking", use_locking, [bool], self.cls_name)
-        validator.check_value_type("use_nesterov", use_nesterov, [bool], self.cls_name)
-        validator.check_value_type("use_amsgrad", use_amsgrad, [bool], self.cls_name)
-        validator.check_value_type("use_lazy", use_lazy, [bool], self.cls_name)
-        validator.check_value_type("use_offload", use_offload, [bool], self.cls_name)
+        validator.check_arg_type("use_locking", use_locking, [bool], self.cls_name)
+        validator.check_arg_type("use_nesterov", use_nesterov, [bool], self.cls_name)
+        validator.check_arg_type("use_amsgrad", use_amsgrad, [bool], self.cls_name)
+        validator.check_arg_type("use_lazy", use_lazy, [bool], self.cls_name)
+        validator.check_arg_type("use_offload", use_offload, [bool], self.cls_name)
         if use_lazy and use_offload:
             raise ValueError(
                 "For 'Adam', 'use_lazy' and 'use_offload' can not both be True."

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import _checkparam as validator
 from ... import ops
 from ...common import dtype as mstype
 from ...common.parameter import Parameter
 from ...common.tensor import Tensor
-from . import _checks as validator
 from .optimizer import Optimizer, opt_init_args_register
 
 __all__ = ["Momentum"]
@@ -55,7 +55,7 @@ class Momentum(Optimizer):
         use_nesterov: bool = False,
     ) -> None:
         super().__init__(learning_rate, params, weight_decay, loss_scale)
-        validator.check_value_type("momentum", momentum, [float], self.cls_name)
+        validator.check_arg_type("momentum", momentum, [float], self.cls_name)
         if momentum < 0.0:
             raise ValueError(f"For 'Momentum', the argument 'momentum' must be at least 0.0, but got {momentum}")
         self.momentum = Parameter(Tensor(momentum, mstype.float32), name="momentum")

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ... import _checkparam as validator
 from ... import context, ops
 from ...common import dtype as mstype
 from ...common.parameter import Parameter, ParameterTuple
@@ -22,7 +23,6 @@ from ...common.tensor import Tensor
 from ..cell import Cell
 from ..layer.container import CellList
 from ..learning_rate_schedule import LearningRateSchedule
-from . import _checks as validator
 
 __all__ = ["Optimizer"]
 
@@ -86,7 +86,7 @@ class Optimizer(Cell):
             )
         if isinstance(loss_scale, int) and not isinstance(loss_scale, bool):
             loss_scale = float(loss_scale)
-        validator.check_value_type("loss_scale", loss_scale, [float], self.cls_name)
+        validator.check_arg_type("loss_scale", loss_scale, [float], self.cls_name)
         validator.check_positive_float(loss_scale, "loss_scale", self.cls_name)
         self.loss_scale = loss_scale
         self.dynamic_weight_decay = False
@@ -509,7 +509,7 @@ class Optimizer(Cell):
         ids = [id(p) for p in self._parameters]
         lr = []
         for p in param_list:
-            validator.check_value_type("parameter", p, [Parameter], self.cls_name)
+            validator.check_arg_type("parameter", p, [Parameter], self.cls_name)
             if id(p) not in ids:
                 raise ValueError(
                     f"For 'get_lr_parameter', the parameter {p.name} is not in optimizer, please check whether the "

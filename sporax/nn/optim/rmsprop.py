@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import _checkparam as validator
 from ... import ops
-from . import _checks as validator
 from .optimizer import Optimizer, opt_init_args_register
 
 __all__ = ["RMSProp"]
@@ -60,14 +60,14 @@ class RMSProp(Optimizer):
         weight_decay: Any = 0.0,
     ) -> None:
         super().__init__(learning_rate, params, weight_decay, loss_scale)
-        validator.check_value_type("decay", decay, [float], self.cls_name)
+        validator.check_arg_type("decay", decay, [float], self.cls_name)
         validator.check_non_negative_float(decay, "decay", self.cls_name)
-        validator.check_value_type("momentum", momentum, [float], self.cls_name)
+        validator.check_arg_type("momentum", momentum, [float], self.cls_name)
         validator.check_non_negative_float(momentum, "momentum", self.cls_name)
-        validator.check_value_type("epsilon", epsilon, [float], self.cls_name)
+        validator.check_arg_type("epsilon", epsilon, [float], self.cls_name)
         validator.check_positive_float(epsilon, "epsilon", self.cls_name)
-        validator.check_value_type("use_locking", use_locking, [bool], self.cls_name)
-        validator.check_value_type("centered", centered, [bool], self.cls_name)
+        validator.check_arg_type("use_locking", use_locking, [bool], self.cls_name)
+        validator.check_arg_type("centered", centered, [bool], self.cls_name)
         self.centered = centered
         if centered:
             self.mg = self._parameters.clone(prefix="mean_grad", init="zeros")

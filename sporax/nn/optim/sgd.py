@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import _checkparam as validator
 from ... import ops
 from ...common import dtype as mstype
 from ...common.parameter import Parameter
 from ...common.tensor import Tensor
-from . import _checks as validator
 from .optimizer import Optimizer, opt_init_args_register
 
 __all__ = ["SGD"]
@@ -77,7 +77,7 @@ class SGD(Optimizer):
                 f"For 'SGD', the argument 'dampening' must be at least 0.0, but got 'dampening' {dampening}"
             )
         self.dampening = dampening
-        validator.check_value_type("nesterov", nesterov, [bool], self.cls_name)
+        validator.check_arg_type("nesterov", nesterov, [bool], self.cls_name)
         if nesterov and (momentum <= 0.0 or dampening != 0.0):
             raise ValueError(
                 "For 'SGD', if 'nesterov' is true, 'momentum' must be > 0.0 and 'dampening' must equal to 0.0, "

@@ -12,9 +12,10 @@ import numpy as np
 from sporax.common import seed as _seed
 from sporax.common.tensor import Tensor
 
+from ..._checkparam import check_bool, check_positive_int
+from .._utils import make_directory
 from ..serialization import load_checkpoint, load_param_into_net, save_checkpoint
 from ._callback import Callback
-from ._checks import check_bool, check_positive_int, make_directory
 
 _log = logging.getLogger("sporax")
 

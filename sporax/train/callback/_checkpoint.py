@@ -10,9 +10,10 @@ import time
 from sporax.common.parameter import Parameter
 from sporax.common.tensor import Tensor
 
+from ..._checkparam import check_bool, check_isinstance, check_non_negative_int
+from .._utils import make_directory
 from ..serialization import _check_async_save, _wait_async_thread_save_ckpt, save_checkpoint
 from ._callback import Callback
-from ._checks import check_bool, check_isinstance, check_non_negative_int, make_directory
 
 _log = logging.getLogger("sporax")
 

@@ -7,9 +7,9 @@ import numpy as np
 from sporax.common.parameter import Parameter
 from sporax.common.tensor import Tensor
 
+from ..._checkparam import check_bool, check_non_negative_int, check_value_type
 from ..serialization import load_param_into_net
 from ._callback import Callback
-from ._checks import check_bool, check_non_negative_int, check_value_type
 from ._reduce import _get_monitor_value, _mean_over_ranks, _smaller_better_metrics
 
 

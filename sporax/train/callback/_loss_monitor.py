@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._checkparam import check_non_negative_int
 from ._callback import Callback, _handle_loss
-from ._checks import check_non_negative_int
 
 
 class LossMonitor(Callback):

@@ -8,9 +8,10 @@ import os
 import signal
 import threading
 
+from ..._checkparam import check_isinstance
+from .._utils import make_directory
 from ..serialization import load_checkpoint, load_param_into_net, save_checkpoint
 from ._callback import Callback
-from ._checks import check_isinstance, make_directory
 
 _log = logging.getLogger("sporax")
 

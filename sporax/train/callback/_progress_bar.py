@@ -5,8 +5,8 @@ from __future__ import annotations
 import sys
 import time
 
+from ..._checkparam import check_positive_int
 from ._callback import Callback, _handle_loss
-from ._checks import check_positive_int
 from ._loss_monitor import _metrics_text
 
 

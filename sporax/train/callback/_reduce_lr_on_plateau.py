@@ -7,8 +7,8 @@ import numpy as np
 from sporax.common.parameter import Parameter
 from sporax.common.tensor import Tensor
 
+from ..._checkparam import INC_NEITHER, check_bool, check_float_range, check_non_negative_int, check_value_type
 from ._callback import Callback
-from ._checks import check_bool, check_float_range_open, check_non_negative_int, check_value_type
 from ._reduce import _get_monitor_value, _mean_over_ranks, _smaller_better_metrics
 
 
@@ -56,7 +56,7 @@ class ReduceLROnPlateau(Callback):
     ):
         super().__init__()
         self.monitor = check_value_type("monitor", monitor, str)
-        self.factor = check_float_range_open(factor, 0.0, 1.0)
+        self.factor = check_float_range(factor, 0.0, 1.0, INC_NEITHER)
         self.patience = check_non_negative_int(patience)
         self.verbose = check_bool(verbose)
         self.mode = check_value_type("mode", mode, str)

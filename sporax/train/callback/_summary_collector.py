@@ -9,9 +9,10 @@ import numpy as np
 
 from sporax.common.tensor import Tensor
 
+from ..._checkparam import check_value_type
+from .._utils import make_directory
 from ..summary.summary_record import SummaryRecord
 from ._callback import Callback
-from ._checks import check_value_type, make_directory
 
 _log = logging.getLogger("sporax")
 

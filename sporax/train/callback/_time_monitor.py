@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import time
 
+from ..._checkparam import check_bool, check_positive_int
 from ._callback import Callback
-from ._checks import check_bool, check_positive_int
 
 
 class TimeMonitor(Callback):

@@ -6,7 +6,7 @@ import sys
 
 import numpy as np
 
-from ..callback._checks import check_value_type
+from ..._checkparam import check_value_type
 from .metric import EvaluationBase, _check_onehot_data, _scalar
 
 

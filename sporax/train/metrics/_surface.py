@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..callback._checks import check_string, check_value_type
+from ..._checkparam import check_string, check_value_type
 from .hausdorff_distance import _ndimage
 from .metric import Metric
 

@@ -6,7 +6,7 @@ from collections import Counter
 
 import numpy as np
 
-from ..callback._checks import check_value_type
+from ..._checkparam import check_value_type
 from .metric import Metric, rearrange_inputs
 
 

@@ -6,7 +6,7 @@ import numpy as np
 
 from sporax.common.tensor import Tensor
 
-from ..callback._checks import check_value_type
+from ..._checkparam import check_value_type
 from .metric import Metric, rearrange_inputs
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..callback._checks import check_value_type
+from ..._checkparam import check_value_type
 from .metric import Metric, _binary_clf_curve, rearrange_inputs
 
 

@@ -15,7 +15,8 @@ import numpy as np
 
 from sporax.common.tensor import Tensor
 
-from ..callback._checks import check_value_type, make_directory
+from ..._checkparam import check_value_type
+from .._utils import make_directory
 from . import _event
 
 _log = logging.getLogger("sporax")
