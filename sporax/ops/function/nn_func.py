@@ -16,7 +16,7 @@ from ..._engine import jax, jnp, lax
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
 from .._amp import amp_black, amp_promote, amp_white
-from .._utils import as_tensor_array, compiled_op, float_result, wrap
+from .._utils import as_tensor_array, float_result, wrap
 from ._conv_pool import (
     adaptive_avg_pool2d,
     adaptive_max_pool2d,
@@ -24,6 +24,45 @@ from ._conv_pool import (
     conv1d,
     conv2d,
     max_pool2d,
+)
+from .activation_func import (  # noqa: F401  (re-exported: nn_func keeps its names)
+    _axis,
+    _const,
+    _float_in,
+    _jnn_log_softmax,
+    _jnn_softmax,
+    celu,
+    elu,
+    fast_gelu,
+    gelu,
+    hardsigmoid,
+    hardswish,
+    hardtanh,
+    leaky_relu,
+    logsigmoid,
+    mish,
+    prelu,
+    relu,
+    relu6,
+    selu,
+    silu,
+    softplus,
+    softsign,
+)
+from .loss_func import (  # noqa: F401
+    _check_reduction,
+    _reduce,
+    binary_cross_entropy,
+    binary_cross_entropy_with_logits,
+    cross_entropy,
+    huber_loss,
+    kl_div,
+    l1_loss,
+    mse_loss,
+    nll_loss,
+    smooth_l1_loss,
+    softmax_cross_entropy_with_logits,
+    sparse_softmax_cross_entropy_with_logits,
 )
 
 __all__ = [
@@ -74,142 +113,6 @@ __all__ = [
 ]
 
 
-# jax.nn's activations are custom_jvp functions: called eagerly they redo signature work each time
-# (~280 us). Jitted once here they dispatch in ~10 us; inside a trace the nesting is free.
-_jnn_relu = jax.jit(jax.nn.relu)
-_jnn_gelu = jax.jit(jax.nn.gelu, static_argnames=("approximate",))
-_jnn_silu = jax.jit(jax.nn.silu)
-_jnn_elu = jax.jit(jax.nn.elu)
-_jnn_selu = jax.jit(jax.nn.selu)
-_jnn_celu = jax.jit(jax.nn.celu)
-_jnn_softplus = jax.jit(jax.nn.softplus)
-_jnn_log_sigmoid = jax.jit(jax.nn.log_sigmoid)
-_jnn_softmax = jax.jit(jax.nn.softmax, static_argnames=("axis",))
-_jnn_log_softmax = jax.jit(jax.nn.log_softmax, static_argnames=("axis",))
-
-
-def _float_in(x: Any, op: str) -> Any:
-    a = as_tensor_array(x)
-    if not jnp.issubdtype(a.dtype, jnp.floating):
-        raise TypeError(
-            f"For '{op}', the dtype of 'input' must be float16, float32 or float64, but got {mstype.from_np(a.dtype)}."
-        )
-    return a
-
-
-def _const(v: float, a: Any) -> Any:
-    return jnp.asarray(v, dtype=a.dtype)
-
-
-# ------------------------------------------------------------------ activations
-def relu(input: Any) -> Tensor:
-    """``max(input, 0)`` element-wise."""
-    return wrap(_jnn_relu(as_tensor_array(input)))
-
-
-def relu6(x: Any) -> Tensor:
-    """``min(max(x, 0), 6)`` element-wise."""
-    a = as_tensor_array(x)
-    return wrap(jnp.clip(a, _const(0, a), _const(6, a)))
-
-
-def gelu(input_x: Any, approximate: str = "none") -> Tensor:
-    """GeLU; ``approximate='tanh'`` uses the tanh approximation, ``'none'`` the exact erf form."""
-    if approximate not in ("none", "tanh"):
-        raise ValueError(f"For 'gelu', the 'approximate' must be 'none' or 'tanh', but got '{approximate}'.")
-    a = _float_in(input_x, "gelu")
-    return wrap(_jnn_gelu(a, approximate=approximate == "tanh"))
-
-
-def fast_gelu(x: Any) -> Tensor:
-    """``x / (1 + exp(-1.702 |x|)) * exp(0.851 (x - |x|))`` (MindSpore's FastGeLU)."""
-    a = _float_in(x, "fast_gelu")
-    ab = jnp.abs(a)
-    return wrap(a / (1 + jnp.exp(_const(-1.702, a) * ab)) * jnp.exp(_const(0.851, a) * (a - ab)))
-
-
-def silu(input: Any) -> Tensor:
-    """``input * sigmoid(input)``."""
-    return wrap(_jnn_silu(_float_in(input, "silu")))
-
-
-def leaky_relu(input: Any, alpha: float = 0.2) -> Tensor:
-    """``input`` where positive, ``alpha * input`` elsewhere."""
-    a = as_tensor_array(input)
-    return wrap(jnp.where(a > 0, a, a * _const(alpha, a)))
-
-
-def elu(input_x: Any, alpha: float = 1.0) -> Tensor:
-    """``alpha * (exp(x) - 1)`` for ``x <= 0``, ``x`` elsewhere."""
-    a = _float_in(input_x, "elu")
-    return wrap(_jnn_elu(a, alpha=_const(alpha, a)))
-
-
-def selu(input_x: Any) -> Tensor:
-    return wrap(_jnn_selu(_float_in(input_x, "selu")))
-
-
-def celu(x: Any, alpha: float = 1.0) -> Tensor:
-    a = _float_in(x, "celu")
-    return wrap(_jnn_celu(a, alpha=_const(alpha, a)))
-
-
-@amp_black
-def softplus(input: Any, beta: float = 1, threshold: float = 20) -> Tensor:
-    """``log(1 + exp(beta * x)) / beta``; linear where ``beta * x > threshold``."""
-    a = _float_in(input, "softplus")
-    bx = a * _const(beta, a)
-    soft = jnp.logaddexp(bx, _const(0, a)) / _const(beta, a)
-    return wrap(jnp.where(bx > threshold, a, soft))
-
-
-def softsign(x: Any) -> Tensor:
-    a = _float_in(x, "softsign")
-    return wrap(a / (1 + jnp.abs(a)))
-
-
-def hardswish(x: Any) -> Tensor:
-    """``x * relu6(x + 3) / 6``."""
-    a = _float_in(x, "hardswish")
-    return wrap(a * jnp.clip(a + 3, 0, 6) / _const(6, a))
-
-
-def hardsigmoid(input: Any) -> Tensor:
-    """``relu6(x + 3) / 6``."""
-    a = _float_in(input, "hardsigmoid")
-    return wrap(jnp.clip(a + 3, 0, 6) / _const(6, a))
-
-
-def hardtanh(input: Any, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
-    a = as_tensor_array(input)
-    return wrap(jnp.clip(a, _const(min_val, a), _const(max_val, a)))
-
-
-def mish(x: Any) -> Tensor:
-    """``x * tanh(softplus(x))``."""
-    a = _float_in(x, "mish")
-    return wrap(a * jnp.tanh(_jnn_softplus(a)))
-
-
-def logsigmoid(x: Any) -> Tensor:
-    return wrap(_jnn_log_sigmoid(_float_in(x, "logsigmoid")))
-
-
-@amp_white
-def prelu(x: Any, weight: Any) -> Tensor:
-    """``max(0, x) + weight * min(0, x)``, ``weight`` per channel (axis 1) or a single value."""
-    a = _float_in(x, "prelu")
-    w = as_tensor_array(weight).astype(a.dtype)
-    if w.ndim == 1 and a.ndim >= 2 and w.shape[0] not in (1, a.shape[1]):
-        raise ValueError(
-            f"For 'prelu', the 'weight' shape[0] must be 1 or the channel number of 'x' ({a.shape[1]}), "
-            f"but got {w.shape[0]}."
-        )
-    if w.ndim == 1 and a.ndim >= 2:
-        w = w.reshape((1, -1) + (1,) * (a.ndim - 2))
-    return wrap(jnp.where(a > 0, a, a * w))
-
-
 @amp_black
 def softmax(input: Any, axis: int = -1, *, dtype: Any = None) -> Tensor:
     """``exp(x) / sum(exp(x))`` along ``axis``; ``dtype`` casts the input first."""
@@ -224,17 +127,6 @@ def softmax(input: Any, axis: int = -1, *, dtype: Any = None) -> Tensor:
 def log_softmax(logits: Any, axis: int = -1) -> Tensor:
     a = float_result(as_tensor_array(logits))
     return wrap(_jnn_log_softmax(a, axis=_axis(axis, a.ndim, "log_softmax")))
-
-
-def _axis(axis: Any, ndim: int, op: str) -> Any:
-    if isinstance(axis, (tuple, list)):
-        return tuple(_axis(x, ndim, op) for x in axis)
-    if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)):
-        raise TypeError(f"For '{op}', the 'axis' must be an int, but got {type(axis).__name__}.")
-    n = max(ndim, 1)
-    if not -n <= axis < n:
-        raise ValueError(f"For '{op}', the 'axis' must be in range [{-n}, {n - 1}], but got {axis}.")
-    return int(axis) % n
 
 
 # ---------------------------------------------------------------------- dropout
@@ -527,266 +419,3 @@ def resize_nearest_neighbor(input_x: Any, size: Any, align_corners: bool = False
             idx = np.floor(np.arange(n_out) * (n_in / n_out)).astype(np.int64)
         out = jnp.take(out, jnp.asarray(np.minimum(idx, n_in - 1)), axis=axis)
     return wrap(out)
-
-
-# ----------------------------------------------------------------------- losses
-def _check_reduction(reduction: str, op: str, extra: tuple[str, ...] = ()) -> None:
-    allowed = ("mean", "sum", "none", *extra)
-    if reduction not in allowed:
-        raise ValueError(f"For '{op}', the 'reduction' must be in {list(allowed)}, but got {reduction}.")
-
-
-def _reduce(loss: Any, reduction: str) -> Any:
-    if reduction == "mean":
-        return jnp.mean(loss)
-    if reduction == "sum":
-        return jnp.sum(loss)
-    return loss
-
-
-def _class_shape(logits: Any, op: str) -> tuple[int, int]:
-    """(class axis, number of classes) of ``(C,)``, ``(N, C)`` or ``(N, C, d1, ...)`` inputs."""
-    if logits.ndim == 0:
-        raise ValueError(f"For '{op}', the 'input' must have at least 1 dimension, but got a scalar.")
-    axis = 0 if logits.ndim == 1 else 1
-    return axis, logits.shape[axis]
-
-
-def _nll_core(
-    logp: Any,
-    labels: Any,
-    weight: Any,
-    ignore_index: int,
-    reduction: str,
-    label_smoothing: float,
-    op: str,
-) -> Any:
-    """Negative log-likelihood of ``logp`` (log-probabilities, class axis 1 or 0) with class indices
-    or class probabilities, PyTorch/MindSpore 2.x semantics."""
-    axis, c = _class_shape(logp, op)
-    w = None if weight is None else as_tensor_array(weight).astype(logp.dtype)
-    if w is not None and w.shape != (c,):
-        raise ValueError(f"For '{op}', the 'weight' shape must be ({c},), but got {tuple(w.shape)}.")
-    wshape = [1] * logp.ndim
-    wshape[axis] = c
-    if jnp.issubdtype(labels.dtype, jnp.integer):
-        want = logp.shape[:axis] + logp.shape[axis + 1 :]
-        if tuple(labels.shape) != tuple(want):
-            raise ValueError(
-                f"For '{op}', the 'target' shape must be {tuple(want)} for class indices with 'input' shape "
-                f"{tuple(logp.shape)}, but got {tuple(labels.shape)}."
-            )
-        valid = labels != ignore_index
-        safe = jnp.where(valid, labels, 0).astype(jnp.int32)
-        picked = jnp.squeeze(jnp.take_along_axis(logp, jnp.expand_dims(safe, axis), axis=axis), axis)
-        wt = jnp.ones_like(picked) if w is None else w[safe]
-        wt = jnp.where(valid, wt, jnp.zeros_like(wt))
-        loss = -picked * wt
-        if label_smoothing > 0:
-            wl = logp if w is None else logp * w.reshape(wshape)
-            smooth = jnp.where(valid, -jnp.sum(wl, axis=axis), jnp.zeros_like(picked))
-            loss = (1 - label_smoothing) * loss + (label_smoothing / c) * smooth
-        if reduction == "mean":
-            return jnp.sum(loss) / jnp.sum(wt)
-        return _reduce(loss, reduction)
-    if not jnp.issubdtype(labels.dtype, jnp.floating):
-        raise TypeError(
-            f"For '{op}', the dtype of 'target' must be int32, int64 (class indices) or float (probabilities), "
-            f"but got {mstype.from_np(labels.dtype)}."
-        )
-    if labels.dtype != logp.dtype:
-        raise TypeError(
-            f"For '{op}', the 'target' holding probabilities must have the dtype of 'input' "
-            f"({mstype.from_np(logp.dtype)}), but got {mstype.from_np(labels.dtype)}."
-        )
-    if tuple(labels.shape) != tuple(logp.shape):
-        raise ValueError(
-            f"For '{op}', the 'target' holding probabilities must have the shape of 'input' {tuple(logp.shape)}, "
-            f"but got {tuple(labels.shape)}."
-        )
-    if label_smoothing > 0:
-        labels = labels * (1 - label_smoothing) + label_smoothing / c
-    # sum(-p * logp) as MindSpore's kernel: all-zero labels give +0 (-sum(p * logp) gives -0)
-    prod = -labels * logp if w is None else -labels * logp * w.reshape(wshape)
-    loss = jnp.sum(prod, axis=axis)
-    return _reduce(loss, reduction)
-
-
-@amp_black
-@compiled_op
-def cross_entropy(
-    input: Any,
-    target: Any,
-    weight: Any = None,
-    ignore_index: int = -100,
-    reduction: str = "mean",
-    label_smoothing: float = 0.0,
-) -> Tensor:
-    """Cross entropy between logits ``input`` (``(N, C)``, ``(N, C, d1...)`` or ``(C,)``) and ``target``:
-    class indices (int32/int64, ``ignore_index`` skipped) or class probabilities (same shape/dtype)."""
-    _check_reduction(reduction, "cross_entropy")
-    if not 0.0 <= label_smoothing <= 1.0:
-        raise ValueError(f"For 'cross_entropy', the 'label_smoothing' must be in [0, 1], but got {label_smoothing}.")
-    logits = _float_in(input, "cross_entropy")
-    labels = as_tensor_array(target)
-    axis, _ = _class_shape(logits, "cross_entropy")
-    logp = _jnn_log_softmax(logits, axis=axis)
-    return wrap(_nll_core(logp, labels, weight, ignore_index, reduction, label_smoothing, "cross_entropy"))
-
-
-@amp_black
-@compiled_op
-def nll_loss(
-    inputs: Any,
-    target: Any,
-    weight: Any = None,
-    ignore_index: int = -100,
-    reduction: str = "mean",
-    label_smoothing: float = 0.0,
-) -> Tensor:
-    """Negative log-likelihood of log-probabilities ``inputs`` at class indices ``target``."""
-    _check_reduction(reduction, "nll_loss")
-    logp = _float_in(inputs, "nll_loss")
-    labels = as_tensor_array(target)
-    if not jnp.issubdtype(labels.dtype, jnp.integer):
-        raise TypeError(
-            f"For 'nll_loss', the dtype of 'target' must be int32 or int64, but got {mstype.from_np(labels.dtype)}."
-        )
-    return wrap(_nll_core(logp, labels, weight, ignore_index, reduction, label_smoothing, "nll_loss"))
-
-
-def _pair_inputs(input: Any, target: Any, op: str) -> tuple[Any, Any]:
-    a = _float_in(input, op)
-    b = as_tensor_array(target)
-    if b.dtype != a.dtype:
-        b = b.astype(a.dtype)
-    try:
-        jnp.broadcast_shapes(a.shape, b.shape)
-    except ValueError:
-        raise ValueError(
-            f"For '{op}', the shapes of 'input' {tuple(a.shape)} and 'target' {tuple(b.shape)} must be broadcastable."
-        ) from None
-    return a, b
-
-
-@compiled_op
-def mse_loss(input: Any, target: Any, reduction: str = "mean") -> Tensor:
-    _check_reduction(reduction, "mse_loss")
-    a, b = _pair_inputs(input, target, "mse_loss")
-    return wrap(_reduce(jnp.square(a - b), reduction))
-
-
-@compiled_op
-def l1_loss(input: Any, target: Any, reduction: str = "mean") -> Tensor:
-    _check_reduction(reduction, "l1_loss")
-    a, b = _pair_inputs(input, target, "l1_loss")
-    return wrap(_reduce(jnp.abs(a - b), reduction))
-
-
-@amp_black
-@compiled_op
-def smooth_l1_loss(input: Any, target: Any, beta: float = 1.0, reduction: str = "none") -> Tensor:
-    """``0.5 d^2 / beta`` where ``|d| < beta``, ``|d| - 0.5 beta`` elsewhere."""
-    _check_reduction(reduction, "smooth_l1_loss")
-    if beta <= 0:
-        raise ValueError(f"For 'smooth_l1_loss', the 'beta' must be > 0, but got {beta}.")
-    a, b = _pair_inputs(input, target, "smooth_l1_loss")
-    d = jnp.abs(a - b)
-    loss = jnp.where(d < beta, 0.5 * jnp.square(d) / _const(beta, d), d - _const(0.5 * beta, d))
-    return wrap(_reduce(loss, reduction))
-
-
-@compiled_op
-def huber_loss(input: Any, target: Any, reduction: str = "mean", delta: float = 1.0) -> Tensor:
-    """``0.5 d^2`` where ``|d| < delta``, ``delta (|d| - 0.5 delta)`` elsewhere."""
-    _check_reduction(reduction, "huber_loss")
-    if delta <= 0:
-        raise ValueError(f"For 'huber_loss', the 'delta' must be > 0, but got {delta}.")
-    a, b = _pair_inputs(input, target, "huber_loss")
-    d = jnp.abs(a - b)
-    loss = jnp.where(d < delta, 0.5 * jnp.square(d), _const(delta, d) * (d - _const(0.5 * delta, d)))
-    return wrap(_reduce(loss, reduction))
-
-
-@compiled_op
-def binary_cross_entropy(logits: Any, labels: Any, weight: Any = None, reduction: str = "mean") -> Tensor:
-    """``-w (y log x + (1 - y) log(1 - x))`` for probabilities ``logits`` (logs clamped at -100)."""
-    _check_reduction(reduction, "binary_cross_entropy")
-    x, y = _pair_inputs(logits, labels, "binary_cross_entropy")
-    if tuple(x.shape) != tuple(as_tensor_array(labels).shape):
-        raise ValueError(
-            f"For 'binary_cross_entropy', the 'labels' shape must be {tuple(x.shape)}, "
-            f"but got {tuple(as_tensor_array(labels).shape)}."
-        )
-    lo = _const(-100.0, x)
-    loss = -(y * jnp.maximum(jnp.log(x), lo) + (1 - y) * jnp.maximum(jnp.log1p(-x), lo))
-    if weight is not None:
-        loss = loss * as_tensor_array(weight).astype(x.dtype)
-    return wrap(_reduce(loss, reduction))
-
-
-@amp_black
-@compiled_op
-def binary_cross_entropy_with_logits(
-    input: Any, target: Any, weight: Any = None, pos_weight: Any = None, reduction: str = "mean"
-) -> Tensor:
-    """``-w (pw y log sigmoid(x) + (1 - y) log(1 - sigmoid(x)))``, computed stably from logits."""
-    _check_reduction(reduction, "binary_cross_entropy_with_logits")
-    x, y = _pair_inputs(input, target, "binary_cross_entropy_with_logits")
-    ls_pos = _jnn_log_sigmoid(x)
-    ls_neg = _jnn_log_sigmoid(-x)
-    if pos_weight is not None:
-        pw = as_tensor_array(pos_weight).astype(x.dtype)
-        loss = -(pw * y * ls_pos + (1 - y) * ls_neg)
-    else:
-        loss = -(y * ls_pos + (1 - y) * ls_neg)
-    if weight is not None:
-        loss = loss * as_tensor_array(weight).astype(x.dtype)
-    return wrap(_reduce(loss, reduction))
-
-
-@amp_black
-@compiled_op
-def kl_div(logits: Any, labels: Any, reduction: str = "mean", log_target: bool = False) -> Tensor:
-    """``labels * (log(labels) - logits)`` with log-probability ``logits``; ``batchmean`` divides the sum
-    by the batch size."""
-    _check_reduction(reduction, "kl_div", ("batchmean",))
-    x, y = _pair_inputs(logits, labels, "kl_div")
-    if log_target:
-        loss = jnp.exp(y) * (y - x)
-    else:
-        loss = jnp.where(y > 0, y * (jnp.log(jnp.where(y > 0, y, 1)) - x), -y * x * 0)
-    if reduction == "batchmean":
-        return wrap(jnp.sum(loss) / (x.shape[0] if x.ndim else 1))
-    return wrap(_reduce(loss, reduction))
-
-
-@compiled_op
-def softmax_cross_entropy_with_logits(logits: Any, labels: Any) -> tuple[Tensor, Tensor]:
-    """``(loss, dlogits)`` for ``(N, C)`` logits and probability labels (``ops.SoftmaxCrossEntropyWithLogits``)."""
-    x = _float_in(logits, "SoftmaxCrossEntropyWithLogits")
-    y = as_tensor_array(labels).astype(x.dtype)
-    if x.ndim != 2 or y.shape != x.shape:
-        raise ValueError(
-            f"For 'SoftmaxCrossEntropyWithLogits', 'logits' and 'labels' must be 2-D of the same shape, "
-            f"but got {tuple(x.shape)} and {tuple(y.shape)}."
-        )
-    logp = _jnn_log_softmax(x, axis=-1)
-    return wrap(jnp.sum(-y * logp, axis=-1)), wrap(jnp.exp(logp) - y)
-
-
-@compiled_op
-def sparse_softmax_cross_entropy_with_logits(logits: Any, labels: Any, is_grad: bool = False) -> Tensor:
-    """Mean cross entropy of ``(N, C)`` logits at class indices, or its gradient with ``is_grad``."""
-    x = _float_in(logits, "SparseSoftmaxCrossEntropyWithLogits")
-    y = as_tensor_array(labels)
-    if x.ndim != 2 or tuple(y.shape) != (x.shape[0],):
-        raise ValueError(
-            f"For 'SparseSoftmaxCrossEntropyWithLogits', 'logits' must be (N, C) and 'labels' (N,), "
-            f"but got {tuple(x.shape)} and {tuple(y.shape)}."
-        )
-    logp = _jnn_log_softmax(x, axis=-1)
-    onehot = jax.nn.one_hot(y, x.shape[1], dtype=x.dtype)
-    if is_grad:
-        return wrap((jnp.exp(logp) - onehot) / x.shape[0])
-    return wrap(jnp.mean(jnp.sum(-onehot * logp, axis=-1)))
