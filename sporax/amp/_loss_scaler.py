@@ -10,6 +10,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any
 
+from .. import _checkparam as validator
 from .. import ops
 from ..common import dtype as mstype
 from ..common.parameter import Parameter
@@ -26,24 +27,6 @@ def _grad_scale(scale: Any, grad: Any) -> Any:
 
 def _grad_unscale(scale: Any, grad: Any) -> Any:
     return grad * ops.reciprocal(scale).astype(grad.dtype)
-
-
-def _check_scale_value(scale_value: Any) -> Any:
-    if isinstance(scale_value, bool) or not isinstance(scale_value, (float, int)):
-        raise TypeError(
-            f"The type of 'scale_value' should be one of '['float', 'int']', but got type '{type(scale_value).__name__}'."
-        )
-    if scale_value < 1.0:
-        raise ValueError(f"The argument 'scale_value' must be > 1, but got {scale_value}")
-    return scale_value
-
-
-def _check_positive_int(value: Any, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"The '{name}' must be int, but got '{type(value).__name__}'")
-    if value <= 0:
-        raise ValueError(f"The '{name}' must be int and must > 0, but got '{value}' with type 'int'.")
-    return value
 
 
 def _leaves(x: Any) -> list[Any]:
@@ -117,7 +100,9 @@ class _ParameterLossScaler(LossScaler):
     """A loss scale held in a Parameter: the shared `scale` and `unscale`."""
 
     def __init__(self, scale_value: Any) -> None:
-        scale_value = _check_scale_value(scale_value)
+        validator.check_value_type("scale_value", scale_value, [float, int])
+        if scale_value < 1.0:
+            raise ValueError(f"The argument 'scale_value' must be > 1, but got {scale_value}")
         self.scale_value = Parameter(Tensor(scale_value, dtype=mstype.float32), name="scale_value")
 
     def scale(self, inputs: Any) -> Any:
@@ -191,8 +176,8 @@ class DynamicLossScaler(_ParameterLossScaler):
 
     def __init__(self, scale_value: Any, scale_factor: int, scale_window: int) -> None:
         super().__init__(scale_value)
-        self.scale_window = _check_positive_int(scale_window, "scale_window")
-        self.scale_factor = _check_positive_int(scale_factor, "scale_factor")
+        self.scale_window = validator.check_positive_int(scale_window, "scale_window")
+        self.scale_factor = validator.check_positive_int(scale_factor, "scale_factor")
         self.counter = Parameter(Tensor(0, dtype=mstype.int32), name="counter")
 
     def adjust(self, grads_finite: Any) -> bool:

@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from .._checkparam import check_axis  # noqa: F401  (re-exported: the ops import their checks from here)
+from .._checkparam import check_int_arg as check_int  # noqa: F401
 from .._engine import jax, jnp
 from ..common import dtype as mstype
 from ..common.tensor import Tensor, to_array
@@ -143,24 +145,6 @@ def _py(x: Any) -> Any:
 def float_result(a: Any) -> Any:
     """Integer/bool arrays become float32 (MindSpore's rule for division, sqrt, exp...)."""
     return a if jnp.issubdtype(a.dtype, jnp.inexact) else a.astype(jnp.float32)
-
-
-def check_int(value: Any, name: str, op: str, minimum: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"For '{op}', the '{name}' must be an int, but got {type(value).__name__}.")
-    if minimum is not None and value < minimum:
-        raise ValueError(f"For '{op}', the '{name}' must be >= {minimum}, but got {value}.")
-    return int(value)
-
-
-def check_axis(axis: Any, ndim: int, op: str, name: str = "axis") -> int:
-    if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)):
-        raise TypeError(f"For '{op}', the '{name}' must be an int, but got {type(axis).__name__}.")
-    lo = -max(ndim, 1)
-    hi = max(ndim, 1) - 1
-    if not lo <= axis <= hi:
-        raise ValueError(f"For '{op}', the '{name}' must be in range [{lo}, {hi}], but got {axis}.")
-    return int(axis) % max(ndim, 1)
 
 
 def _silent(msg: str) -> None:

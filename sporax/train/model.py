@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from .. import _checkparam as validator
 from .. import nn
 from ..common.tensor import Tensor
 from ..nn.cell import Cell, GraphCell
@@ -22,21 +23,6 @@ __all__ = ["Model"]
 _log = logging.getLogger("sporax")
 
 _KWARGS = ("loss_scale_manager", "keep_batchnorm_fp32", "boost_config_dict", "acc_level")
-
-
-def _check_int(name: str, value: Any, api: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"For '{api}', the '{name}' must be int, but got {type(value).__name__}.")
-    if value < minimum:
-        kind = "positive" if minimum == 1 else "non-negative"
-        raise ValueError(f"For '{api}', the '{name}' must be a {kind} int, but got {value}.")
-    return value
-
-
-def _check_bool(name: str, value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError(f"For 'Model', the '{name}' must be bool, but got {type(value).__name__}.")
-    return value
 
 
 def _first_element(dataset: Any) -> list:
@@ -251,8 +237,8 @@ class Model(_ModelLoops):
     def _check_train_args(self, api: str, epoch: Any, train_dataset: Any, sink_size: Any, initial_epoch: Any) -> int:
         if isinstance(sink_size, bool) or not isinstance(sink_size, int):
             raise TypeError(f"For '{api}', the 'sink_size' must be int, but got {type(sink_size).__name__}.")
-        _check_int("epoch", epoch, api, 1)
-        _check_int("initial_epoch", initial_epoch, api, 0)
+        validator.check_count(epoch, "epoch", api, 1)
+        validator.check_count(initial_epoch, "initial_epoch", api, 0)
         if initial_epoch >= epoch:
             raise ValueError(
                 f"For '{api}', the parameter 'epoch' must bigger than parameter 'initial_epoch', but got the "
@@ -307,7 +293,7 @@ class Model(_ModelLoops):
             >>> model = Model(net, loss_fn=loss, optimizer=optim, metrics=None)
             >>> model.train(2, dataset)
         """
-        _check_bool("dataset_sink_mode", dataset_sink_mode)
+        validator.check_arg_type("dataset_sink_mode", dataset_sink_mode, bool, "Model")
         if isinstance(self._train_network, GraphCell) and dataset_sink_mode:
             raise ValueError("Dataset sink mode is currently not supported when training with a GraphCell.")
         sink_size = self._check_train_args("Model.train", epoch, train_dataset, sink_size, initial_epoch)
@@ -346,8 +332,8 @@ class Model(_ModelLoops):
             >>> model = Model(net, loss_fn=loss, optimizer=optim, metrics={"accuracy"})
             >>> model.fit(2, train_dataset, valid_dataset)
         """
-        _check_bool("dataset_sink_mode", dataset_sink_mode)
-        _check_bool("valid_dataset_sink_mode", valid_dataset_sink_mode)
+        validator.check_arg_type("dataset_sink_mode", dataset_sink_mode, bool, "Model")
+        validator.check_arg_type("valid_dataset_sink_mode", valid_dataset_sink_mode, bool, "Model")
         if isinstance(self._train_network, GraphCell) and dataset_sink_mode:
             raise ValueError("Dataset sink mode is currently not supported when training with a GraphCell.")
         sink_size = self._check_train_args("Model.fit", epoch, train_dataset, sink_size, initial_epoch)
@@ -393,7 +379,7 @@ class Model(_ModelLoops):
             >>> model = Model(net, loss_fn=loss, optimizer=None, metrics={'acc'})
             >>> acc = model.eval(dataset, dataset_sink_mode=False)
         """
-        _check_bool("dataset_sink_mode", dataset_sink_mode)
+        validator.check_arg_type("dataset_sink_mode", dataset_sink_mode, bool, "Model")
         if not self._metric_fns:
             raise ValueError(
                 "For Model.eval, the model argument 'metrics' can not be None or empty, "
@@ -481,7 +467,7 @@ class Model(_ModelLoops):
             >>> model.build(dataset, epoch=2)
             >>> model.train(2, dataset)
         """
-        _check_int("epoch", epoch, "Model.build", 1)
+        validator.check_count(epoch, "epoch", "Model.build", 1)
         if not train_dataset and not valid_dataset:
             raise ValueError("The argument 'train_dataset' and 'valid_dataset' can not both be None or empty.")
         from ..dataset import Dataset

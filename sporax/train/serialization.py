@@ -29,6 +29,7 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
+from .. import _checkparam as validator
 from ..common import dtype as mstype
 from ..common.parameter import Parameter
 from ..common.tensor import Tensor
@@ -116,12 +117,6 @@ def _check_save_obj_and_ckpt_file_name(save_obj: Any, ckpt_file_name: Any, forma
     if not ckpt_file_name.endswith(format):
         ckpt_file_name += f".{format}"
     return ckpt_file_name
-
-
-def _check_bool(name: str, value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError(f"For 'save_checkpoint', the '{name}' must be bool, but got {type(value).__name__}.")
-    return value
 
 
 def _check_async_save(async_save: Any) -> bool | str:
@@ -431,13 +426,13 @@ def save_checkpoint(
         NotImplementedError: `enc_key` is given.
     """
     path = _check_save_obj_and_ckpt_file_name(save_obj, ckpt_file_name, format)
-    _check_bool("integrated_save", integrated_save)
+    validator.check_arg_type("integrated_save", integrated_save, bool, "save_checkpoint")
     async_save = _check_async_save(async_save)
     append_dict = _check_append_dict(append_dict)
     _no_encryption("save_checkpoint", enc_key, "enc_key")
     if not isinstance(enc_mode, str):
         raise TypeError(f"For 'save_checkpoint', the 'enc_mode' must be str, but got {type(enc_mode).__name__}.")
-    crc_check = _check_bool("crc_check", crc_check)
+    crc_check = validator.check_arg_type("crc_check", crc_check, bool, "save_checkpoint")
     remove_redundancy = kwargs.get("remove_redundancy")
     if remove_redundancy is not None and not isinstance(remove_redundancy, bool):
         raise TypeError("For 'save_checkpoint', the 'remove_redundancy' must be bool or None.")

@@ -12,6 +12,8 @@ import threading
 
 import numpy as np
 
+from ..._checkparam import check_pipeline_int
+
 __all__ = [
     "set_seed",
     "get_seed",
@@ -53,14 +55,6 @@ _state: dict = {
 _UINT32_MAX = 2**32 - 1
 
 
-def _check_int(name: str, value, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"Argument {name} with value {value!r} is not of type [<class 'int'>], but got {type(value)}.")
-    if not low <= int(value) <= high:
-        raise ValueError(f"Input {name} is not within the required interval of [{low}, {high}].")
-    return int(value)
-
-
 def set_seed(seed: int) -> None:
     """Set the seed of the dataset pipeline (shuffles, random samplers, random transforms).
 
@@ -69,7 +63,7 @@ def set_seed(seed: int) -> None:
     Args:
         seed (int): the seed, in [0, 2**32 - 1].
     """
-    seed = _check_int("seed", seed, 0, _UINT32_MAX)
+    seed = check_pipeline_int(seed, "seed", 0, _UINT32_MAX)
     with _lock:
         _state["seed"] = seed
     random.seed(seed)
@@ -95,7 +89,7 @@ def set_num_parallel_workers(num: int) -> None:
     Args:
         num (int): number of workers, at least 1.
     """
-    _state["num_parallel_workers"] = _check_int("num", num, 1, 2**31 - 1)
+    _state["num_parallel_workers"] = check_pipeline_int(num, "num", 1, 2**31 - 1)
 
 
 def get_num_parallel_workers() -> int:
@@ -109,7 +103,7 @@ def set_prefetch_size(size: int) -> None:
     Args:
         size (int): queue capacity, at least 1.
     """
-    _state["prefetch_size"] = _check_int("size", size, 1, 2**31 - 1)
+    _state["prefetch_size"] = check_pipeline_int(size, "size", 1, 2**31 - 1)
 
 
 def get_prefetch_size() -> int:
@@ -136,14 +130,14 @@ def _bool(value) -> bool:
 
 
 set_monitor_sampling_interval, get_monitor_sampling_interval = _simple(
-    "monitor_sampling_interval", lambda v: _check_int("interval", v, 0, 2**31 - 1)
+    "monitor_sampling_interval", lambda v: check_pipeline_int(v, "interval", 0, 2**31 - 1)
 )
 set_callback_timeout, get_callback_timeout = _simple(
-    "callback_timeout", lambda v: _check_int("timeout", v, 1, 2**31 - 1)
+    "callback_timeout", lambda v: check_pipeline_int(v, "timeout", 1, 2**31 - 1)
 )
 set_enable_shared_mem, get_enable_shared_mem = _simple("enable_shared_mem", _bool)
 set_multiprocessing_timeout_interval, get_multiprocessing_timeout_interval = _simple(
-    "multiprocessing_timeout_interval", lambda v: _check_int("interval", v, 1, 2**31 - 1)
+    "multiprocessing_timeout_interval", lambda v: check_pipeline_int(v, "interval", 1, 2**31 - 1)
 )
 set_auto_offload, get_auto_offload = _simple("auto_offload", _bool)
 set_enable_autotune, get_enable_autotune = _simple("enable_autotune", _bool)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ... import _checkparam as validator
 from ... import ops
 from ..._engine import state
 from ...common import dtype as mstype
@@ -16,14 +17,6 @@ from ..cell import Cell
 from .activation import get_activation
 
 __all__ = ["Dense", "Flatten", "Unflatten", "Identity", "Dropout"]
-
-
-def _check_positive_int(value: Any, name: str, op: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"For '{op}', the '{name}' must be an int, but got {type(value).__name__}.")
-    if value <= 0:
-        raise ValueError(f"For '{op}', the '{name}' must be a positive int, but got {value}.")
-    return value
 
 
 class Dense(Cell):
@@ -51,8 +44,8 @@ class Dense(Cell):
         dtype: Any = mstype.float32,
     ) -> None:
         super().__init__()
-        self.in_channels = _check_positive_int(in_channels, "in_channels", "Dense")
-        self.out_channels = _check_positive_int(out_channels, "out_channels", "Dense")
+        self.in_channels = validator.check_count(in_channels, "in_channels", "Dense")
+        self.out_channels = validator.check_count(out_channels, "out_channels", "Dense")
         if not isinstance(has_bias, bool):
             raise TypeError(f"For 'Dense', the 'has_bias' must be a bool, but got {type(has_bias).__name__}.")
         self.has_bias = has_bias

@@ -2,19 +2,10 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
+from ..._checkparam import check_positive_float
 from .metric import Metric, rearrange_inputs
-
-
-def _check_positive_float(value, arg_name):
-    if isinstance(value, bool) or not isinstance(value, float):
-        raise TypeError(f"The '{arg_name}' must be float, but got '{type(value).__name__}'")
-    if math.isnan(value) or math.isinf(value) or value <= 0:
-        raise ValueError(f"The '{arg_name}' must be float and must > 0, but got '{value}' with type 'float'.")
-    return value
 
 
 class Dice(Metric):
@@ -46,7 +37,7 @@ class Dice(Metric):
 
     def __init__(self, smooth=1e-5):
         super().__init__()
-        self.smooth = _check_positive_float(smooth, "smooth")
+        self.smooth = check_positive_float(smooth, "smooth")
         self.clear()
 
     def clear(self):
