@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..._checkparam import check_bool
 from ...common import dtype as mstype
 from .. import function as F
 from ._primitive import Primitive
@@ -52,9 +53,8 @@ def _set_attrs(prim: Primitive, **kwargs: Any) -> None:
 
 
 def _check_bool(prim: Primitive, name: str, value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError(f"For '{prim.name}', the '{name}' must be a bool, but got {type(value).__name__}.")
-    return value
+    """``_checkparam.check_bool`` naming the primitive."""
+    return check_bool(value, name, prim.name)
 
 
 class _Unary(Primitive):
