@@ -23,3 +23,9 @@ from . import clip  # noqa: E402
 from .clip import ClipByNorm  # noqa: E402
 
 __all__ += clip.__all__
+
+from . import rnn_cells, rnns  # noqa: E402
+from .rnn_cells import *  # noqa: E402, F403
+from .rnns import *  # noqa: E402, F403
+
+__all__ += rnns.__all__ + rnn_cells.__all__

@@ -1,0 +1,155 @@
+"""Reference values for sporax's recurrent, normalisation, attention and embedding layers, made under real
+MindSpore 2.10 (CPU):
+
+    /work/msvenv/bin/python tools/make_nn_seq_reference.py
+
+Writes ``tests/ut/nn/fixtures/nn_seq_reference.npz``: for each case its inputs, the weights set on the
+layer (by MindSpore's parameter names), the outputs, and the gradients of ``sum(out_i * probe_i)`` with
+respect to the float inputs and every trainable parameter. ``tests/ut/nn/test_rnn.py`` and friends load
+it; they never import MindSpore.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from pathlib import Path
+
+import mindspore as ms
+import numpy as np
+from mindspore import Tensor, nn
+
+ms.set_context(mode=ms.PYNATIVE_MODE, device_target="CPU")
+OUT = Path(__file__).resolve().parent.parent / "tests" / "ut" / "nn" / "fixtures" / "nn_seq_reference.npz"
+
+
+def _rng(seed):
+    return np.random.RandomState(seed)
+
+
+# Each case: (name, layer factory, call-argument builder, train mode). The builder returns a list of call
+# arguments with numpy arrays (float ones differentiated), nested tuples allowed, None allowed.
+def _rnn_cases():
+    r = _rng(0)
+
+    def f32(*shape):
+        return r.uniform(-1, 1, shape).astype(np.float32)
+
+    return [
+        (
+            "lstm_bi2_bf",
+            lambda: nn.LSTM(3, 4, 2, batch_first=True, bidirectional=True),
+            [f32(2, 5, 3), (f32(4, 2, 4), f32(4, 2, 4))],
+        ),
+        (
+            "lstm_bi2_seq",
+            lambda: nn.LSTM(3, 4, 2, bidirectional=True),
+            [f32(5, 2, 3), (f32(4, 2, 4), f32(4, 2, 4)), np.array([5, 3], np.int32)],
+        ),
+        ("lstm_1_nohx", lambda: nn.LSTM(3, 4), [f32(4, 2, 3)]),
+        ("gru_bi1_seq", lambda: nn.GRU(3, 4, 1, bidirectional=True), [f32(5, 2, 3), None, np.array([2, 5], np.int64)]),
+        ("gru_2_nobias", lambda: nn.GRU(3, 4, 2, has_bias=False), [f32(4, 2, 3), f32(2, 2, 4)]),
+        ("rnn_relu_2_bf", lambda: nn.RNN(3, 4, 2, nonlinearity="relu", batch_first=True), [f32(2, 4, 3), f32(2, 2, 4)]),
+        (
+            "rnn_tanh_bi_seq",
+            lambda: nn.RNN(3, 4, 1, bidirectional=True, batch_first=True),
+            [f32(2, 5, 3), f32(2, 2, 4), np.array([3, 5], np.int32)],
+        ),
+        ("rnncell_tanh", lambda: nn.RNNCell(3, 4), [f32(2, 3), f32(2, 4)]),
+        ("rnncell_relu", lambda: nn.RNNCell(3, 4, nonlinearity="relu"), [f32(2, 3), f32(2, 4)]),
+        ("lstmcell", lambda: nn.LSTMCell(3, 4), [f32(2, 3), (f32(2, 4), f32(2, 4))]),
+        ("grucell_nobias", lambda: nn.GRUCell(3, 4, has_bias=False), [f32(2, 3), f32(2, 4)]),
+    ]
+
+
+def _to_ms(a):
+    if a is None:
+        return None
+    if isinstance(a, tuple):
+        return tuple(_to_ms(x) for x in a)
+    return Tensor(a)
+
+
+def _flat(tree, prefix, out):
+    if tree is None:
+        return
+    if isinstance(tree, (tuple, list)):
+        for i, t in enumerate(tree):
+            _flat(t, f"{prefix}.{i}", out)
+        return
+    out[prefix] = tree.asnumpy() if hasattr(tree, "asnumpy") else np.asarray(tree)
+
+
+def run_case(name, factory, args, store, meta, train=False):
+    net = factory()
+    net.set_train(train)
+    r = _rng(zlib.crc32(name.encode()))
+    names = []
+    for p in net.trainable_params():
+        w = r.uniform(-0.5, 0.5, p.shape).astype(np.float32)
+        p.set_data(Tensor(w))
+        store[f"{name}/param/{p.name}"] = w
+        names.append(p.name)
+    flat_in = {}
+    _flat(args, "in", flat_in)
+    for k, v in flat_in.items():
+        store[f"{name}/{k}"] = v
+    ms_args = [_to_ms(a) for a in args]
+    out = net(*ms_args)
+    flat_out = {}
+    _flat(out, "out", flat_out)
+    probes = {k: r.uniform(-1, 1, v.shape).astype(np.float32) for k, v in flat_out.items()}
+    for k, v in flat_out.items():
+        store[f"{name}/{k}"] = v
+        store[f"{name}/probe/{k}"] = probes[k]
+    # gradient of sum(out * probe) w.r.t. the first (float) input and every parameter
+    keys = list(flat_out)
+
+    def loss_fn(x0, *rest):
+        o = net(x0, *rest)
+        fo = {}
+        _flat_ms(o, "out", fo)
+        total = 0
+        for k in keys:
+            total = total + (fo[k] * Tensor(probes[k])).sum()
+        return total
+
+    grad_fn = ms.value_and_grad(loss_fn, grad_position=0, weights=net.trainable_params())
+    _, (gx, gw) = grad_fn(*ms_args)
+    store[f"{name}/grad/in.0"] = gx.asnumpy()
+    for pn, g in zip(names, gw):
+        store[f"{name}/grad/param/{pn}"] = g.asnumpy()
+    meta[name] = {"params": names, "outputs": keys, "args": _struct(args, "in")}
+
+
+def _struct(tree, prefix):
+    """The call arguments' structure with fixture keys at the leaves (None stays None)."""
+    if tree is None:
+        return None
+    if isinstance(tree, (tuple, list)):
+        return [_struct(t, f"{prefix}.{i}") for i, t in enumerate(tree)]
+    return prefix
+
+
+def _flat_ms(tree, prefix, out):
+    if tree is None:
+        return
+    if isinstance(tree, (tuple, list)):
+        for i, t in enumerate(tree):
+            _flat_ms(t, f"{prefix}.{i}", out)
+        return
+    out[prefix] = tree
+
+
+def main():
+    store, meta = {}, {}
+    for name, factory, args in _rnn_cases():
+        run_case(name, factory, args, store, meta)
+    store["__meta__"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(OUT, **store)
+    print(f"wrote {OUT} ({OUT.stat().st_size} bytes, {len(meta)} cases)")
+
+
+if __name__ == "__main__":
+    main()
