@@ -2,7 +2,7 @@
 ``value_and_grad`` + SGD), per step and inside ``scan_steps`` (sink mode). Models: ``lenet`` (LeNet5,
 batch 32, 1x32x32) and ``cnn`` (four 3x3 convs of 16/32 channels on 3x32x32, batch 32, one max-pool).
 
-Variants (DESIGN §5; ``sporax.ops.function._conv_pool.force_lowering``):
+Variants (DESIGN §5; ``sporax.ops._lowering.force_lowering``):
 
 * ``plain``: ``lax.conv`` NCHW + ``reduce_window`` max-pool (autodiff: ``select_and_scatter``);
 * ``laxconv``: ``lax.conv`` + the reshape max-pool with its mask VJP (the state before the CPU lowerings);
@@ -35,7 +35,7 @@ import numpy as np
 import sporax as ms
 from sporax import Tensor, nn
 from sporax._engine import scan_steps
-from sporax.ops.function._conv_pool import force_lowering
+from sporax.ops._lowering import force_lowering
 
 VARIANTS = {  # conv lowering, max-pool lowering, compiler options (None: what the lowerings request)
     "plain": ("plain", "plain", {}),

@@ -1,49 +1,23 @@
-"""Convolution and pooling kernels (NCHW), with MindSpore's padding modes and argument checks.
-
-Lowering (DESIGN §5), chosen per backend at trace time (``conv_lowering``):
-
-* GPU/TPU: ``lax.conv_general_dilated`` (cuDNN) and ``lax.reduce_window``: the "plain" lowering.
-* CPU, small convolutions (float32/float64; im2col matrix up to ``_GEMM_MAX_PATCH`` elements, which
-  covers LeNet-sized layers, or up to ``_GEMM_MAX_PATCH_CAP`` with few input channels): "gemm": im2col + one GEMM with the batch folded into the long dimension,
-  on activations transposed to [C, B, H, W]; the backward is written as GEMMs too (weight gradient:
-  ``g @ patches.T``; input gradient: ``w.T @ g`` then col2im as a chain of in-place slice additions).
-  Patches are built from nested stacks (XLA:CPU leaves a concatenate of more than 8 operands unfused).
-  Eigen's convolution is slow with one input channel or few output channels; this is several times
-  faster there.
-* CPU, larger convolutions (groups == 1): "nhwc": Eigen convolutions with canonical NHWC/HWIO
-  dimension numbers in the forward *and* in both backward convolutions (a custom VJP; the input
-  pre-padded so no window padding is negative). im2col stops paying once the patches leave the cache,
-  and inside a while loop (sink mode, ``scan_steps``) XLA:CPU skips the pass that canonicalises
-  convolutions: autodiff's backward convolutions then run as naive loops, 10-100x slower.
-* CPU, grouped convolutions: "gemm" up to ``_GEMM_MAX_PATCH_CAP``, "plain" beyond.
-
-Measured on the LeNet5 b32 train step and a 4-layer 3x3 CNN, one core: see bench/bench_conv.py.
-
-Non-overlapping max-pooling (kernel == stride, no padding) is a reshape + max with an elementwise
-first-max mask as its VJP on every backend: XLA's ``select_and_scatter`` (the autodiff of
-``reduce_window``) is slow on CPU.
+"""Convolution and pooling with MindSpore's argument semantics (NCHW / NCL): padding modes, output
+sizes and argument checks. The array kernels, chosen per backend, are in ``ops/_lowering`` (DESIGN §5).
 """
 
 from __future__ import annotations
 
-import contextlib
-import functools
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
-from ..._engine import jax, jnp, lax
-from ..._engine._jit import request_compiler_options
+from ..._engine import jnp, lax
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
+from .. import _lowering as L
 from .._amp import amp_white
 from .._utils import as_tensor_array, wrap
 
 __all__ = [
     "conv1d",
     "conv2d",
-    "conv2d_array",
     "max_pool2d",
     "avg_pool2d",
     "pool2d",
@@ -142,223 +116,6 @@ def _dtype_name(a: Any) -> str:
 
 
 # ------------------------------------------------------------------ convolution
-# Largest im2col matrix (elements) the CPU GEMM lowering builds; bigger convs use lax.conv.
-# im2col matrix elements up to which CPU convs use "gemm": measured crossover with "nhwc" ~1-2.5M per
-# conv; larger patches leave the cache and swell the executable's temporaries (a step then spends as long
-# in page faults as in compute: glibc maps blocks over 32 MB afresh on every call). With few input
-# channels per group Eigen is 2-4x slower, so those (and grouped convs, which have no "nhwc") keep "gemm"
-# up to a cap.
-_GEMM_MAX_PATCH = 1 << 20
-_GEMM_FEW_CHANNELS = 4
-_GEMM_MAX_PATCH_CAP = 1 << 22
-_LOWERINGS = ("auto", "plain", "gemm", "nhwc")
-# What ``force_lowering`` sets for code traced inside it (benchmarks and tests): None = per backend.
-_FORCED: dict[str, str | None] = {"conv": None, "maxpool": None}
-
-
-@contextlib.contextmanager
-def force_lowering(conv: str | None = None, maxpool: str | None = None) -> Iterator[None]:
-    """Trace convolutions with ``conv`` ('plain', 'gemm' or 'nhwc'; grouped ones keep the per-backend
-    choice under 'nhwc') and non-overlapping max-pools with ``maxpool`` ('plain': ``reduce_window``;
-    'reshape': reshape + max) instead of the per-backend choice. For benchmarks and tests: a compiled
-    function keeps the lowering it was traced with."""
-    if conv not in (None, "plain", "gemm", "nhwc") or maxpool not in (None, "plain", "reshape"):
-        raise ValueError(f"force_lowering: unknown lowering conv={conv!r}, maxpool={maxpool!r}.")
-    old = dict(_FORCED)
-    _FORCED.update(conv=conv, maxpool=maxpool)
-    try:
-        yield
-    finally:
-        _FORCED.update(old)
-
-
-def conv_lowering(x: Any, w: Any, stride: tuple[int, int], dilation: tuple[int, int], groups: int) -> str:
-    """'gemm', 'nhwc' or 'plain': the lowering ``conv2d_array`` picks for these operands (``x``: the
-    padded input; see module doc)."""
-    if jax.default_backend() != "cpu" or x.dtype not in (np.float32, np.float64) or w.dtype != x.dtype:
-        return "plain"
-    n, h, wd = x.shape[0], x.shape[2], x.shape[3]
-    k = w.shape[1] * w.shape[2] * w.shape[3]
-    oh = max((h - dilation[0] * (w.shape[2] - 1) - 1) // stride[0] + 1, 1)
-    ow = max((wd - dilation[1] * (w.shape[3] - 1) - 1) // stride[1] + 1, 1)
-    patch = groups * k * n * oh * ow
-    if patch <= _GEMM_MAX_PATCH or (patch <= _GEMM_MAX_PATCH_CAP and (w.shape[1] <= _GEMM_FEW_CHANNELS or groups > 1)):
-        return "gemm"
-    return "nhwc" if groups == 1 else "plain"
-
-
-def conv2d_array(
-    x: Any,
-    w: Any,
-    stride: tuple[int, int],
-    pads: list[tuple[int, int]],
-    dilation: tuple[int, int],
-    groups: int,
-    lowering: str = "auto",
-) -> Any:
-    """The NCHW/OIHW convolution of arrays (explicit padding).
-
-    ``lowering``: 'auto' (per backend, see ``conv_lowering``), 'plain' (``lax.conv_general_dilated``),
-    'gemm' (im2col + GEMM with a GEMM-written VJP) or 'nhwc' (canonical NHWC/HWIO convolutions in the
-    forward and the VJP; groups == 1). Any backend: for tests and benchmarks.
-    """
-    if lowering not in _LOWERINGS:
-        raise ValueError(f"conv2d_array: 'lowering' must be one of {_LOWERINGS}, but got {lowering!r}.")
-    stride, dilation = (int(stride[0]), int(stride[1])), (int(dilation[0]), int(dilation[1]))
-    pads_t = tuple((int(lo), int(hi)) for lo, hi in pads)
-    if lowering == "auto" and _FORCED["conv"] is not None and (_FORCED["conv"] != "nhwc" or groups == 1):
-        lowering = _FORCED["conv"]
-    if lowering == "auto":
-        padded = jax.ShapeDtypeStruct(
-            (x.shape[0], x.shape[1], x.shape[2] + sum(pads_t[0]), x.shape[3] + sum(pads_t[1])), x.dtype
-        )
-        lowering = conv_lowering(padded, w, stride, dilation, groups)
-    if lowering == "plain":
-        return lax.conv_general_dilated(
-            x,
-            w,
-            window_strides=stride,
-            padding=pads_t,
-            rhs_dilation=dilation,
-            dimension_numbers=("NCHW", "OIHW", "NCHW"),
-            feature_group_count=groups,
-        )
-    if lowering == "nhwc":
-        if groups != 1:
-            raise ValueError("conv2d_array: the 'nhwc' lowering takes groups == 1.")
-        xp = jnp.pad(x, ((0, 0), (0, 0), *pads_t)) if any(p for pp in pads_t for p in pp) else x
-        w_hwio = jnp.transpose(w, (2, 3, 1, 0))
-        y = _conv_nhwc(jnp.transpose(xp, (0, 2, 3, 1)), w_hwio, stride, dilation)
-        return jnp.transpose(y, (0, 3, 1, 2))
-    # [C, B, H, W] inside: the GEMMs' long dimension is B*OH*OW and needs no transposes. XLA fuses
-    # these boundary transposes into the neighbouring patch/activation fusions.
-    y = _conv_cbhw(jnp.transpose(x, (1, 0, 2, 3)), w, stride, pads_t, dilation, int(groups))
-    return jnp.transpose(y, (1, 0, 2, 3))
-
-
-def _gemm_geometry(
-    xs: tuple[int, ...], ws: tuple[int, ...], stride: tuple, pads: tuple, dilation: tuple
-) -> tuple[int, int]:
-    hp, wp = xs[2] + pads[0][0] + pads[0][1], xs[3] + pads[1][0] + pads[1][1]
-    oh = (hp - dilation[0] * (ws[2] - 1) - 1) // stride[0] + 1
-    ow = (wp - dilation[1] * (ws[3] - 1) - 1) // stride[1] + 1
-    return oh, ow
-
-
-def _patches(xp: Any, kh: int, kw: int, oh: int, ow: int, stride: tuple, dilation: tuple) -> Any:
-    """[C, kh, kw, B, oh, ow]: the strided window views of padded [C, B, H, W] ``xp``, stacked per kernel
-    row and then over rows (nested stacks of <= max(kh, kw) operands each stay one fused loop)."""
-    c, b = xp.shape[:2]
-    rows = []
-    for i in range(kh):
-        views = []
-        for j in range(kw):
-            h0, w0 = i * dilation[0], j * dilation[1]
-            views.append(
-                lax.slice(
-                    xp,
-                    (0, 0, h0, w0),
-                    (c, b, h0 + (oh - 1) * stride[0] + 1, w0 + (ow - 1) * stride[1] + 1),
-                    (1, 1, stride[0], stride[1]),
-                )
-            )
-        rows.append(jnp.stack(views, axis=1))
-    return jnp.stack(rows, axis=1)
-
-
-def _gemm(a: Any, b: Any, groups: int, contract: tuple[int, int]) -> Any:
-    """``a @ b`` per group over leading group axes (dropped when ``groups == 1``: a canonical 2-D dot)."""
-    if groups == 1:
-        return lax.dot_general(a[0], b[0], (((contract[0] - 1,), (contract[1] - 1,)), ((), ())))[None]
-    return lax.dot_general(a, b, (((contract[0],), (contract[1],)), ((0,), (0,))))
-
-
-@functools.partial(jax.custom_vjp, nondiff_argnums=(2, 3, 4, 5))
-def _conv_cbhw(x: Any, w: Any, stride: tuple, pads: tuple, dilation: tuple, groups: int) -> Any:
-    """Convolution of [C, B, H, W] ``x`` with OIHW ``w`` as im2col + GEMM: [O, B, OH, OW]."""
-    return _conv_cbhw_fwd(x, w, stride, pads, dilation, groups)[0]
-
-
-def _conv_cbhw_fwd(x: Any, w: Any, stride: tuple, pads: tuple, dilation: tuple, groups: int) -> tuple[Any, Any]:
-    c, b = x.shape[:2]
-    o, cg, kh, kw = w.shape
-    oh, ow = _gemm_geometry((b, c, *x.shape[2:]), w.shape, stride, pads, dilation)
-    xp = jnp.pad(x, ((0, 0), (0, 0), *pads)) if any(p for pp in pads for p in pp) else x
-    p = _patches(xp, kh, kw, oh, ow, stride, dilation).reshape(groups, cg * kh * kw, b * oh * ow)
-    y = _gemm(w.reshape(groups, o // groups, cg * kh * kw), p, groups, (2, 1))
-    return y.reshape(o, b, oh, ow), (p, w, x.shape)
-
-
-def _conv_cbhw_bwd(stride: tuple, pads: tuple, dilation: tuple, groups: int, res: Any, g: Any) -> tuple[Any, Any]:
-    p, w, xshape = res
-    c, b, h, wd = xshape
-    o, cg, kh, kw = w.shape
-    og = o // groups
-    oh, ow = g.shape[2:]
-    g2 = g.reshape(groups, og, b * oh * ow)
-    dw = _gemm(g2, p, groups, (2, 2)).reshape(w.shape)
-    # w.T @ g with the transposed weight materialised (tiny): a canonical GEMM; XLA would otherwise fold
-    # the transpose into a slower transposed-operand dot.
-    wt = lax.optimization_barrier(jnp.swapaxes(w.reshape(groups, og, cg * kh * kw), 1, 2))
-    dp = _gemm(wt, g2, groups, (2, 1)).reshape(c, kh, kw, b, oh, ow)
-    # col2im: add each kernel offset's block into the padded input gradient, in place
-    hp, wp = h + pads[0][0] + pads[0][1], wd + pads[1][0] + pads[1][1]
-    dx = jnp.zeros((c, b, hp, wp), g.dtype)
-    bh, bw = (oh - 1) * stride[0] + 1, (ow - 1) * stride[1] + 1
-    zero = np.array(0, g.dtype)
-    for i in range(kh):
-        for j in range(kw):
-            blk = dp[:, i, j]
-            if stride != (1, 1):
-                blk = lax.pad(blk, zero, ((0, 0, 0), (0, 0, 0), (0, 0, stride[0] - 1), (0, 0, stride[1] - 1)))
-            at = (0, 0, i * dilation[0], j * dilation[1])
-            dx = lax.dynamic_update_slice(dx, lax.dynamic_slice(dx, at, (c, b, bh, bw)) + blk, at)
-    if (hp, wp) != (h, wd):
-        dx = dx[:, :, pads[0][0] : pads[0][0] + h, pads[1][0] : pads[1][0] + wd]
-    return dx, dw
-
-
-_conv_cbhw.defvjp(_conv_cbhw_fwd, _conv_cbhw_bwd)
-
-_NHWC = ("NHWC", "HWIO", "NHWC")
-
-
-@functools.partial(jax.custom_vjp, nondiff_argnums=(2, 3))
-def _conv_nhwc(x: Any, w: Any, stride: tuple, dilation: tuple) -> Any:
-    """'VALID' convolution of pre-padded NHWC ``x`` with HWIO ``w``, canonical for XLA:CPU's Eigen
-    kernels, with a VJP of two more canonical convolutions (autodiff's are not: see module doc)."""
-    return lax.conv_general_dilated(x, w, stride, "VALID", rhs_dilation=dilation, dimension_numbers=_NHWC)
-
-
-def _conv_nhwc_fwd(x: Any, w: Any, stride: tuple, dilation: tuple) -> tuple[Any, Any]:
-    return _conv_nhwc(x, w, stride, dilation), (x, w)
-
-
-def _conv_nhwc_bwd(stride: tuple, dilation: tuple, res: Any, g: Any) -> tuple[Any, Any]:
-    x, w = res
-    h, wd = x.shape[1:3]
-    kh, kw = w.shape[:2]
-    oh, ow = g.shape[1:3]
-    eh, ew = dilation[0] * (kh - 1), dilation[1] * (kw - 1)
-    # input gradient: the stride-dilated g correlated with the flipped kernel, in/out channels swapped
-    w_t = jnp.transpose(w[::-1, ::-1], (0, 1, 3, 2))
-    pads = [(eh, h - (oh - 1) * stride[0] - 1), (ew, wd - (ow - 1) * stride[1] - 1)]
-    dx = lax.conv_general_dilated(
-        g, w_t, (1, 1), pads, lhs_dilation=stride, rhs_dilation=dilation, dimension_numbers=_NHWC
-    )
-    # weight gradient: batch and channels swapped (x as [C, H, W, N], g as an [OH, OW, N, O] kernel) over
-    # the rows/columns the windows reach
-    hu, wu = (oh - 1) * stride[0] + eh + 1, (ow - 1) * stride[1] + ew + 1
-    x_t = jnp.transpose(x[:, :hu, :wu], (3, 1, 2, 0))
-    dw = lax.conv_general_dilated(
-        x_t, jnp.transpose(g, (1, 2, 0, 3)), dilation, "VALID", rhs_dilation=stride, dimension_numbers=_NHWC
-    )
-    return dx, jnp.transpose(dw, (1, 2, 0, 3))
-
-
-_conv_nhwc.defvjp(_conv_nhwc_fwd, _conv_nhwc_bwd)
-
-
 def _conv_checks(x: Any, w: Any, groups: int, nsp: int, op: str) -> None:
     if x.ndim != nsp + 2:
         raise ValueError(f"For '{op}', the dimension of 'input' must be {nsp + 2}, but got {x.ndim}.")
@@ -409,11 +166,11 @@ def _conv_nd(
             f"(dilation {d}, padding {pads}): the output shape would be {tuple(outs)}; it must be positive."
         )
     if nsp == 1:
-        y = conv2d_array(x[:, :, None, :], w[:, :, None, :], (1, s[0]), [(0, 0), pads[0]], (1, d[0]), groups)[
+        y = L.conv2d_array(x[:, :, None, :], w[:, :, None, :], (1, s[0]), [(0, 0), pads[0]], (1, d[0]), groups)[
             :, :, 0, :
         ]
     else:
-        y = conv2d_array(x, w, s, pads, d, groups)
+        y = L.conv2d_array(x, w, s, pads, d, groups)
     if bias is not None:
         b = as_tensor_array(bias)
         if b.shape != (w.shape[0],):
@@ -457,54 +214,10 @@ def conv1d(
 
 
 # ---------------------------------------------------------------------- pooling
-# XLA:CPU's YNNPACK "reduce" library fusion (on by default) slows the reshape max-pool and its mask
-# fusions; executables that trace one ask the engine to keep library fusion to dots and convolutions
-# (LeNet5 b32 step 2.43 -> 2.07 ms; attention blocks are faster with the default: no global switch).
-_CPU_POOL_OPTIONS = {
-    "xla_cpu_experimental_ynn_fusion_type": "LIBRARY_FUSION_TYPE_DOT,LIBRARY_FUSION_TYPE_INDIVIDUAL_CONVOLUTION"
-}
-
-
 def _pool_max_identity(dtype: Any) -> Any:
     if jnp.issubdtype(dtype, jnp.floating):
         return -jnp.inf
     return jnp.iinfo(dtype).min
-
-
-@functools.partial(jax.custom_vjp, nondiff_argnums=(1, 2))
-def _blockmax(x: Any, kh: int, kw: int) -> Any:
-    n, c, h, w = x.shape
-    return jnp.max(x.reshape(n, c, h // kh, kh, w // kw, kw), axis=(3, 5))
-
-
-def _blockmax_fwd(x: Any, kh: int, kw: int) -> tuple[Any, Any]:
-    y = _blockmax(x, kh, kw)
-    return y, (x, y)
-
-
-def _blockmax_bwd(kh: int, kw: int, res: Any, g: Any) -> tuple[Any]:
-    x, y = res
-    n, c, h, w = x.shape
-    oh, ow = h // kh, w // kw
-    xr = x.reshape(n, c, oh, kh, ow, kw)
-    yb = y[:, :, :, None, :, None]
-    # only the first maximum of each window (row-major) gets the gradient, as select_and_scatter does;
-    # the mask is built per window offset (no cumsum) and stacked back: one fused elementwise loop
-    found = None
-    rows = []
-    for i in range(kh):
-        row = []
-        for j in range(kw):
-            hit = xr[:, :, :, i : i + 1, :, j : j + 1] == yb
-            row.append(hit if found is None else hit & ~found)
-            found = hit if found is None else found | hit
-        rows.append(row[0] if kw == 1 else jnp.concatenate(row, axis=5))
-    mask = rows[0] if kh == 1 else jnp.concatenate(rows, axis=3)
-    gx = jnp.where(mask, g[:, :, :, None, :, None], jnp.zeros((), g.dtype))
-    return (gx.reshape(n, c, h, w),)
-
-
-_blockmax.defvjp(_blockmax_fwd, _blockmax_bwd)
 
 
 def _windows(
@@ -571,17 +284,11 @@ def pool2d(
     idx = None
     if kind == "max":
         fast = k == s and d == (1, 1) and all(p == (0, 0) for p in full) and not return_indices
-        fast = fast and _FORCED["maxpool"] != "plain"
+        fast = fast and L.maxpool_lowering() == "reshape"
         if fast:
             h, w = outs[0] * k[0], outs[1] * k[1]
             xc = x if (h, w) == tuple(x.shape[2:]) else x[:, :, :h, :w]
-            if jax.default_backend() == "cpu":
-                # in the GEMM convolutions' [C, B, H, W] order: XLA then cancels the transposes
-                # between conv, activation and pool instead of fusing index shuffles into the mask
-                y = jnp.transpose(_blockmax(jnp.transpose(xc, (1, 0, 2, 3)), k[0], k[1]), (1, 0, 2, 3))
-                request_compiler_options(_CPU_POOL_OPTIONS)
-            else:
-                y = _blockmax(xc, k[0], k[1])
+            y = L.block_max_pool(xc, k[0], k[1])
         elif return_indices:
             fill = _pool_max_identity(x.dtype)
             views = _windows(x, k, s, d, full, fill, outs)

@@ -15,6 +15,7 @@ import pytest
 import sporax as ms
 from sporax import nn, ops
 from sporax._engine import scan_steps
+from sporax.ops import _lowering as L
 from sporax.ops.function import _conv_pool as CP
 
 rng = np.random.default_rng(2)
@@ -212,7 +213,7 @@ def test_conv2d_lowerings_match_numpy(case, lowering):
     def loss(xv, wv, bv):
         return ops.sum(ops.conv2d(xv, wv, bv, **args) * T(proj))
 
-    with CP.force_lowering(conv=lowering):
+    with L.force_lowering(conv=lowering):
         y = ops.conv2d(T(x), T(w), T(b), **args)
         grads = ms.grad(loss, (0, 1, 2))(T(x), T(w), T(b))  # compiled (sporax.grad jit-compiles)
         y_jit = ms.jit(lambda xv, wv, bv: ops.conv2d(xv, wv, bv, **args))(T(x), T(w), T(b))
@@ -233,7 +234,7 @@ def test_conv2d_gemm_float32_matches_plain(case):
             y = ops.conv2d(xv, wv, bv, **args)
             return ops.sum(ops.sin(y))
 
-        with CP.force_lowering(conv=lowering):
+        with L.force_lowering(conv=lowering):
             y = ops.conv2d(T(x), T(w), T(b), **args)
             outs[lowering] = [y.asnumpy()] + [g.asnumpy() for g in ms.grad(loss, (0, 1, 2))(T(x), T(w), T(b))]
     for lowering in ("gemm", "nhwc"):
@@ -244,24 +245,24 @@ def test_conv2d_gemm_float32_matches_plain(case):
 
 def test_conv_lowering_choice():
     f32 = lambda *s: np.zeros(s, np.float32)
-    assert CP.conv_lowering(f32(32, 1, 32, 32), f32(6, 1, 5, 5), (1, 1), (1, 1), 1) == "gemm"  # CPU: LeNet
-    assert CP.conv_lowering(f32(32, 6, 14, 14), f32(16, 6, 5, 5), (1, 1), (1, 1), 1) == "gemm"
-    assert CP.conv_lowering(f32(32, 16, 34, 34), f32(16, 16, 3, 3), (1, 1), (1, 1), 1) == "nhwc"  # large im2col
-    assert CP.conv_lowering(f32(32, 3, 66, 66), f32(16, 3, 3, 3), (1, 1), (1, 1), 1) == "gemm"  # few channels
-    assert CP.conv_lowering(f32(32, 16, 18, 18), f32(16, 8, 3, 3), (1, 1), (1, 1), 2) == "gemm"  # grouped
-    assert CP.conv_lowering(
+    assert L.conv_lowering(f32(32, 1, 32, 32), f32(6, 1, 5, 5), (1, 1), (1, 1), 1) == "gemm"  # CPU: LeNet
+    assert L.conv_lowering(f32(32, 6, 14, 14), f32(16, 6, 5, 5), (1, 1), (1, 1), 1) == "gemm"
+    assert L.conv_lowering(f32(32, 16, 34, 34), f32(16, 16, 3, 3), (1, 1), (1, 1), 1) == "nhwc"  # large im2col
+    assert L.conv_lowering(f32(32, 3, 66, 66), f32(16, 3, 3, 3), (1, 1), (1, 1), 1) == "gemm"  # few channels
+    assert L.conv_lowering(f32(32, 16, 18, 18), f32(16, 8, 3, 3), (1, 1), (1, 1), 2) == "gemm"  # grouped
+    assert L.conv_lowering(
         f32(2, 3, 8, 8).astype(np.float16), f32(4, 3, 3, 3).astype(np.float16), (1, 1), (1, 1), 1
     ) == ("plain")
     huge = np.lib.stride_tricks.as_strided(f32(1, 1, 1, 1), (64, 64, 128, 128), (0, 0, 0, 0))
-    assert CP.conv_lowering(huge, f32(64, 64, 3, 3), (1, 1), (1, 1), 1) == "nhwc"
-    assert CP.conv_lowering(huge, f32(64, 1, 3, 3), (1, 1), (1, 1), 64) == "plain"  # grouped, huge
+    assert L.conv_lowering(huge, f32(64, 64, 3, 3), (1, 1), (1, 1), 1) == "nhwc"
+    assert L.conv_lowering(huge, f32(64, 1, 3, 3), (1, 1), (1, 1), 64) == "plain"  # grouped, huge
     with pytest.raises(ValueError, match="unknown lowering"):
-        with CP.force_lowering(conv="eigen"):
+        with L.force_lowering(conv="eigen"):
             pass
     with pytest.raises(ValueError, match="'lowering' must be one of"):
-        CP.conv2d_array(f32(1, 1, 3, 3), f32(1, 1, 1, 1), (1, 1), [(0, 0), (0, 0)], (1, 1), 1, lowering="x")
+        L.conv2d_array(f32(1, 1, 3, 3), f32(1, 1, 1, 1), (1, 1), [(0, 0), (0, 0)], (1, 1), 1, lowering="x")
     with pytest.raises(ValueError, match="'nhwc' lowering takes groups == 1"):
-        CP.conv2d_array(f32(1, 2, 3, 3), f32(2, 1, 1, 1), (1, 1), [(0, 0), (0, 0)], (1, 1), 2, lowering="nhwc")
+        L.conv2d_array(f32(1, 2, 3, 3), f32(2, 1, 1, 1), (1, 1), [(0, 0), (0, 0)], (1, 1), 2, lowering="nhwc")
 
 
 def test_conv1d_gemm_matches_plain():
@@ -271,11 +272,11 @@ def test_conv1d_gemm_matches_plain():
     outs = []
     for lowering in ("plain", "gemm"):  # grouped
         f = lambda xv, wv: ops.sum(ops.conv1d(xv, wv, None, 2, "pad", (1, 2), 2, 2) ** 2)
-        with CP.force_lowering(conv=lowering):
+        with L.force_lowering(conv=lowering):
             outs.append([g.asnumpy() for g in ms.grad(f, (0, 1))(T(x), T(w))])
     for lowering in ("plain", "nhwc"):  # dilated, strided
         f = lambda xv, wv: ops.sum(ops.conv1d(xv, wv, None, 2, "pad", (1, 2), 2, 1) ** 2)
-        with CP.force_lowering(conv=lowering):
+        with L.force_lowering(conv=lowering):
             outs.append([g.asnumpy() for g in ms.grad(f, (0, 1))(T(x), T(np.concatenate([w, w], 1)))])
     for a, g in (outs[:2], outs[2:]):
         for u, v in zip(a, g):
@@ -321,14 +322,14 @@ def test_conv_train_steps_in_scan_steps_match_a_python_loop(lowering):
         return step
 
     step = make_step()
-    with CP.force_lowering(conv="plain"):
+    with L.force_lowering(conv="plain"):
         ref_losses = [float(step(T(x), T(y)).asnumpy()) for x, y in zip(xs, ys)]
     ref_w = [p.asnumpy() for p in net.trainable_params()]
     for p, v in zip(net.trainable_params(), init):
         p.set_data(T(v))
     step = make_step()
     sink = ms.jit(lambda a, b: scan_steps(lambda row: step(*row), (a, b)))
-    with CP.force_lowering(conv=lowering):
+    with L.force_lowering(conv=lowering):
         losses = sink(T(xs), T(ys)).asnumpy()
     np.testing.assert_allclose(losses, ref_losses, rtol=1e-10)
     for p, ref in zip(net.trainable_params(), ref_w):
@@ -352,7 +353,7 @@ def test_reshape_maxpool_requests_cpu_compiler_options(monkeypatch):
     x = T(rng.standard_normal((2, 3, 4, 4)).astype(np.float32))
     pool = lambda v: ops.max_pool2d(v, 2, 2)
     np.testing.assert_array_equal(ms.jit(pool)(x).asnumpy(), pool(x).asnumpy())
-    assert seen[-1] == _jit._supported(CP._CPU_POOL_OPTIONS) == CP._CPU_POOL_OPTIONS  # accepted by this jaxlib
+    assert seen[-1] == _jit._supported(L.CPU_POOL_OPTIONS) == L.CPU_POOL_OPTIONS  # accepted by this jaxlib
     seen.clear()
     ms.jit(lambda v: ops.max_pool2d(v, 3, 2))(x)  # reduce_window: nothing requested
     assert seen[-1] is None
@@ -458,7 +459,7 @@ def test_maxpool_reshape_lowering_ties_match_reduce_window(k):
     outs = {}
     for pool in ("plain", "reshape"):
         f = lambda v: ops.sum(ops.max_pool2d(v, k, k) * T(proj))  # a new function: compiled per lowering
-        with CP.force_lowering(maxpool=pool):
+        with L.force_lowering(maxpool=pool):
             g = ms.grad(f)(T(x)).asnumpy()
             g_scan = ms.jit(lambda a: scan_steps(lambda v: ms.grad(f)(v), a))(T(np.stack([x, x * 2]))).asnumpy()
         outs[pool] = (g, g_scan)

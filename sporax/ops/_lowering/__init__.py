@@ -1,0 +1,223 @@
+"""Per-backend lowerings of the heavy ops: the one place that decides, per backend, how a convolution or
+pooling runs. ``ops/function/*`` keep MindSpore's argument semantics and call these array functions.
+
+Convolutions (``conv2d_array``, ``conv_nd_array``, ``conv_transpose_array``; kernels in ``conv.py``):
+
+* GPU/TPU: ``lax.conv_general_dilated`` (cuDNN): "plain".
+* CPU, small 2-D convolutions (float32/float64; im2col matrix up to ``_GEMM_MAX_PATCH`` elements, which
+  covers LeNet-sized layers, or up to ``_GEMM_MAX_PATCH_CAP`` with few input channels): "gemm", im2col +
+  one GEMM with the batch folded into the long dimension, on activations transposed to [C, B, H, W], the
+  backward written as GEMMs too. Eigen's convolution is slow with one input channel or few output
+  channels; this is several times faster there.
+* CPU, larger 2-D convolutions and every 3-D and transposed one (groups == 1): "nhwc", Eigen convolutions
+  with canonical channels-last dimension numbers in the forward *and* both backward convolutions (a
+  custom VJP; the input pre-padded so no window padding is negative). im2col stops paying once the
+  patches leave the cache, and inside a while loop (sink mode, ``scan_steps``) XLA:CPU skips the pass that
+  canonicalises convolutions: autodiff's backward convolutions then run as naive loops, 10-100x slower.
+* CPU, grouped convolutions: "gemm" up to ``_GEMM_MAX_PATCH_CAP`` (2-D), "plain" beyond.
+
+Pooling (``block_max_pool``; kernels in ``pool.py``): a non-overlapping max-pool is a reshape + max with
+an elementwise mask VJP on every backend; on CPU in the GEMM convolutions' [C, B, H, W] order, with the
+compiler options of ``pool.CPU_POOL_OPTIONS``.
+
+Measured on the LeNet5 b32 train step and a 4-layer 3x3 CNN, one core: see bench/bench_conv.py and
+DESIGN §5. ``force_lowering`` overrides the choice for code traced inside it (benchmarks, tests).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from ..._engine import jax, jnp
+from ..._engine._jit import request_compiler_options
+from . import conv as _conv
+from . import pool as _pool
+from .pool import CPU_POOL_OPTIONS
+
+__all__ = [
+    "backend",
+    "force_lowering",
+    "conv_lowering",
+    "conv2d_array",
+    "conv_nd_array",
+    "conv_transpose_array",
+    "maxpool_lowering",
+    "block_max_pool",
+    "CPU_POOL_OPTIONS",
+]
+
+# im2col matrix elements up to which CPU convs use "gemm": measured crossover with "nhwc" ~1-2.5M per
+# conv; larger patches leave the cache and swell the executable's temporaries (a step then spends as long
+# in page faults as in compute: glibc maps blocks over 32 MB afresh on every call). With few input
+# channels per group Eigen is 2-4x slower, so those (and grouped convs, which have no "nhwc") keep "gemm"
+# up to a cap.
+_GEMM_MAX_PATCH = 1 << 20
+_GEMM_FEW_CHANNELS = 4
+_GEMM_MAX_PATCH_CAP = 1 << 22
+_LOWERINGS = ("auto", "plain", "gemm", "nhwc")
+# What ``force_lowering`` sets for code traced inside it (benchmarks and tests): None = per backend.
+_FORCED: dict[str, str | None] = {"conv": None, "maxpool": None}
+
+
+def backend() -> str:
+    """The backend the lowerings are chosen for ('cpu', 'gpu', 'tpu', ...)."""
+    return jax.default_backend()
+
+
+@contextlib.contextmanager
+def force_lowering(conv: str | None = None, maxpool: str | None = None) -> Iterator[None]:
+    """Trace convolutions with ``conv`` ('plain', 'gemm' or 'nhwc'; grouped ones keep the per-backend
+    choice under 'nhwc') and non-overlapping max-pools with ``maxpool`` ('plain': ``reduce_window``;
+    'reshape': reshape + max) instead of the per-backend choice. For benchmarks and tests: a compiled
+    function keeps the lowering it was traced with."""
+    if conv not in (None, "plain", "gemm", "nhwc") or maxpool not in (None, "plain", "reshape"):
+        raise ValueError(f"force_lowering: unknown lowering conv={conv!r}, maxpool={maxpool!r}.")
+    old = dict(_FORCED)
+    _FORCED.update(conv=conv, maxpool=maxpool)
+    try:
+        yield
+    finally:
+        _FORCED.update(old)
+
+
+def _cpu_float(x: Any, w: Any) -> bool:
+    return backend() == "cpu" and x.dtype in (np.float32, np.float64) and w.dtype == x.dtype
+
+
+# ------------------------------------------------------------------ convolution
+def conv_lowering(x: Any, w: Any, stride: tuple[int, int], dilation: tuple[int, int], groups: int) -> str:
+    """'gemm', 'nhwc' or 'plain': the lowering ``conv2d_array`` picks for these operands (``x``: the
+    padded input; see module doc)."""
+    if not _cpu_float(x, w):
+        return "plain"
+    n, h, wd = x.shape[0], x.shape[2], x.shape[3]
+    k = w.shape[1] * w.shape[2] * w.shape[3]
+    oh = max((h - dilation[0] * (w.shape[2] - 1) - 1) // stride[0] + 1, 1)
+    ow = max((wd - dilation[1] * (w.shape[3] - 1) - 1) // stride[1] + 1, 1)
+    patch = groups * k * n * oh * ow
+    if patch <= _GEMM_MAX_PATCH or (patch <= _GEMM_MAX_PATCH_CAP and (w.shape[1] <= _GEMM_FEW_CHANNELS or groups > 1)):
+        return "gemm"
+    return "nhwc" if groups == 1 else "plain"
+
+
+def _channels_last(x: Any) -> Any:
+    return jnp.moveaxis(x, 1, -1)
+
+
+def _channels_first(x: Any) -> Any:
+    return jnp.moveaxis(x, -1, 1)
+
+
+def _spatial_first_weight(w: Any) -> Any:
+    """OI... -> ...IO."""
+    return jnp.transpose(w, (*range(2, w.ndim), 1, 0))
+
+
+def _pad_spatial(x: Any, pads: tuple) -> Any:
+    return jnp.pad(x, ((0, 0), (0, 0), *pads)) if any(p for pp in pads for p in pp) else x
+
+
+def conv2d_array(
+    x: Any,
+    w: Any,
+    stride: tuple[int, int],
+    pads: list[tuple[int, int]],
+    dilation: tuple[int, int],
+    groups: int,
+    lowering: str = "auto",
+) -> Any:
+    """The NCHW/OIHW convolution of arrays (explicit padding).
+
+    ``lowering``: 'auto' (per backend, see ``conv_lowering``), 'plain' (``lax.conv_general_dilated``),
+    'gemm' (im2col + GEMM with a GEMM-written VJP) or 'nhwc' (canonical NHWC/HWIO convolutions in the
+    forward and the VJP; groups == 1). Any backend: for tests and benchmarks.
+    """
+    if lowering not in _LOWERINGS:
+        raise ValueError(f"conv2d_array: 'lowering' must be one of {_LOWERINGS}, but got {lowering!r}.")
+    stride, dilation = (int(stride[0]), int(stride[1])), (int(dilation[0]), int(dilation[1]))
+    pads_t = tuple((int(lo), int(hi)) for lo, hi in pads)
+    if lowering == "auto" and _FORCED["conv"] is not None and (_FORCED["conv"] != "nhwc" or groups == 1):
+        lowering = _FORCED["conv"]
+    if lowering == "auto":
+        padded = jax.ShapeDtypeStruct(
+            (x.shape[0], x.shape[1], x.shape[2] + sum(pads_t[0]), x.shape[3] + sum(pads_t[1])), x.dtype
+        )
+        lowering = conv_lowering(padded, w, stride, dilation, groups)
+    if lowering == "plain":
+        return _conv.conv_plain(x, w, stride, pads_t, dilation, groups)
+    if lowering == "nhwc":
+        if groups != 1:
+            raise ValueError("conv2d_array: the 'nhwc' lowering takes groups == 1.")
+        xp = _pad_spatial(x, pads_t)
+        y = _conv.conv_cl(jnp.transpose(xp, (0, 2, 3, 1)), jnp.transpose(w, (2, 3, 1, 0)), stride, dilation)
+        return jnp.transpose(y, (0, 3, 1, 2))
+    # [C, B, H, W] inside: the GEMMs' long dimension is B*OH*OW and needs no transposes. XLA fuses
+    # these boundary transposes into the neighbouring patch/activation fusions.
+    y = _conv.conv_cbhw(jnp.transpose(x, (1, 0, 2, 3)), w, stride, pads_t, dilation, int(groups))
+    return jnp.transpose(y, (1, 0, 2, 3))
+
+
+def _nd_lowering(x: Any, w: Any, groups: int) -> str:
+    forced = _FORCED["conv"]
+    if forced == "plain" or groups != 1:
+        return "plain"
+    if forced in ("nhwc", "gemm"):  # no N-d im2col: channels-last canonical convolutions
+        return "nhwc"
+    return "nhwc" if _cpu_float(x, w) else "plain"
+
+
+def conv_nd_array(x: Any, w: Any, stride: tuple, pads: list, dilation: tuple, groups: int) -> Any:
+    """The NC.../OI... convolution of arrays with any number of spatial dimensions (explicit padding):
+    2-D goes to ``conv2d_array``; 3-D runs channels-last canonical convolutions on CPU (also inside
+    ``lax.scan``), ``lax.conv`` elsewhere and for grouped ones."""
+    nsp = x.ndim - 2
+    if nsp == 2:
+        return conv2d_array(x, w, stride, pads, dilation, groups)
+    stride, dilation = tuple(int(v) for v in stride), tuple(int(v) for v in dilation)
+    pads_t = tuple((int(lo), int(hi)) for lo, hi in pads)
+    if _nd_lowering(x, w, groups) == "plain":
+        return _conv.conv_plain(x, w, stride, pads_t, dilation, groups)
+    y = _conv.conv_cl(_channels_last(_pad_spatial(x, pads_t)), _spatial_first_weight(w), stride, dilation)
+    return _channels_first(y)
+
+
+def conv_transpose_array(
+    x: Any, w: Any, stride: tuple, pads: list, dilation: tuple, groups: int, out_shape: tuple
+) -> Any:
+    """The transposed convolution (the input gradient of ``conv_nd_array`` with weight ``w``
+    [C_x, C_out / groups, k...]) of NC... ``x``: an [N, C_out, *out_shape] result, where ``out_shape`` is
+    the unpadded spatial shape (``pads`` are cropped from the full result; any ``output_padding`` is
+    already in ``out_shape``). CPU: canonical channels-last convolutions in forward and VJP (groups == 1);
+    elsewhere ``lax.conv`` (its autodiff)."""
+    nsp = x.ndim - 2
+    stride, dilation = tuple(int(v) for v in stride), tuple(int(v) for v in dilation)
+    pads_t = tuple((int(lo), int(hi)) for lo, hi in pads)
+    if _nd_lowering(x, w, groups) == "plain":
+        return _conv.conv_transpose_plain(x, w, stride, pads_t, dilation, groups, tuple(out_shape))
+    full = tuple(out_shape[i] + pads_t[i][0] + pads_t[i][1] for i in range(nsp))
+    y = _conv.conv_transpose_cl(_channels_last(x), _spatial_first_weight(w), stride, dilation, full)
+    y = _channels_first(y)
+    if any(p for pp in pads_t for p in pp):
+        y = y[(slice(None), slice(None), *(slice(pads_t[i][0], pads_t[i][0] + out_shape[i]) for i in range(nsp)))]
+    return y
+
+
+# ---------------------------------------------------------------------- pooling
+def maxpool_lowering() -> str:
+    """'reshape' (``block_max_pool``) or 'plain' (``reduce_window``) for non-overlapping max-pools."""
+    return "plain" if _FORCED["maxpool"] == "plain" else "reshape"
+
+
+def block_max_pool(x: Any, kh: int, kw: int) -> Any:
+    """Max over non-overlapping ``kh x kw`` blocks of NCHW ``x`` (H, W multiples of the kernel)."""
+    if backend() == "cpu":
+        # in the GEMM convolutions' [C, B, H, W] order: XLA then cancels the transposes
+        # between conv, activation and pool instead of fusing index shuffles into the mask
+        y = jnp.transpose(_pool.blockmax(jnp.transpose(x, (1, 0, 2, 3)), kh, kw), (1, 0, 2, 3))
+        request_compiler_options(CPU_POOL_OPTIONS)
+        return y
+    return _pool.blockmax(x, kh, kw)

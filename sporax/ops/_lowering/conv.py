@@ -1,0 +1,230 @@
+"""Convolution kernels on arrays (no argument checks): the lowerings ``_lowering/__init__`` picks from.
+
+* ``conv_plain`` / ``conv_transpose_plain``: ``lax.conv_general_dilated`` in NC... layout (cuDNN on GPU).
+* ``conv_cbhw``: 2-D im2col + one GEMM on [C, B, H, W] activations with a GEMM-written VJP (weight
+  gradient ``g @ patches.T``; input gradient ``w.T @ g`` then col2im as in-place slice additions).
+  Patches come from nested stacks (XLA:CPU leaves a concatenate of more than 8 operands unfused).
+* ``conv_cl`` / ``conv_transpose_cl``: channels-last convolutions (NHWC/HWIO, NDHWC/DHWIO) whose
+  forward *and* VJP are convolutions with canonical dimension numbers, on a pre-padded input. Inside a
+  while loop (sink mode, scan) XLA:CPU skips the pass that canonicalises convolutions: autodiff's
+  backward convolutions would run as naive loop nests, 10-100x slower.
+
+DESIGN §5 has the measurements; bench/bench_conv.py compares them.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+
+from ..._engine import jax, jnp, lax
+
+__all__ = [
+    "conv_plain",
+    "conv_transpose_plain",
+    "conv_cbhw",
+    "conv_cl",
+    "conv_transpose_cl",
+    "CL_DIMS",
+]
+
+# canonical channels-last dimension numbers per spatial rank
+CL_DIMS = {
+    1: ("NWC", "WIO", "NWC"),
+    2: ("NHWC", "HWIO", "NHWC"),
+    3: ("NDHWC", "DHWIO", "NDHWC"),
+}
+_NC_DIMS = {
+    1: ("NCW", "OIW", "NCW"),
+    2: ("NCHW", "OIHW", "NCHW"),
+    3: ("NCDHW", "OIDHW", "NCDHW"),
+}
+
+
+# ------------------------------------------------------------------ plain (NC... layout)
+def conv_plain(x: Any, w: Any, stride: tuple, pads: tuple, dilation: tuple, groups: int) -> Any:
+    """``lax.conv_general_dilated`` of NC... ``x`` with OI... ``w`` (explicit padding)."""
+    return lax.conv_general_dilated(
+        x,
+        w,
+        window_strides=stride,
+        padding=pads,
+        rhs_dilation=dilation,
+        dimension_numbers=_NC_DIMS[len(stride)],
+        feature_group_count=groups,
+    )
+
+
+def conv_transpose_plain(
+    x: Any, w: Any, stride: tuple, pads: tuple, dilation: tuple, groups: int, out_shape: tuple
+) -> Any:
+    """The transpose (input gradient) of ``conv_plain`` with weight ``w`` [C_x, C_out / groups, k...],
+    applied to ``x`` [N, C_x, ...]: an [N, C_out, *out_shape] result (``out_shape`` unpadded)."""
+    a = jnp.zeros((x.shape[0], w.shape[1] * groups, *out_shape), x.dtype)
+    _, pull = jax.vjp(lambda t: conv_plain(t, w, stride, pads, dilation, groups), a)
+    return pull(x)[0]
+
+
+# ------------------------------------------------------------------ im2col + GEMM (2-D)
+def _gemm_geometry(
+    xs: tuple[int, ...], ws: tuple[int, ...], stride: tuple, pads: tuple, dilation: tuple
+) -> tuple[int, int]:
+    hp, wp = xs[2] + pads[0][0] + pads[0][1], xs[3] + pads[1][0] + pads[1][1]
+    oh = (hp - dilation[0] * (ws[2] - 1) - 1) // stride[0] + 1
+    ow = (wp - dilation[1] * (ws[3] - 1) - 1) // stride[1] + 1
+    return oh, ow
+
+
+def _patches(xp: Any, kh: int, kw: int, oh: int, ow: int, stride: tuple, dilation: tuple) -> Any:
+    """[C, kh, kw, B, oh, ow]: the strided window views of padded [C, B, H, W] ``xp``, stacked per kernel
+    row and then over rows (nested stacks of <= max(kh, kw) operands each stay one fused loop)."""
+    c, b = xp.shape[:2]
+    rows = []
+    for i in range(kh):
+        views = []
+        for j in range(kw):
+            h0, w0 = i * dilation[0], j * dilation[1]
+            views.append(
+                lax.slice(
+                    xp,
+                    (0, 0, h0, w0),
+                    (c, b, h0 + (oh - 1) * stride[0] + 1, w0 + (ow - 1) * stride[1] + 1),
+                    (1, 1, stride[0], stride[1]),
+                )
+            )
+        rows.append(jnp.stack(views, axis=1))
+    return jnp.stack(rows, axis=1)
+
+
+def _gemm(a: Any, b: Any, groups: int, contract: tuple[int, int]) -> Any:
+    """``a @ b`` per group over leading group axes (dropped when ``groups == 1``: a canonical 2-D dot)."""
+    if groups == 1:
+        return lax.dot_general(a[0], b[0], (((contract[0] - 1,), (contract[1] - 1,)), ((), ())))[None]
+    return lax.dot_general(a, b, (((contract[0],), (contract[1],)), ((0,), (0,))))
+
+
+@functools.partial(jax.custom_vjp, nondiff_argnums=(2, 3, 4, 5))
+def conv_cbhw(x: Any, w: Any, stride: tuple, pads: tuple, dilation: tuple, groups: int) -> Any:
+    """Convolution of [C, B, H, W] ``x`` with OIHW ``w`` as im2col + GEMM: [O, B, OH, OW]."""
+    return _conv_cbhw_fwd(x, w, stride, pads, dilation, groups)[0]
+
+
+def _conv_cbhw_fwd(x: Any, w: Any, stride: tuple, pads: tuple, dilation: tuple, groups: int) -> tuple[Any, Any]:
+    c, b = x.shape[:2]
+    o, cg, kh, kw = w.shape
+    oh, ow = _gemm_geometry((b, c, *x.shape[2:]), w.shape, stride, pads, dilation)
+    xp = jnp.pad(x, ((0, 0), (0, 0), *pads)) if any(p for pp in pads for p in pp) else x
+    p = _patches(xp, kh, kw, oh, ow, stride, dilation).reshape(groups, cg * kh * kw, b * oh * ow)
+    y = _gemm(w.reshape(groups, o // groups, cg * kh * kw), p, groups, (2, 1))
+    return y.reshape(o, b, oh, ow), (p, w, x.shape)
+
+
+def _conv_cbhw_bwd(stride: tuple, pads: tuple, dilation: tuple, groups: int, res: Any, g: Any) -> tuple[Any, Any]:
+    p, w, xshape = res
+    c, b, h, wd = xshape
+    o, cg, kh, kw = w.shape
+    og = o // groups
+    oh, ow = g.shape[2:]
+    g2 = g.reshape(groups, og, b * oh * ow)
+    dw = _gemm(g2, p, groups, (2, 2)).reshape(w.shape)
+    # w.T @ g with the transposed weight materialised (tiny): a canonical GEMM; XLA would otherwise fold
+    # the transpose into a slower transposed-operand dot.
+    wt = lax.optimization_barrier(jnp.swapaxes(w.reshape(groups, og, cg * kh * kw), 1, 2))
+    dp = _gemm(wt, g2, groups, (2, 1)).reshape(c, kh, kw, b, oh, ow)
+    # col2im: add each kernel offset's block into the padded input gradient, in place
+    hp, wp = h + pads[0][0] + pads[0][1], wd + pads[1][0] + pads[1][1]
+    dx = jnp.zeros((c, b, hp, wp), g.dtype)
+    bh, bw = (oh - 1) * stride[0] + 1, (ow - 1) * stride[1] + 1
+    zero = np.array(0, g.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            blk = dp[:, i, j]
+            if stride != (1, 1):
+                blk = lax.pad(blk, zero, ((0, 0, 0), (0, 0, 0), (0, 0, stride[0] - 1), (0, 0, stride[1] - 1)))
+            at = (0, 0, i * dilation[0], j * dilation[1])
+            dx = lax.dynamic_update_slice(dx, lax.dynamic_slice(dx, at, (c, b, bh, bw)) + blk, at)
+    if (hp, wp) != (h, wd):
+        dx = dx[:, :, pads[0][0] : pads[0][0] + h, pads[1][0] : pads[1][0] + wd]
+    return dx, dw
+
+
+conv_cbhw.defvjp(_conv_cbhw_fwd, _conv_cbhw_bwd)
+
+
+# ------------------------------------------------------------------ channels-last, canonical (N-d)
+def _cl_fwd(x: Any, w: Any, stride: tuple, dilation: tuple) -> Any:
+    """'VALID' convolution of pre-padded channels-last ``x`` with spatial-first ``w`` (…IO)."""
+    nsp = x.ndim - 2
+    return lax.conv_general_dilated(x, w, stride, "VALID", rhs_dilation=dilation, dimension_numbers=CL_DIMS[nsp])
+
+
+def _cl_dgrad(g: Any, w: Any, stride: tuple, dilation: tuple, in_sp: tuple) -> Any:
+    """Input gradient of ``_cl_fwd`` for an input of spatial shape ``in_sp``: the stride-dilated ``g``
+    correlated with the flipped kernel, in/out channels swapped."""
+    nsp = g.ndim - 2
+    ks, outs = w.shape[:nsp], g.shape[1 : 1 + nsp]
+    ext = [dilation[i] * (ks[i] - 1) for i in range(nsp)]
+    flip = w[(slice(None, None, -1),) * nsp]
+    w_t = jnp.swapaxes(flip, -1, -2)
+    pads = [(ext[i], in_sp[i] - (outs[i] - 1) * stride[i] - 1) for i in range(nsp)]
+    return lax.conv_general_dilated(
+        g, w_t, (1,) * nsp, pads, lhs_dilation=stride, rhs_dilation=dilation, dimension_numbers=CL_DIMS[nsp]
+    )
+
+
+def _cl_wgrad(x: Any, g: Any, stride: tuple, dilation: tuple, ks: tuple) -> Any:
+    """Weight gradient of ``_cl_fwd``: batch and channels swapped (``x`` as [C, *sp, N], ``g`` as an
+    [*out, N, O] kernel) over the positions the windows reach."""
+    nsp = x.ndim - 2
+    outs = g.shape[1 : 1 + nsp]
+    reach = tuple((outs[i] - 1) * stride[i] + dilation[i] * (ks[i] - 1) + 1 for i in range(nsp))
+    x_t = jnp.transpose(x[(slice(None), *(slice(0, r) for r in reach))], (nsp + 1, *range(1, nsp + 1), 0))
+    kperm = (*range(1, nsp + 1), 0, nsp + 1)
+    dw = lax.conv_general_dilated(
+        x_t, jnp.transpose(g, kperm), dilation, "VALID", rhs_dilation=stride, dimension_numbers=CL_DIMS[nsp]
+    )
+    return jnp.transpose(dw, kperm)
+
+
+@functools.partial(jax.custom_vjp, nondiff_argnums=(2, 3))
+def conv_cl(x: Any, w: Any, stride: tuple, dilation: tuple) -> Any:
+    """'VALID' convolution of pre-padded channels-last ``x`` with ``w`` (HWIO / DHWIO), canonical for
+    XLA:CPU's Eigen kernels, with a VJP of two more canonical convolutions (autodiff's are not)."""
+    return _cl_fwd(x, w, stride, dilation)
+
+
+def _conv_cl_fwd(x: Any, w: Any, stride: tuple, dilation: tuple) -> tuple[Any, Any]:
+    return _cl_fwd(x, w, stride, dilation), (x, w)
+
+
+def _conv_cl_bwd(stride: tuple, dilation: tuple, res: Any, g: Any) -> tuple[Any, Any]:
+    x, w = res
+    nsp = x.ndim - 2
+    dx = _cl_dgrad(g, w, stride, dilation, x.shape[1 : 1 + nsp])
+    return dx, _cl_wgrad(x, g, stride, dilation, w.shape[:nsp])
+
+
+conv_cl.defvjp(_conv_cl_fwd, _conv_cl_bwd)
+
+
+@functools.partial(jax.custom_vjp, nondiff_argnums=(2, 3, 4))
+def conv_transpose_cl(x: Any, w: Any, stride: tuple, dilation: tuple, out_sp: tuple) -> Any:
+    """The transpose of ``conv_cl`` (a forward input of spatial shape ``out_sp``, pre-padded) applied to
+    channels-last ``x``; ``w`` as in ``conv_cl`` (its O is ``x``'s channels). Forward and VJP are canonical
+    convolutions: d/dx is ``conv_cl(g, w)``, d/dw the weight gradient with ``g`` as the input."""
+    return _cl_dgrad(x, w, stride, dilation, out_sp)
+
+
+def _convt_cl_fwd(x: Any, w: Any, stride: tuple, dilation: tuple, out_sp: tuple) -> tuple[Any, Any]:
+    return _cl_dgrad(x, w, stride, dilation, out_sp), (x, w)
+
+
+def _convt_cl_bwd(stride: tuple, dilation: tuple, out_sp: tuple, res: Any, g: Any) -> tuple[Any, Any]:
+    x, w = res
+    nsp = x.ndim - 2
+    return _cl_fwd(g, w, stride, dilation), _cl_wgrad(g, x, stride, dilation, w.shape[:nsp])
+
+
+conv_transpose_cl.defvjp(_convt_cl_fwd, _convt_cl_bwd)

@@ -1,0 +1,60 @@
+"""Pooling kernels on arrays (no argument checks): the lowerings ``_lowering/__init__`` picks from.
+
+* ``blockmax``: a non-overlapping max-pool (kernel == stride, no padding) as reshape + max, with an
+  elementwise first-max mask as its VJP. XLA's ``select_and_scatter`` (the autodiff of
+  ``reduce_window``) is slow on CPU (DESIGN §5).
+* ``CPU_POOL_OPTIONS``: XLA:CPU's YNNPACK "reduce" library fusion (on by default) slows the reshape
+  max-pool and its mask fusions; executables that trace one ask the engine to keep library fusion to dots
+  and convolutions (LeNet5 b32 step 2.43 -> 2.07 ms; attention blocks are faster with the default: no
+  global switch). Re-check this experimental switch on every jaxlib upgrade.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from ..._engine import jax, jnp
+
+__all__ = ["blockmax", "CPU_POOL_OPTIONS"]
+
+CPU_POOL_OPTIONS = {
+    "xla_cpu_experimental_ynn_fusion_type": "LIBRARY_FUSION_TYPE_DOT,LIBRARY_FUSION_TYPE_INDIVIDUAL_CONVOLUTION"
+}
+
+
+@functools.partial(jax.custom_vjp, nondiff_argnums=(1, 2))
+def blockmax(x: Any, kh: int, kw: int) -> Any:
+    """Max over non-overlapping ``kh x kw`` blocks of the last two axes of 4-D ``x``."""
+    n, c, h, w = x.shape
+    return jnp.max(x.reshape(n, c, h // kh, kh, w // kw, kw), axis=(3, 5))
+
+
+def _blockmax_fwd(x: Any, kh: int, kw: int) -> tuple[Any, Any]:
+    y = blockmax(x, kh, kw)
+    return y, (x, y)
+
+
+def _blockmax_bwd(kh: int, kw: int, res: Any, g: Any) -> tuple[Any]:
+    x, y = res
+    n, c, h, w = x.shape
+    oh, ow = h // kh, w // kw
+    xr = x.reshape(n, c, oh, kh, ow, kw)
+    yb = y[:, :, :, None, :, None]
+    # only the first maximum of each window (row-major) gets the gradient, as select_and_scatter does;
+    # the mask is built per window offset (no cumsum) and stacked back: one fused elementwise loop
+    found = None
+    rows = []
+    for i in range(kh):
+        row = []
+        for j in range(kw):
+            hit = xr[:, :, :, i : i + 1, :, j : j + 1] == yb
+            row.append(hit if found is None else hit & ~found)
+            found = hit if found is None else found | hit
+        rows.append(row[0] if kw == 1 else jnp.concatenate(row, axis=5))
+    mask = rows[0] if kh == 1 else jnp.concatenate(rows, axis=3)
+    gx = jnp.where(mask, g[:, :, :, None, :, None], jnp.zeros((), g.dtype))
+    return (gx.reshape(n, c, h, w),)
+
+
+blockmax.defvjp(_blockmax_fwd, _blockmax_bwd)
