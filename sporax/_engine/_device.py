@@ -1,0 +1,124 @@
+"""The devices XLA runs on: their names, counts, memory counters, and waiting for queued work.
+
+``runtime`` and ``hal`` are built on these. Memory counters come from the PJRT client
+(``Device.memory_stats()``): GPUs report ``bytes_in_use``, ``peak_bytes_in_use``, ``bytes_reserved``,
+``bytes_limit`` ...; XLA:CPU reports none (``memory_stats()`` is None), and then every counter is 0.
+Peaks are reset by remembering an offset: XLA's own peak counter cannot be reset, so after a reset the
+peak is the largest value seen since, sampled whenever a statistic is read.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+
+_TARGETS = {"cpu": "CPU", "gpu": "GPU", "cuda": "GPU", "rocm": "GPU", "tpu": "TPU"}
+_peaks: dict[tuple[str, int], dict[str, int]] = {}  # per device: counter -> peak since the last reset
+
+
+def backend_target() -> str:
+    """MindSpore's device_target name of XLA's default backend (``"CPU"``, ``"GPU"``, ...)."""
+    return _TARGETS.get(jax.default_backend(), jax.default_backend().upper())
+
+
+def target_available(target: str) -> bool:
+    platform = {"CPU": "cpu", "GPU": "gpu", "TPU": "tpu"}.get(target)
+    if platform is None:
+        return False
+    try:
+        return len(jax.devices(platform)) > 0
+    except RuntimeError:
+        return False
+
+
+def devices(target: str | None = None) -> list[Any]:
+    """The local devices of `target` (default: the default backend's)."""
+    if target is None:
+        return list(jax.local_devices())
+    platform = {"CPU": "cpu", "GPU": "gpu", "TPU": "tpu"}.get(target)
+    if platform is None:
+        return []
+    try:
+        return list(jax.local_devices(backend=platform))
+    except RuntimeError:
+        return []
+
+
+def device_name(d: Any) -> str:
+    kind = getattr(d, "device_kind", "") or ""
+    return str(kind) if kind else f"{d.platform.upper()}:{d.id}"
+
+
+def device_properties(d: Any) -> dict[str, Any]:
+    stats = d.memory_stats() or {}
+    props: dict[str, Any] = {
+        "name": device_name(d),
+        "platform": d.platform,
+        "id": d.id,
+        "total_memory": int(stats.get("bytes_limit", 0)),
+    }
+    cc = getattr(d, "compute_capability", None)
+    if cc is not None:
+        major, _, minor = str(cc).partition(".")
+        props["major"], props["minor"] = int(major or 0), int(minor or 0)
+    cores = getattr(d, "core_count", None)
+    if cores is not None:
+        props["multi_processor_count"] = int(cores)
+    return props
+
+
+def raw_memory_stats(d: Any | None = None) -> dict[str, int]:
+    """The device's PJRT memory counters (empty where the backend reports none, as XLA:CPU)."""
+    d = d if d is not None else jax.local_devices()[0]
+    try:
+        stats = d.memory_stats()
+    except (RuntimeError, AttributeError):
+        stats = None
+    return {k: int(v) for k, v in (stats or {}).items() if isinstance(v, int | float)}
+
+
+def _key(d: Any) -> tuple[str, int]:
+    return (d.platform, d.id)
+
+
+def memory_counters(d: Any | None = None) -> dict[str, int]:
+    """``allocated``, ``reserved`` (now), their peaks since the last reset, and ``limit``, in bytes."""
+    d = d if d is not None else jax.local_devices()[0]
+    s = raw_memory_stats(d)
+    allocated = s.get("bytes_in_use", 0)
+    reserved = s.get("bytes_reserved", s.get("pool_bytes", allocated))
+    peaks = _peaks.get(_key(d))
+    if peaks is None:
+        peak_alloc = s.get("peak_bytes_in_use", allocated)
+        peak_res = s.get("peak_bytes_reserved", s.get("peak_pool_bytes", reserved))
+    else:
+        peaks["allocated"] = max(peaks["allocated"], allocated)
+        peaks["reserved"] = max(peaks["reserved"], reserved)
+        peak_alloc, peak_res = peaks["allocated"], peaks["reserved"]
+    return {
+        "allocated": allocated,
+        "reserved": reserved,
+        "max_allocated": max(peak_alloc, allocated),
+        "max_reserved": max(peak_res, reserved),
+        "limit": s.get("bytes_limit", 0),
+        "num_allocs": s.get("num_allocs", 0),
+        "largest_alloc_size": s.get("largest_alloc_size", 0),
+    }
+
+
+def reset_peaks(d: Any | None = None, which: tuple[str, ...] = ("allocated", "reserved")) -> None:
+    """Peaks are counted from now on (from the current values)."""
+    d = d if d is not None else jax.local_devices()[0]
+    cur = memory_counters(d)
+    peaks = _peaks.setdefault(_key(d), {"allocated": cur["max_allocated"], "reserved": cur["max_reserved"]})
+    for w in which:
+        peaks[w] = cur[w]
+
+
+def synchronize() -> None:
+    """Block until every computation queued on the devices has finished (XLA dispatches asynchronously)."""
+    arrays = jax.live_arrays()
+    if arrays:
+        jax.block_until_ready(arrays)
+    jax.effects_barrier()
