@@ -64,6 +64,8 @@ _LAZY = (
     "experimental",
     "numpy",
     "profiler",
+    "runtime",
+    "hal",
     "mint",
 )
 

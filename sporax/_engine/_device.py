@@ -122,3 +122,30 @@ def synchronize() -> None:
     if arrays:
         jax.block_until_ready(arrays)
     jax.effects_barrier()
+
+
+def set_launch_blocking() -> None:
+    """Run XLA:CPU computations synchronously on the calling thread (its asynchronous dispatch off), so an
+    error surfaces at the op that caused it. Other backends keep their device queues."""
+    jax.config.update("jax_cpu_enable_async_dispatch", False)
+
+
+def backends_initialized() -> bool:
+    from jax._src import xla_bridge
+
+    return bool(xla_bridge.backends_are_initialized())
+
+
+def pending_arrays() -> list[Any]:
+    """The live arrays whose computation has not finished (the work queued on the devices now)."""
+    return [a for a in jax.live_arrays() if not a.is_ready()]
+
+
+def all_ready(arrays: list[Any]) -> bool:
+    return all(a.is_deleted() or a.is_ready() for a in arrays)
+
+
+def wait_for(arrays: list[Any]) -> None:
+    live = [a for a in arrays if not a.is_deleted()]
+    if live:
+        jax.block_until_ready(live)
