@@ -191,8 +191,10 @@ class TensorMethods:
     def gather_elements(self, dim: int, index: Any) -> Tensor:
         return _ops().gather_elements(self, dim, index)
 
-    def take(self, indices: Any, axis: Any = None) -> Tensor:
-        return _ops().take(self, indices, axis)
+    def take(self, indices: Any, axis: Any = None, mode: str = "clip") -> Tensor:
+        from ..ops.function.gather_scatter_func import tensor_take
+
+        return tensor_take(self, indices, axis, mode)
 
     def masked_fill(self, mask: Any, value: Any) -> Tensor:
         return _ops().masked_fill(self, mask, value)
@@ -203,8 +205,8 @@ class TensorMethods:
     def index_select(self, axis: int, index: Any) -> Tensor:
         return _ops().index_select(self, axis, index)
 
-    def nonzero(self) -> Tensor:
-        return _ops().nonzero(self)
+    def nonzero(self, *, as_tuple: bool = False) -> Any:
+        return _ops().nonzero(self, as_tuple=as_tuple)
 
     def diag(self) -> Tensor:
         return _ops().diag(self)

@@ -29,3 +29,29 @@ def _concrete(a: Any, op: str) -> np.ndarray:
             "GRAPH_MODE. Call it in PYNATIVE_MODE, or use a fixed-size alternative (ops.where, masking)."
         )
     return np.asarray(a)
+
+
+class IndexOutOfRangeError(RuntimeError, IndexError, ValueError):
+    """An index outside its dimension. MindSpore raises RuntimeError (Gather, ScatterAdd...), ValueError
+    (TensorScatterUpdate) or IndexError (``x[5]``) for it; this one is all three, so code catching any works."""
+
+
+def _bad_index(idx: Any, lo: int, hi: int) -> int | None:
+    """The first value of the concrete integer array ``idx`` outside ``[lo, hi)``, or None. Under a trace
+    (jit, GRAPH_MODE) the values are unknown and nothing is checked: XLA clamps or drops there."""
+    if isinstance(idx, jax.core.Tracer):
+        return None
+    v = np.asarray(idx)
+    if v.size == 0:
+        return None
+    if v.min() >= lo and v.max() < hi:
+        return None
+    bad = v[(v < lo) | (v >= hi)]
+    return int(bad.reshape(-1)[0])
+
+
+def _check_index(idx: Any, lo: int, hi: int, message: Any) -> None:
+    """Raise IndexOutOfRangeError(``message(bad_value)``) when a concrete ``idx`` leaves ``[lo, hi)``."""
+    bad = _bad_index(idx, lo, hi)
+    if bad is not None:
+        raise IndexOutOfRangeError(message(bad))

@@ -15,8 +15,9 @@ from ...common import dtype as mstype
 from ...common.tensor import Tensor, to_array
 from .._amp import amp_promote
 from .._utils import arr, as_tensor_array, check_axis, np_dtype, wrap
-from . import gather_scatter_func, sort_search_func
+from . import array_layout_func, gather_scatter_func, sort_search_func
 from ._array_utils import _concrete, _shape_arg
+from .array_layout_func import *  # noqa: F403
 from .gather_scatter_func import *  # noqa: F403
 from .sort_search_func import *  # noqa: F403
 
@@ -99,6 +100,23 @@ __all__ = [
     "sequence_mask",
     "matrix_band_part",
 ]
+__all__ += [
+    "expand",
+    "expand_as",
+    "view_as",
+    "type_as",
+    "ravel",
+    "fills",
+    "zero_",
+    "deepcopy",
+    "diagflat",
+    "is_nonzero",
+    "scalar_to_array",
+    "population_count",
+    "hamming_window",
+    "padding",
+]
+__all__ += array_layout_func.__all__
 __all__ += gather_scatter_func.__all__
 __all__ += sort_search_func.__all__
 
@@ -129,12 +147,13 @@ def reshape(input: Any, shape: Any) -> Tensor:
     return wrap(a.reshape(shp))
 
 
-def transpose(input: Any, input_perm: Any = None) -> Tensor:
+def transpose(input: Any, dims: Any) -> Tensor:
+    """Permute the dimensions of ``input`` by ``dims`` (``None``: reverse them)."""
     a = as_tensor_array(input)
-    if input_perm is None:
+    if dims is None:
         return wrap(a.T)
-    perm = tuple(int(p) for p in input_perm)
-    if sorted(p % builtins.max(a.ndim, 1) for p in perm) != list(builtins.range(a.ndim)):
+    perm = tuple(int(p) for p in dims)
+    if len(perm) != a.ndim or sorted(p % builtins.max(a.ndim, 1) for p in perm) != list(builtins.range(a.ndim)):
         raise ValueError(
             f"For 'Transpose', the 'input_perm' must be a permutation of the {a.ndim} axes, but got {perm}."
         )
@@ -159,7 +178,9 @@ def expand_dims(input_x: Any, axis: int) -> Tensor:
     return wrap(jnp.expand_dims(a, ax))
 
 
-unsqueeze = expand_dims
+def unsqueeze(input: Any, dim: int) -> Tensor:
+    """``input`` with a new dimension of size 1 at ``dim``."""
+    return expand_dims(input, dim)
 
 
 def squeeze(input: Any, axis: Any = None) -> Tensor:
@@ -363,8 +384,32 @@ def arange(start: Any = 0, end: Any = None, step: Any = 1, *, dtype: Any = None)
     return wrap(jnp.arange(s, e, st, dtype=np_dtype(dtype)))
 
 
-def range(start: Any, end: Any, step: Any) -> Tensor:
-    return arange(start, end, step)
+def range(start: Any, end: Any, step: Any, maxlen: int = 1000000) -> Tensor:
+    """Numbers from ``start`` up to ``end`` (exclusive) by ``step``: Int64 for ints, Float32 for floats
+    (all three of one kind, as in MindSpore), at most ``maxlen`` of them."""
+    vals = [arr(v) for v in (start, end, step)]
+    kinds = []
+    for v in vals:
+        if hasattr(v, "dtype"):
+            kinds.append(mstype.from_np(v.dtype))
+        else:
+            kinds.append(mstype.float32 if isinstance(v, float) else mstype.int64)
+    if builtins.len(set(kinds)) != 1:
+        raise TypeError(
+            f"For Range, the dtypes of inputs must be the same, but got ({', '.join(str(k) for k in kinds)})."
+        )
+    s, e, st = (np.asarray(v).item() for v in vals)
+    if st == 0:
+        raise ValueError("For 'Range', the 'step' cannot be 0.")
+    if (st > 0 and s > e) or (st < 0 and s < e):
+        raise ValueError(
+            f"For 'Range', 'start' must be less than 'end' for a positive 'step' (greater for a negative one), "
+            f"but got start={s}, end={e}, step={st}."
+        )
+    n = int(np.ceil((e - s) / st))
+    if n > maxlen:
+        raise ValueError(f"For 'Range', the number of elements ({n}) must not exceed 'maxlen' ({maxlen}).")
+    return wrap(jnp.arange(s, e, st, dtype=np_dtype(kinds[0])))
 
 
 def linspace(start: Any, end: Any, steps: int) -> Tensor:
@@ -372,8 +417,9 @@ def linspace(start: Any, end: Any, steps: int) -> Tensor:
     return wrap(jnp.linspace(s, e, int(steps), dtype=jnp.float32))
 
 
-def eye(n: int, m: int | None = None, dtype: Any = mstype.float32) -> Tensor:
-    return wrap(jnp.eye(n, m, dtype=np_dtype(dtype)))
+def eye(n: int, m: int | None = None, dtype: Any = None) -> Tensor:
+    """An ``n x m`` matrix with ones on the diagonal (Float32 by default)."""
+    return wrap(jnp.eye(n, m, dtype=np_dtype(mstype.float32 if dtype is None else dtype)))
 
 
 def stop_gradient(value: Any) -> Any:
@@ -449,7 +495,9 @@ def flip(input: Any, dims: Any) -> Tensor:
     return wrap(jnp.flip(as_tensor_array(input), dims))
 
 
-reverse = flip
+def reverse(x: Any, axis: Any) -> Tensor:
+    """``x`` reversed along the dimensions in ``axis`` (MindSpore's ReverseV2)."""
+    return flip(x, axis)
 
 
 def roll(input: Any, shifts: Any, dims: Any = None) -> Tensor:
@@ -623,3 +671,111 @@ def padding(x: Any, pad_dim_size: int = 8) -> Tensor:
         raise ValueError(f"For 'Padding', the last dimension of 'x' must be 1, but got shape {tuple(a.shape)}.")
     pad = [(0, 0)] * (a.ndim - 1) + [(0, int(pad_dim_size) - 1)]
     return wrap(jnp.pad(a, pad))
+
+
+def expand(input_x: Any, size: Any) -> Tensor:
+    """``input_x`` broadcast to ``size`` (a tuple or an int Tensor; -1 keeps a dimension)."""
+    return broadcast_to(input_x, size)
+
+
+def expand_as(input: Any, other: Any) -> Tensor:
+    """``input`` broadcast to the shape of ``other``."""
+    return broadcast_to(input, tuple(as_tensor_array(other).shape))
+
+
+def view_as(input: Any, other: Any) -> Tensor:
+    """``input`` reshaped to the shape of ``other``."""
+    return reshape(input, tuple(as_tensor_array(other).shape))
+
+
+def type_as(input: Any, other: Any) -> Tensor:
+    """``input`` converted to the dtype of ``other``."""
+    return cast(input, mstype.from_np(as_tensor_array(other).dtype))
+
+
+def ravel(input: Any) -> Tensor:
+    """``input`` flattened to 1-D."""
+    return wrap(as_tensor_array(input).reshape(-1))
+
+
+def fills(x: Any, value: Any) -> Tensor:
+    """A tensor like ``x`` filled with ``value`` (a number or a 0-d Tensor)."""
+    a = as_tensor_array(x)
+    v = arr(value)
+    if hasattr(v, "ndim") and v.ndim != 0:
+        raise ValueError(f"For 'fills', the 'value' must be a number or a 0-D Tensor, but got rank {v.ndim}.")
+    if not isinstance(v, (int, float, bool, np.number)) and not hasattr(v, "dtype"):
+        raise TypeError(f"For 'fills', the 'value' must be a number or a Tensor, but got {type(value).__name__}.")
+    return wrap(jnp.full(a.shape, v, a.dtype))
+
+
+def zero_(input: Any) -> Any:
+    """Fill ``input`` (a Tensor or Parameter) with zeros in place and return it."""
+    from .gather_scatter_func import _write_back
+
+    return _write_back(input, zeros_like(input))
+
+
+def deepcopy(input_x: Any) -> Tensor:
+    """A copy of ``input_x``."""
+    return clone(input_x)
+
+
+def diagflat(input: Any, offset: int = 0) -> Tensor:
+    """A 2-D tensor with the flattened ``input`` on the ``offset`` diagonal."""
+    if not isinstance(offset, int) or isinstance(offset, bool):
+        raise TypeError(f"For 'diagflat', the 'offset' must be an int, but got {type(offset).__name__}.")
+    return wrap(jnp.diagflat(as_tensor_array(input), offset))
+
+
+def is_nonzero(input: Any) -> bool:
+    """Whether the single element of ``input`` is not zero."""
+    a = as_tensor_array(input)
+    if a.size != 1:
+        raise ValueError(f"For is_nonzero, the numel of input must be 1, but got {a.size}.")
+    return bool(np.asarray(a).reshape(-1)[0] != 0)
+
+
+def scalar_to_array(input_x: Any) -> Tensor:
+    """A Python number as a 0-d Tensor (MindSpore's default dtypes: Int64, Float32, Bool)."""
+    if isinstance(input_x, Tensor):
+        return input_x
+    if not isinstance(input_x, (int, float, bool, np.number)):
+        raise TypeError(f"For 'ScalarToArray', the 'input_x' must be a number, but got {type(input_x).__name__}.")
+    return wrap(to_array(input_x))
+
+
+def population_count(input_x: Any) -> Tensor:
+    """The number of 1 bits of each element of the integer ``input_x`` (UInt8)."""
+    a = as_tensor_array(input_x)
+    if not jnp.issubdtype(a.dtype, jnp.integer):
+        raise TypeError(
+            f"For 'PopulationCount', the 'input_x' must be an int Tensor, but got {mstype.from_np(a.dtype)}."
+        )
+    return wrap(lax.population_count(a).astype(jnp.uint8))
+
+
+def hamming_window(
+    window_length: int, periodic: bool = True, alpha: float = 0.54, beta: float = 0.46, *, dtype: Any = None
+) -> Tensor:
+    """``alpha - beta * cos(2 pi n / (N - 1))`` (``N = window_length + 1`` when ``periodic``)."""
+    if isinstance(window_length, bool) or not isinstance(window_length, (int, np.integer)):
+        raise TypeError(
+            f"For 'hamming_window', 'window_length' must be an int, but got {type(window_length).__name__}."
+        )
+    if window_length < 0:
+        raise ValueError(f"For 'hamming_window', 'window_length' must be non-negative, but got {window_length}.")
+    dt = np_dtype(mstype.float32 if dtype is None else dtype)
+    if window_length <= 1:
+        return wrap(jnp.ones((window_length,), dt))
+    n = window_length + 1 if periodic else window_length
+    w = alpha - beta * np.cos(2 * np.pi * np.arange(window_length) / (n - 1))
+    return wrap(jnp.asarray(w, dt))
+
+
+def shape_mul(input_data: Any) -> int:
+    """The product of the ints of a shape tuple."""
+    out = 1
+    for v in input_data:
+        out *= int(v)
+    return out

@@ -13,7 +13,7 @@ from ..._engine import jax, jnp
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
 from .._utils import arr, as_tensor_array, check_axis, wrap
-from ._array_utils import _concrete, _shape_arg
+from ._array_utils import IndexOutOfRangeError, _check_index, _concrete, _shape_arg
 
 __all__ = [
     "gather",
@@ -56,11 +56,26 @@ __all__ = [
     "scatter_sub",
     "scatter_max",
     "scatter_min",
+    "scatter_mul",
+    "scatter_div",
+    "scatter_nd_mul",
+    "scatter_nd_div",
+    "scatter_nd_max",
+    "scatter_nd_min",
+    "index_fill",
+    "put_",
+    "select_scatter",
+    "slice_scatter",
+    "diagonal_scatter",
 ]
 
 
 def gather(input_params: Any, input_indices: Any, axis: int, batch_dims: int = 0) -> Tensor:
-    """Take slices along ``axis`` at ``input_indices`` (MindSpore's Gather)."""
+    """Take slices along ``axis`` at ``input_indices`` (MindSpore's Gather).
+
+    Negative indices count from the end. Eagerly an index outside ``[-n, n)`` raises MindSpore's error;
+    inside a compiled program (where the values are unknown) it gives zeros, as MindSpore on GPU.
+    """
     a = as_tensor_array(input_params)
     idx = as_tensor_array(input_indices)
     ax = check_axis(axis, a.ndim, "Gather")
@@ -68,17 +83,33 @@ def gather(input_params: Any, input_indices: Any, axis: int, batch_dims: int = 0
         raise TypeError(
             f"For 'Gather', the 'input_indices' must be an int Tensor, but got {mstype.from_np(idx.dtype)}."
         )
+    n = a.shape[ax]
+    _check_index(
+        idx, -n, n, lambda b: f"For 'Gather', the 'input_indices' should be in the range [0, {n}), but got {b}."
+    )
     if batch_dims:
-        fn = lambda p, i: jnp.take(p, i, axis=ax - batch_dims)  # noqa: E731
+        fn = lambda p, i: jnp.take(p, i, axis=ax - batch_dims, mode="fill", fill_value=0)  # noqa: E731
         for _ in builtins.range(batch_dims):
             fn = jax.vmap(fn)
         return wrap(fn(a, idx))
-    return wrap(jnp.take(a, idx, axis=ax, mode="clip"))
+    return wrap(jnp.take(a, idx, axis=ax, mode="fill", fill_value=0))
 
 
 def gather_elements(input: Any, dim: int, index: Any) -> Tensor:
+    """``out[i][j] = input[i][index[i][j]]`` along ``dim`` (MindSpore's GatherD); negative indices count
+    from the end."""
     a = as_tensor_array(input)
-    return wrap(jnp.take_along_axis(a, as_tensor_array(index), axis=dim))
+    idx = as_tensor_array(index)
+    ax = check_axis(dim, a.ndim, "GatherD", "dim")
+    if not jnp.issubdtype(idx.dtype, jnp.integer):
+        raise TypeError(f"For 'GatherD', the 'index' must be an int Tensor, but got {mstype.from_np(idx.dtype)}.")
+    if idx.ndim != a.ndim:
+        raise ValueError(
+            f"For 'GatherD', the rank of 'index' must equal the rank of 'x' ({a.ndim}), but got {idx.ndim}."
+        )
+    n = a.shape[ax]
+    _check_index(idx, -n, n, lambda b: f"For 'GatherD', the value of 'index' must be in [{-n}, {n}), but got: {b}")
+    return wrap(jnp.take_along_axis(a, idx, axis=ax, mode="fill", fill_value=0))
 
 
 def gather_d(x: Any, dim: int, index: Any) -> Tensor:
@@ -86,17 +117,37 @@ def gather_d(x: Any, dim: int, index: Any) -> Tensor:
 
 
 def gather_nd(input_x: Any, indices: Any) -> Tensor:
+    """Gather slices of ``input_x`` at the N-d ``indices`` (last axis: coordinates)."""
     a = as_tensor_array(input_x)
     idx = as_tensor_array(indices)
-    return wrap(a[tuple(jnp.moveaxis(idx, -1, 0))])
+    if not jnp.issubdtype(idx.dtype, jnp.integer):
+        raise TypeError(f"For 'GatherNd', the 'indices' must be an int Tensor, but got {mstype.from_np(idx.dtype)}.")
+    if idx.ndim == 0 or idx.shape[-1] > a.ndim:
+        raise ValueError(
+            f"For 'GatherNd', the last dimension of 'indices' must be at most the rank of 'input_x' ({a.ndim}), "
+            f"but got indices shape {tuple(idx.shape)}."
+        )
+    _check_nd_indices(idx, tuple(a.shape), "GatherNd")
+    return wrap(a.at[tuple(jnp.moveaxis(idx, -1, 0))].get(mode="fill", fill_value=0))
 
 
-def take(x: Any, indices: Any, axis: Any = None, mode: str = "clip") -> Tensor:
-    return wrap(jnp.take(as_tensor_array(x), as_tensor_array(indices), axis=axis, mode=mode))
+def take(input: Any, index: Any) -> Tensor:
+    """Elements of the flattened ``input`` at ``index`` (``index``'s shape); negative indices count from the end."""
+    a = as_tensor_array(input).reshape(-1)
+    idx = as_tensor_array(index)
+    if not jnp.issubdtype(idx.dtype, jnp.integer):
+        raise TypeError(f"For 'Take', the 'index' must be an int Tensor, but got {mstype.from_np(idx.dtype)}.")
+    n = a.shape[0]
+    _check_index(idx, -n, n, lambda b: f"For 'Take', the 'index' must be in range [{-n}, {n}), but got {b}.")
+    return wrap(jnp.take(a, idx, mode="fill", fill_value=0))
 
 
 def index_select(input: Any, axis: int, index: Any) -> Tensor:
-    return wrap(jnp.take(as_tensor_array(input), as_tensor_array(index), axis=axis))
+    """Slices of ``input`` along ``axis`` at the 1-D ``index``."""
+    idx = as_tensor_array(index)
+    if idx.ndim > 1:
+        raise ValueError(f"For 'index_select', the 'index' must be a 1-D Tensor, but got {idx.ndim}-D.")
+    return gather(input, idx, axis)
 
 
 def masked_fill(input_x: Any, mask: Any, value: Any) -> Tensor:
@@ -117,14 +168,12 @@ def masked_scatter(input: Any, mask: Any, source: Any) -> Tensor:
     return wrap(jnp.asarray(a))
 
 
-def where(condition: Any, x: Any = None, y: Any = None) -> Any:
-    """Elements of ``x`` where ``condition`` else ``y`` (numbers adapt to the tensor's dtype)."""
+def where(condition: Any, input: Any, other: Any) -> Any:
+    """Elements of ``input`` where ``condition`` else ``other`` (numbers adapt to the tensor's dtype)."""
     cond = as_tensor_array(condition)
-    if x is None and y is None:
-        return nonzero(condition)
     from .._utils import promote
 
-    a, b = promote(x, y)
+    a, b = promote(input, other)
     try:
         np.broadcast_shapes(tuple(cond.shape), tuple(a.shape), tuple(b.shape))
     except ValueError:
@@ -135,8 +184,9 @@ def where(condition: Any, x: Any = None, y: Any = None) -> Any:
     return wrap(jnp.where(cond, a, b))
 
 
-def select(cond: Any, x: Any, y: Any) -> Tensor:
-    return where(cond, x, y)
+def select(condition: Any, input: Any, other: Any) -> Tensor:
+    """``input`` where ``condition`` is True, else ``other`` (either may be a number)."""
+    return where(condition, input, other)
 
 
 # ----------------------------------------------------------------- indexing
@@ -236,34 +286,44 @@ def tensor_setitem(x: Any, index: Any, value: Any) -> Tensor:
 def tensor_scatter_update(input_x: Any, indices: Any, updates: Any) -> Tensor:
     """A copy of ``input_x`` with ``updates`` written at the N-d ``indices``."""
     a = as_tensor_array(input_x)
-    return wrap(
-        a.at[_scatter_nd_index(a, indices, "tensor_scatter_update")].set(as_tensor_array(updates).astype(a.dtype))
-    )
+    ref = a.at[_scatter_nd_index(a, indices, "tensor_scatter_update", "TensorScatterUpdate")]
+    return wrap(ref.set(as_tensor_array(updates).astype(a.dtype)))
 
 
 def tensor_scatter_add(input_x: Any, indices: Any, updates: Any) -> Tensor:
     """A copy of ``input_x`` with ``updates`` added at the N-d ``indices``."""
     a = as_tensor_array(input_x)
-    return wrap(a.at[_scatter_nd_index(a, indices, "tensor_scatter_add")].add(as_tensor_array(updates).astype(a.dtype)))
+    ref = a.at[_scatter_nd_index(a, indices, "tensor_scatter_add", "TensorScatterAdd")]
+    return wrap(ref.add(as_tensor_array(updates).astype(a.dtype)))
 
 
 def scatter_nd(indices: Any, updates: Any, shape: Any) -> Tensor:
+    """Zeros of ``shape`` with ``updates`` added at the N-d ``indices`` (repeated indices accumulate)."""
     u = as_tensor_array(updates)
     z = jnp.zeros(_shape_arg(shape, "scatter_nd"), u.dtype)
-    return wrap(z.at[_scatter_nd_index(z, indices, "scatter_nd")].add(u))
+    return wrap(z.at[_scatter_nd_index(z, indices, "scatter_nd", "ScatterNd")].add(u))
 
 
 def scatter(input: Any, axis: int, index: Any, src: Any) -> Tensor:
+    """A copy of ``input`` with ``src`` written along ``axis`` at ``index`` (``src`` may be a number)."""
     a = as_tensor_array(input)
     idx = as_tensor_array(index)
-    s = jnp.broadcast_to(jnp.asarray(arr(src), a.dtype), idx.shape)
-    grids = list(jnp.indices(idx.shape, sparse=True))
-    grids[axis] = idx
-    return wrap(a.at[tuple(grids)].set(s))
+    ax = check_axis(axis, a.ndim, "TensorScatterElements")
+    s = jnp.broadcast_to(jnp.asarray(arr(src), a.dtype), idx.shape) if not isinstance(src, Tensor) else None
+    if s is None:
+        s = as_tensor_array(src).astype(a.dtype)
+        s = s[tuple(builtins.slice(0, d) for d in idx.shape)]
+    return wrap(a.at[_elements_grid(a, idx, ax, "TensorScatterElements")].set(s))
 
 
-def nonzero(input: Any) -> Tensor:
+def nonzero(input: Any, *, as_tuple: bool = False) -> Any:
+    """Coordinates of the non-zero elements: one ``(N, rank)`` Int64 Tensor, or with ``as_tuple`` one
+    ``(N,)`` Tensor per dimension (eager only: the length depends on the data)."""
     a = _concrete(as_tensor_array(input), "nonzero")
+    if as_tuple:
+        if a.ndim == 0:
+            return (Tensor(np.nonzero(a.reshape(1))[0].astype(np.int64)),)
+        return tuple(Tensor(c.astype(np.int64)) for c in np.nonzero(a))
     return Tensor(np.stack(np.nonzero(a), axis=-1).astype(np.int64).reshape(-1, a.ndim))
 
 
@@ -321,21 +381,25 @@ unsorted_segment_min = _segment(lambda a, ids, n, flat: jax.ops.segment_min(flat
 unsorted_segment_prod = _segment(lambda a, ids, n, flat: jax.ops.segment_prod(flat, ids, n), "unsorted_segment_prod")
 
 
-def _scatter_nd_index(a: Any, indices: Any, op: str) -> Any:
+def _scatter_nd_index(a: Any, indices: Any, op: str, prim: str | None = None) -> Any:
     idx = as_tensor_array(indices)
     if not jnp.issubdtype(idx.dtype, jnp.integer):
         raise TypeError(f"For '{op}', the 'indices' must be an int Tensor, but got {mstype.from_np(idx.dtype)}.")
-    if idx.shape[-1] > a.ndim:
+    if idx.ndim == 0 or idx.shape[-1] > a.ndim:
         raise ValueError(
-            f"For '{op}', the last dimension of 'indices' ({idx.shape[-1]}) cannot exceed the rank of the input ({a.ndim})."
+            f"For '{op}', the last dimension of 'indices' ({idx.shape[-1] if idx.ndim else 0}) cannot exceed "
+            f"the rank of the input ({a.ndim})."
         )
+    _check_nd_indices(idx, tuple(a.shape), prim or op)
     return tuple(jnp.moveaxis(idx, -1, 0))
 
 
 def _tensor_scatter(method: str, name: str) -> Any:
+    prim = "".join(w.capitalize() for w in name.split("_"))
+
     def op(input_x: Any, indices: Any, updates: Any) -> Tensor:
         a = as_tensor_array(input_x)
-        ref = a.at[_scatter_nd_index(a, indices, name)]
+        ref = a.at[_scatter_nd_index(a, indices, name, prim)]
         return wrap(getattr(ref, method)(as_tensor_array(updates).astype(a.dtype)))
 
     op.__name__ = op.__qualname__ = name
@@ -355,9 +419,7 @@ def tensor_scatter_elements(input_x: Any, indices: Any, updates: Any, axis: int 
     a = as_tensor_array(input_x)
     idx = as_tensor_array(indices)
     ax = check_axis(axis, a.ndim, "TensorScatterElements")
-    grids = list(jnp.indices(idx.shape, sparse=True))
-    grids[ax] = idx
-    ref = a.at[tuple(grids)]
+    ref = a.at[_elements_grid(a, idx, ax, "TensorScatterElements")]
     u = as_tensor_array(updates).astype(a.dtype)
     if reduction == "none":
         return wrap(ref.set(u))
@@ -366,14 +428,29 @@ def tensor_scatter_elements(input_x: Any, indices: Any, updates: Any, axis: int 
     raise ValueError(f"For 'TensorScatterElements', the 'reduction' must be 'none' or 'add', but got '{reduction}'.")
 
 
-def _param_update(name: str, compute: Any) -> Any:
-    def op(input_x: Any, indices: Any, updates: Any, use_locking: bool = False) -> Any:
+def _param_update(name: str, compute: Any, locking: bool) -> Any:
+    prim = "".join(w.capitalize() for w in name.split("_"))
+
+    def update(input_x: Any, indices: Any, updates: Any) -> Any:
         a = as_tensor_array(input_x)
-        new = compute(a, indices, as_tensor_array(updates).astype(a.dtype), name)
+        new = compute(a, indices, as_tensor_array(updates).astype(a.dtype), prim)
         return assign(input_x, wrap(new)) if _is_parameter(input_x) else wrap(new)
 
+    if locking:
+
+        def op(input_x: Any, indices: Any, updates: Any, use_locking: bool = False) -> Any:
+            return update(input_x, indices, updates)
+
+    else:
+
+        def op(input_x: Any, indices: Any, updates: Any) -> Any:  # type: ignore[misc]
+            return update(input_x, indices, updates)
+
     op.__name__ = op.__qualname__ = name
-    op.__doc__ = f"``{name}``: update the Parameter ``input_x`` in place (returns it)."
+    op.__doc__ = (
+        f"``{name}``: update the Parameter ``input_x`` in place at ``indices`` and return it (a Tensor "
+        "``input_x`` gives a new Tensor). Eagerly an index out of range raises MindSpore's error."
+    )
     return op
 
 
@@ -383,11 +460,290 @@ def _is_parameter(x: Any) -> bool:
     return isinstance(x, Parameter)
 
 
-scatter_nd_update = _param_update("scatter_nd_update", lambda a, i, u, n: a.at[_scatter_nd_index(a, i, n)].set(u))
-scatter_nd_add = _param_update("scatter_nd_add", lambda a, i, u, n: a.at[_scatter_nd_index(a, i, n)].add(u))
-scatter_nd_sub = _param_update("scatter_nd_sub", lambda a, i, u, n: a.at[_scatter_nd_index(a, i, n)].subtract(u))
-scatter_update = _param_update("scatter_update", lambda a, i, u, n: a.at[as_tensor_array(i)].set(u))
-scatter_add = _param_update("scatter_add", lambda a, i, u, n: a.at[as_tensor_array(i)].add(u))
-scatter_sub = _param_update("scatter_sub", lambda a, i, u, n: a.at[as_tensor_array(i)].subtract(u))
-scatter_max = _param_update("scatter_max", lambda a, i, u, n: a.at[as_tensor_array(i)].max(u))
-scatter_min = _param_update("scatter_min", lambda a, i, u, n: a.at[as_tensor_array(i)].min(u))
+def _nd(method: str) -> Any:
+    return lambda a, i, u, p: getattr(a.at[_scatter_nd_index(a, i, p, p)], method)(u)
+
+
+def _row(method: str) -> Any:
+    return lambda a, i, u, p: getattr(a.at[_rows(a, i, p)], method)(u)
+
+
+scatter_nd_update = _param_update("scatter_nd_update", _nd("set"), True)
+scatter_nd_add = _param_update("scatter_nd_add", _nd("add"), True)
+scatter_nd_sub = _param_update("scatter_nd_sub", _nd("subtract"), True)
+scatter_update = _param_update("scatter_update", _row("set"), False)
+scatter_add = _param_update("scatter_add", _row("add"), False)
+scatter_sub = _param_update("scatter_sub", _row("subtract"), False)
+scatter_max = _param_update("scatter_max", _row("max"), False)
+scatter_min = _param_update("scatter_min", _row("min"), False)
+scatter_nd_mul = _param_update("scatter_nd_mul", _nd("multiply"), True)
+scatter_nd_div = _param_update("scatter_nd_div", _nd("divide"), True)
+scatter_nd_max = _param_update("scatter_nd_max", _nd("max"), True)
+scatter_nd_min = _param_update("scatter_nd_min", _nd("min"), True)
+scatter_mul = _param_update("scatter_mul", _row("multiply"), False)
+scatter_div = _param_update("scatter_div", _row("divide"), False)
+
+
+def _check_nd_indices(idx: Any, shape: tuple[int, ...], op: str) -> None:
+    """Every row ``idx[..., :]`` must index into ``shape`` (eagerly; MindSpore's error names the row)."""
+    if isinstance(idx, jax.core.Tracer) or idx.size == 0:
+        return
+    v = np.asarray(idx).reshape(-1, idx.shape[-1])
+    bound = np.asarray(shape[: v.shape[1]])
+    bad = np.nonzero(((v < 0) | (v >= bound)).any(axis=1))[0]
+    if bad.size:
+        i = int(bad[0])
+        raise IndexOutOfRangeError(
+            f"For '{op}', the indices[{i}]: {v[i].tolist()}, does not index into input_shape: {list(shape)}."
+        )
+
+
+def _elements_grid(a: Any, idx: Any, ax: int, prim: str) -> tuple[Any, ...]:
+    """Index arrays writing ``idx`` along ``ax`` (and the element's own position elsewhere)."""
+    if not jnp.issubdtype(idx.dtype, jnp.integer):
+        raise TypeError(f"For '{prim}', the 'indices' must be an int Tensor, but got {mstype.from_np(idx.dtype)}.")
+    n = a.shape[ax]
+    _check_index(idx, -n, n, lambda b: f"For '{prim}', the 'indices' must be in range [{-n}, {n}), but got {b}.")
+    grids = list(jnp.indices(idx.shape, sparse=True))
+    grids[ax] = jnp.where(idx < 0, idx + n, idx)
+    return tuple(grids)
+
+
+def _rows(a: Any, indices: Any, prim: str) -> Any:
+    """The 1-D-or-more ``indices`` into the first axis of ``a`` (ScatterUpdate & co.)."""
+    idx = as_tensor_array(indices)
+    if not jnp.issubdtype(idx.dtype, jnp.integer):
+        raise TypeError(f"For '{prim}', the 'indices' must be an int Tensor, but got {mstype.from_np(idx.dtype)}.")
+    n = a.shape[0]
+    _check_index(
+        idx, 0, n, lambda b: f"For '{prim}', the value of indices should be in [0, {n}), but got '{b}' in indices."
+    )
+    return idx
+
+
+def index_fill(x: Any, axis: Any, index: Any, value: Any) -> Tensor:
+    """A copy of ``x`` with the slices at ``index`` along ``axis`` set to ``value`` (a number or 0-d Tensor)."""
+    a = as_tensor_array(x)
+    ax = check_axis(int(arr(axis)) if isinstance(axis, Tensor) else axis, a.ndim, "IndexFill")
+    idx = as_tensor_array(index)
+    if not jnp.issubdtype(idx.dtype, jnp.integer) or idx.ndim > 1:
+        raise TypeError(
+            f"For 'IndexFill', the 'index' must be a 0-D or 1-D int Tensor, but got {mstype.from_np(idx.dtype)} "
+            f"of rank {idx.ndim}."
+        )
+    v = as_tensor_array(value)
+    if v.ndim != 0:
+        raise ValueError(f"For 'IndexFill', the 'value' must be a number or a 0-D Tensor, but got rank {v.ndim}.")
+    n = a.shape[ax] if a.ndim else 1
+    _check_index(
+        idx,
+        -n,
+        n,
+        lambda b: (
+            f"For 'IndexFill', the input of 'index' out of range (expected to be in range of [{-n}, {n - 1}], "
+            f"but got {b})"
+        ),
+    )
+    sel = (slice(None),) * ax + (idx.reshape(-1),)
+    return wrap(a.at[sel].set(v.astype(a.dtype)))
+
+
+def index_fill_(input: Any, dim: Any, index: Any, value: Any) -> Any:
+    """In-place :func:`index_fill` of a Tensor or Parameter (returns it)."""
+    return _write_back(input, index_fill(input, dim, index, value))
+
+
+def _write_back(target: Any, result: Tensor) -> Any:
+    """Store ``result`` into ``target`` (a Parameter through its state frame, a Tensor in place)."""
+    if _is_parameter(target):
+        return assign(target, result)
+    if isinstance(target, Tensor):
+        target._data = as_tensor_array(result).astype(as_tensor_array(target).dtype)
+        return target
+    raise TypeError(f"In-place ops need a Tensor or Parameter, but got {type(target).__name__}.")
+
+
+def index_put(input: Any, indices: Any, values: Any, accumulate: bool = False) -> Tensor:
+    """A copy of ``input`` with ``values`` written (or with ``accumulate`` added) at the tuple of index
+    Tensors ``indices`` (``input[indices] = values``)."""
+    a = as_tensor_array(input)
+    idx = tuple(as_tensor_array(i) for i in indices)
+    if len(idx) > a.ndim:
+        raise ValueError(
+            f"For 'IndexPut', the number of index Tensors ({len(idx)}) cannot exceed the rank of 'x' ({a.ndim})."
+        )
+    for d, i in enumerate(idx):
+        if not (jnp.issubdtype(i.dtype, jnp.integer) or i.dtype == jnp.bool_):
+            raise TypeError(
+                f"For 'IndexPut', the indices must be int or bool Tensors, but got {mstype.from_np(i.dtype)}."
+            )
+        if i.dtype != jnp.bool_:
+            n = a.shape[d]
+            _check_index(
+                i,
+                -n,
+                n,
+                lambda b, d=d, n=n: f"For 'IndexPut', the index {b} is out of bounds for dimension {d} with size {n}.",
+            )
+    v = as_tensor_array(values).astype(a.dtype)
+    ref = a.at[tuple(_concrete(i, "IndexPut") if i.dtype == jnp.bool_ else i for i in idx)]
+    return wrap(ref.add(v) if accumulate else ref.set(v))
+
+
+def put_(input: Any, index: Any, source: Any, accumulate: bool = False) -> Any:
+    """Write (or with ``accumulate`` add) ``source`` into the flattened ``input`` at ``index``, in place."""
+    a = as_tensor_array(input)
+    idx = as_tensor_array(index).reshape(-1)
+    if not jnp.issubdtype(idx.dtype, jnp.integer):
+        raise TypeError(f"For 'put_', the 'index' must be an int Tensor, but got {mstype.from_np(idx.dtype)}.")
+    n = a.size
+    _check_index(idx, -n, n, lambda b: f"For 'put_', the 'index' must be in range [{-n}, {n}), but got {b}.")
+    src = as_tensor_array(source).reshape(-1).astype(a.dtype)
+    if src.shape[0] != idx.shape[0]:
+        raise ValueError(
+            f"For 'put_', 'source' must have as many elements as 'index' ({idx.shape[0]}), but got {src.shape[0]}."
+        )
+    flat = a.reshape(-1).at[idx]
+    new = (flat.add(src) if accumulate else flat.set(src)).reshape(a.shape)
+    return _write_back(input, wrap(new))
+
+
+def select_scatter(input: Any, src: Any, axis: int, index: int) -> Tensor:
+    """A copy of ``input`` with ``src`` embedded at position ``index`` of ``axis`` (``input.select(axis, index)``)."""
+    a = as_tensor_array(input)
+    ax = check_axis(axis, a.ndim, "select_scatter")
+    n = a.shape[ax]
+    if not -n <= index < n:
+        raise IndexOutOfRangeError(f"For 'select_scatter', the 'index' must be in range [{-n}, {n}), but got {index}.")
+    s = as_tensor_array(src)
+    want = a.shape[:ax] + a.shape[ax + 1 :]
+    if tuple(s.shape) != tuple(want):
+        raise ValueError(f"For 'select_scatter', the 'src' shape must be {want}, but got {tuple(s.shape)}.")
+    return wrap(a.at[(slice(None),) * ax + (index,)].set(s.astype(a.dtype)))
+
+
+def slice_scatter(input: Any, src: Any, axis: int = 0, start: Any = None, end: Any = None, step: int = 1) -> Tensor:
+    """A copy of ``input`` with ``src`` embedded at ``input[..., start:end:step, ...]`` on ``axis``."""
+    a = as_tensor_array(input)
+    ax = check_axis(axis, a.ndim, "slice_scatter")
+    sl = builtins.slice(start, end, step)
+    s = as_tensor_array(src)
+    want = a[(slice(None),) * ax + (sl,)].shape
+    if tuple(s.shape) != tuple(want):
+        raise ValueError(f"For 'slice_scatter', the 'src' shape must be {tuple(want)}, but got {tuple(s.shape)}.")
+    return wrap(a.at[(slice(None),) * ax + (sl,)].set(s.astype(a.dtype)))
+
+
+def diagonal_scatter(input: Any, src: Any, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+    """A copy of ``input`` with ``src`` written on the ``offset`` diagonal of dims ``dim1``/``dim2``."""
+    a = as_tensor_array(input)
+    d1 = check_axis(dim1, a.ndim, "diagonal_scatter", "dim1")
+    d2 = check_axis(dim2, a.ndim, "diagonal_scatter", "dim2")
+    if d1 == d2:
+        raise ValueError("For 'diagonal_scatter', 'dim1' and 'dim2' cannot be the same dimension.")
+    s = as_tensor_array(src)
+    want = jnp.diagonal(a, offset, d1, d2).shape
+    if tuple(s.shape) != tuple(want):
+        raise ValueError(f"For 'diagonal_scatter', the 'src' shape must be {tuple(want)}, but got {tuple(s.shape)}.")
+    m = jnp.moveaxis(a, (d1, d2), (-2, -1))
+    k = s.shape[-1]
+    i = jnp.arange(k) + builtins.max(-offset, 0)
+    j = jnp.arange(k) + builtins.max(offset, 0)
+    m = m.at[..., i, j].set(s.astype(a.dtype))
+    return wrap(jnp.moveaxis(m, (-2, -1), (d1, d2)))
+
+
+def _sorted_segment(kernel: Any, name: str) -> Any:
+    prim = "Segment" + name.split("_")[1].capitalize()
+
+    def op(input_x: Any, segment_ids: Any) -> Tensor:
+        a = as_tensor_array(input_x)
+        ids = _concrete(as_tensor_array(segment_ids), prim)
+        if ids.ndim != 1 or (a.ndim and ids.shape[0] != a.shape[0]):
+            raise ValueError(
+                f"For '{prim}', 'segment_ids' must be 1-D with length x.shape[0], but got shape {ids.shape}."
+            )
+        if ids.size and (ids.min() < 0 or np.any(np.diff(ids) < 0)):
+            raise ValueError(f"For '{prim}', 'segment_ids' must be sorted and non-negative, but got {ids.tolist()}.")
+        n = int(ids.max()) + 1 if ids.size else 0
+        return wrap(kernel(a, jnp.asarray(ids), n))
+
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = (
+        f"``{name}(input_x, segment_ids)``: reduce the rows of ``input_x`` by the sorted ``segment_ids``; "
+        "empty segments give 0 (eager only: the output length is ``max(segment_ids) + 1``)."
+    )
+    return op
+
+
+def _seg_empty_zero(fn: Any) -> Any:
+    def k(a: Any, ids: Any, n: int) -> Any:
+        out = fn(a, ids, n)
+        present = jax.ops.segment_sum(jnp.ones(ids.shape, jnp.int32), ids, n) > 0
+        return jnp.where(present.reshape((-1,) + (1,) * (a.ndim - 1)), out, jnp.zeros((), a.dtype))
+
+    return k
+
+
+segment_sum = _sorted_segment(lambda a, ids, n: jax.ops.segment_sum(a, ids, n), "segment_sum")
+
+
+segment_prod = _sorted_segment(_seg_empty_zero(lambda a, ids, n: jax.ops.segment_prod(a, ids, n)), "segment_prod")
+
+
+segment_max = _sorted_segment(_seg_empty_zero(lambda a, ids, n: jax.ops.segment_max(a, ids, n)), "segment_max")
+
+
+segment_min = _sorted_segment(_seg_empty_zero(lambda a, ids, n: jax.ops.segment_min(a, ids, n)), "segment_min")
+
+
+segment_mean = _sorted_segment(
+    lambda a, ids, n: (
+        jax.ops.segment_sum(a, ids, n)
+        / jnp.maximum(jax.ops.segment_sum(jnp.ones(ids.shape, a.dtype), ids, n), 1).reshape((-1,) + (1,) * (a.ndim - 1))
+    ),
+    "segment_mean",
+)
+
+
+def unravel_index(indices: Any, dims: Any) -> Tensor:
+    """The coordinates of the flat ``indices`` in an array of shape ``dims``: shape ``(len(dims),) + indices.shape``."""
+    idx = as_tensor_array(indices)
+    d = as_tensor_array(dims)
+    shape = tuple(int(v) for v in _concrete(d, "UnravelIndex").reshape(-1))
+    total = int(np.prod(shape)) if shape else 1
+    _check_index(idx, 0, total, lambda b: f"For 'UnravelIndex', the 'indices' must be in [0, {total}), but got {b}.")
+    return wrap(jnp.stack(jnp.unravel_index(idx, shape)).astype(idx.dtype))
+
+
+def scatter_add_with_axis(input_x: Any, indices: Any, updates: Any, axis: int = 0) -> Any:
+    """Add ``updates`` into ``input_x`` along ``axis`` at ``indices`` (a Parameter is updated in place)."""
+    out = tensor_scatter_elements(input_x, indices, updates, axis, "add")
+    return assign(input_x, out) if _is_parameter(input_x) else out
+
+
+def sparse_gather_v2(input_params: Any, input_indices: Any, axis: int) -> Tensor:
+    """MindSpore's SparseGatherV2: :func:`gather` (the gradient is dense in sporax)."""
+    return gather(input_params, input_indices, axis)
+
+
+def embedding_lookup(input_params: Any, input_indices: Any, offset: int) -> Tensor:
+    """Rows ``input_indices - offset`` of ``input_params``; indices outside the table give zero rows."""
+    a = as_tensor_array(input_params)
+    idx = as_tensor_array(input_indices) - int(offset)
+    valid = (idx >= 0) & (idx < a.shape[0])
+    rows = jnp.take(a, jnp.where(valid, idx, 0), axis=0)
+    return wrap(jnp.where(valid.reshape(valid.shape + (1,) * (a.ndim - 1)), rows, jnp.zeros((), a.dtype)))
+
+
+def tensor_take(x: Any, indices: Any, axis: Any = None, mode: str = "clip") -> Tensor:
+    """``Tensor.take``: NumPy's ``take`` (``mode`` ``'raise'``, ``'wrap'`` or ``'clip'``)."""
+    if mode not in ("raise", "wrap", "clip"):
+        raise ValueError(f"For 'Tensor.take', the 'mode' must be 'raise', 'wrap' or 'clip', but got '{mode}'.")
+    a = as_tensor_array(x)
+    idx = as_tensor_array(indices)
+    if mode == "raise":
+        n = a.size if axis is None else a.shape[check_axis(axis, a.ndim, "Tensor.take")]
+        _check_index(idx, -n, n, lambda b: f"For 'Tensor.take', the index {b} is out of range for size {n}.")
+        mode = "fill"
+    return wrap(jnp.take(a, idx, axis=axis, mode=mode))

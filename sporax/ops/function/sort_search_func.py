@@ -10,7 +10,7 @@ import numpy as np
 
 from ..._engine import jax, jnp, lax
 from ...common.tensor import Tensor
-from .._utils import as_tensor_array, wrap
+from .._utils import arr, as_tensor_array, check_axis, np_dtype, wrap
 from ._array_utils import _concrete
 
 __all__ = [
@@ -22,6 +22,9 @@ __all__ = [
     "searchsorted",
     "bincount",
     "unique_consecutive",
+    "top_k",
+    "aminmax",
+    "unique_with_pad",
 ]
 
 
@@ -97,19 +100,81 @@ def bincount(input: Any, weights: Any = None, minlength: int = 0) -> Tensor:
     return Tensor(out.astype(np.int64) if w is None else out.astype(w.dtype))
 
 
-def unique_consecutive(input: Any, return_idx: bool = False, return_counts: bool = False, axis: Any = None) -> Any:
-    """Collapse runs of equal consecutive elements (eager only)."""
+def unique_consecutive(input: Any, return_inverse: bool = False, return_counts: bool = False, dim: Any = None) -> Any:
+    """Collapse runs of equal consecutive elements (along ``dim``, or of the flattened input) (eager only).
+
+    Returns:
+        The values, then with ``return_inverse`` the run number of each element and with ``return_counts``
+        the length of each run (both Int64).
+    """
     a = _concrete(as_tensor_array(input), "unique_consecutive")
-    flat = a.reshape(-1) if axis is None else np.moveaxis(a, axis, 0)
+    if dim is not None:
+        dim = check_axis(dim, a.ndim, "unique_consecutive", "dim")
+    flat = a.reshape(-1) if dim is None else np.moveaxis(a, dim, 0)
     if flat.shape[0] == 0:
         starts = np.zeros(0, bool)
     else:
         neq = np.any((flat[1:] != flat[:-1]).reshape(flat.shape[0] - 1, -1), axis=1)
         starts = np.concatenate([[True], neq])
-    out = flat[starts] if axis is None else np.moveaxis(flat[starts], 0, axis)
+    out = flat[starts] if dim is None else np.moveaxis(flat[starts], 0, dim)
     res: list[Any] = [Tensor(out)]
-    if return_idx:
-        res.append(Tensor((np.cumsum(starts) - 1).astype(np.int64).reshape(a.shape if axis is None else -1)))
+    if return_inverse:
+        res.append(Tensor((np.cumsum(starts) - 1).astype(np.int64).reshape(a.shape if dim is None else -1)))
     if return_counts:
         res.append(Tensor(np.diff(np.append(np.flatnonzero(starts), flat.shape[0])).astype(np.int64)))
     return res[0] if len(res) == 1 else tuple(res)
+
+
+def top_k(input_x: Any, k: int, sorted: bool = True) -> tuple[Tensor, Tensor]:
+    """The ``k`` largest entries along the last axis and their indices (Int32), as MindSpore's TopK."""
+    values, idx = topk(input_x, k, None, True, sorted)
+    return values, wrap(as_tensor_array(idx).astype(jnp.int32))
+
+
+def aminmax(input: Any, *, axis: int = 0, keepdims: bool = False) -> tuple[Tensor, Tensor]:
+    """The minimum and the maximum along ``axis`` (``axis=None``: over all elements)."""
+    a = as_tensor_array(input)
+    if axis is None:
+        lo, hi = jnp.min(a), jnp.max(a)
+        if keepdims:
+            lo, hi = lo.reshape((1,) * a.ndim), hi.reshape((1,) * a.ndim)
+        return wrap(lo), wrap(hi)
+    ax = check_axis(axis, a.ndim, "aminmax")
+    if a.ndim == 0:
+        return wrap(a), wrap(a)
+    return wrap(jnp.min(a, axis=ax, keepdims=keepdims)), wrap(jnp.max(a, axis=ax, keepdims=keepdims))
+
+
+def unique_with_pad(x: Any, pad_num: Any) -> tuple[Tensor, Tensor]:
+    """The unique values of the 1-D ``x`` in order of first appearance, padded with ``pad_num`` to ``x``'s
+    length, and for each element the position of its value."""
+    a = as_tensor_array(x)
+    if a.ndim != 1:
+        raise ValueError(f"For 'UniqueWithPad', the 'x' must be a 1-D Tensor, but got {a.ndim}-D.")
+    v = _concrete(a, "UniqueWithPad")
+    vals, first, inv = np.unique(v, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    out = np.full(v.shape, np.asarray(arr(pad_num)).item(), v.dtype)
+    out[: order.size] = vals[order]
+    return Tensor(out), Tensor(rank[inv.reshape(-1)].astype(v.dtype))
+
+
+def bound(sorted_x: Any, values: Any, right: bool, out_type: Any, op: str) -> Tensor:
+    """Row-wise ``searchsorted`` of 2-D ``values`` in 2-D ``sorted_x`` (MindSpore's LowerBound/UpperBound)."""
+    s, v = as_tensor_array(sorted_x), as_tensor_array(values)
+    if s.ndim != 2 or v.ndim != 2 or s.shape[0] != v.shape[0]:
+        raise ValueError(
+            f"For '{op}', 'sorted_x' and 'values' must be 2-D with the same number of rows, but got "
+            f"{tuple(s.shape)} and {tuple(v.shape)}."
+        )
+    return wrap(searchsorted(s, v, right=right)._data.astype(np_dtype(out_type)))
+
+
+def list_diff(x: Any, y: Any, out_idx: Any) -> tuple[Tensor, Tensor]:
+    """The values of the 1-D ``x`` not in ``y`` (in order) and their positions in ``x`` (eager only)."""
+    a = _concrete(as_tensor_array(x), "ListDiff")
+    b = _concrete(as_tensor_array(y), "ListDiff")
+    keep = ~np.isin(a, b)
+    return Tensor(a[keep]), Tensor(np.flatnonzero(keep).astype(np_dtype(out_idx)))
