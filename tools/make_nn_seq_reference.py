@@ -17,7 +17,7 @@ from pathlib import Path
 
 import mindspore as ms
 import numpy as np
-from mindspore import Tensor, nn
+from mindspore import Tensor, nn, ops
 
 ms.set_context(mode=ms.PYNATIVE_MODE, device_target="CPU")
 OUT = Path(__file__).resolve().parent.parent / "tests" / "ut" / "nn" / "fixtures" / "nn_seq_reference.npz"
@@ -60,6 +60,61 @@ def _rnn_cases():
         ("lstmcell", lambda: nn.LSTMCell(3, 4), [f32(2, 3), (f32(2, 4), f32(2, 4))]),
         ("grucell_nobias", lambda: nn.GRUCell(3, 4, has_bias=False), [f32(2, 3), f32(2, 4)]),
     ]
+
+
+def _norm_cases():
+    r = _rng(1)
+
+    def f32(*shape):
+        return r.uniform(-2, 2, shape).astype(np.float32)
+
+    return [
+        ("bn1d_train_3d", lambda: nn.BatchNorm1d(3), [f32(4, 3, 2)], True),
+        ("bn3d_train", lambda: nn.BatchNorm3d(3), [f32(2, 3, 2, 2, 3)], True),
+        ("bn3d_eval", lambda: nn.BatchNorm3d(3), [f32(2, 3, 2, 1, 2)], False),
+        ("syncbn_train", lambda: nn.SyncBatchNorm(3), [f32(4, 3, 2, 2)], True),
+        ("groupnorm_4d", lambda: nn.GroupNorm(2, 4), [f32(2, 4, 3, 3)], False),
+        ("groupnorm_3d", lambda: nn.GroupNorm(4, 4, eps=1e-3), [f32(2, 4, 5)], False),
+        ("layernorm_axis1", lambda: nn.LayerNorm((3, 4), begin_norm_axis=1, begin_params_axis=1), [f32(2, 3, 4)]),
+        ("layernorm_mixed", lambda: nn.LayerNorm((4,), begin_norm_axis=1, begin_params_axis=-1), [f32(2, 3, 4)]),
+    ]
+
+
+def _fn_cases():
+    """Functional ops: (name, function of MindSpore tensors, inputs; the first input is differentiated)."""
+    r = _rng(2)
+
+    def f32(*shape):
+        return r.uniform(-2, 2, shape).astype(np.float32)
+
+    return [
+        ("F.group_norm", lambda x, w, b: ops.group_norm(x, 2, w, b, 1e-4), [f32(2, 6, 3), f32(6), f32(6)]),
+        ("F.l2_normalize", lambda x: ops.L2Normalize(axis=1, epsilon=1e-4)(x), [f32(3, 4)]),
+        ("F.renorm", lambda x: ops.renorm(x, 2, 0, 1.5), [f32(3, 4)]),
+        ("F.lrn", lambda x: ops.LRN(2, 1.0, 0.5, 0.75)(x), [f32(1, 5, 2, 2)]),
+    ]
+
+
+def run_fn_case(name, fn, inputs, store, meta):
+    r = _rng(zlib.crc32(name.encode()))
+    args = [Tensor(a) for a in inputs]
+    for i, a in enumerate(inputs):
+        store[f"{name}/in.{i}"] = a
+    out = fn(*args)
+    outs = out if isinstance(out, tuple) else (out,)
+    probes = [r.uniform(-1, 1, o.shape).astype(np.float32) for o in outs]
+    for i, (o, pr) in enumerate(zip(outs, probes)):
+        store[f"{name}/out.{i}"] = o.asnumpy()
+        store[f"{name}/probe/out.{i}"] = pr
+
+    def loss(*xs):
+        o = fn(*xs)
+        o = o if isinstance(o, tuple) else (o,)
+        return sum((a * Tensor(p)).sum() for a, p in zip(o, probes))
+
+    g = ms.grad(loss, grad_position=0)(*args)
+    store[f"{name}/grad/in.0"] = g.asnumpy()
+    meta[name] = {"n_in": len(inputs), "n_out": len(outs)}
 
 
 def _to_ms(a):
@@ -145,6 +200,10 @@ def main():
     store, meta = {}, {}
     for name, factory, args in _rnn_cases():
         run_case(name, factory, args, store, meta)
+    for name, factory, args, *train in _norm_cases():
+        run_case(name, factory, args, store, meta, train=bool(train and train[0]))
+    for name, fn, inputs in _fn_cases():
+        run_fn_case(name, fn, inputs, store, meta)
     store["__meta__"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
     OUT.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(OUT, **store)

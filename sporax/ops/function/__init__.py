@@ -17,3 +17,8 @@ __all__ += math_func.__all__
 __all__ += nn_func.__all__
 __all__ += random_func.__all__
 __all__ += [n for n in activation_func.__all__ + loss_func.__all__ if n not in __all__]
+
+from . import norm_func  # noqa: E402
+from .norm_func import *  # noqa: E402, F403
+
+__all__ += norm_func.__all__

@@ -236,6 +236,7 @@ def _batch_norm(
     momentum: float,
     eps: float,
     op: str,
+    sync: bool = False,
 ) -> tuple[Tensor, Any, Any]:
     from ...common.parameter import Parameter
 
@@ -253,10 +254,15 @@ def _batch_norm(
     bshape = (1, c) + (1,) * (x.ndim - 2)
     cdt = jnp.float32 if x.dtype in (jnp.float16, jnp.bfloat16) else x.dtype
     xc = x.astype(cdt)
-    if training:
+    if training and sync:  # nn.SyncBatchNorm: the statistics of the batch over all ranks
+        from .norm_func import global_moments
+
+        mean, var, n = global_moments(xc, axes)
+    elif training:
         mean = jnp.mean(xc, axis=axes)
         var = jnp.mean(jnp.square(xc - mean.reshape(bshape)), axis=axes)
         n = x.size // c
+    if training:
         if isinstance(running_mean, Parameter) or isinstance(running_var, Parameter):
             m = lax.stop_gradient(mean)
             v = lax.stop_gradient(var) * (n / max(n - 1, 1))

@@ -13,8 +13,8 @@ import sporax as ms
 from sporax import Tensor
 
 _PATH = Path(__file__).resolve().parent / "fixtures" / "nn_seq_reference.npz"
-_DATA = np.load(_PATH)
-META = json.loads(bytes(_DATA["__meta__"]).decode())
+DATA = np.load(_PATH)
+META = json.loads(bytes(DATA["__meta__"]).decode())
 
 
 def _build(name, struct, top=True):
@@ -23,7 +23,7 @@ def _build(name, struct, top=True):
     if isinstance(struct, list):
         items = [_build(name, s, False) for s in struct]
         return items if top else tuple(items)
-    return Tensor(_DATA[f"{name}/{struct}"])
+    return Tensor(DATA[f"{name}/{struct}"])
 
 
 def _flat(tree, prefix, out):
@@ -42,17 +42,17 @@ def check_case(name, net, rtol=1e-5, atol=1e-5, grads=True):
     params = net.trainable_params()
     assert [p.name for p in params] == meta["params"]
     for p in params:
-        p.set_data(Tensor(_DATA[f"{name}/param/{p.name}"]))
+        p.set_data(Tensor(DATA[f"{name}/param/{p.name}"]))
     args = _build(name, meta["args"])
     out = {}
     _flat(net(*args), "out", out)
     assert sorted(out) == sorted(meta["outputs"])
     for k, v in out.items():
-        np.testing.assert_allclose(v.asnumpy(), _DATA[f"{name}/{k}"], rtol=rtol, atol=atol, err_msg=f"{name} {k}")
+        np.testing.assert_allclose(v.asnumpy(), DATA[f"{name}/{k}"], rtol=rtol, atol=atol, err_msg=f"{name} {k}")
     if not grads:
         return
     keys = meta["outputs"]
-    probes = {k: Tensor(_DATA[f"{name}/probe/{k}"]) for k in keys}
+    probes = {k: Tensor(DATA[f"{name}/probe/{k}"]) for k in keys}
 
     def loss_fn(x0, *rest):
         fo = {}
@@ -63,8 +63,8 @@ def check_case(name, net, rtol=1e-5, atol=1e-5, grads=True):
         return total
 
     _, (gx, gw) = ms.value_and_grad(loss_fn, grad_position=0, weights=params)(*args)
-    np.testing.assert_allclose(gx.asnumpy(), _DATA[f"{name}/grad/in.0"], rtol=rtol, atol=atol, err_msg=f"{name} dx")
+    np.testing.assert_allclose(gx.asnumpy(), DATA[f"{name}/grad/in.0"], rtol=rtol, atol=atol, err_msg=f"{name} dx")
     for p, g in zip(params, gw):
         np.testing.assert_allclose(
-            g.asnumpy(), _DATA[f"{name}/grad/param/{p.name}"], rtol=rtol, atol=atol, err_msg=f"{name} d{p.name}"
+            g.asnumpy(), DATA[f"{name}/grad/param/{p.name}"], rtol=rtol, atol=atol, err_msg=f"{name} d{p.name}"
         )
