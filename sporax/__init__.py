@@ -6,16 +6,32 @@ unmodified MindSpore script.
 """
 
 from . import _engine  # noqa: F401  (switches x64 on before anything creates arrays)
-from . import common, context, ops
+from . import common, context, log, ops
 from .common import dtype
-from .common.api import jit, ms_function
+from .common.api import jit, jit_class, lazy_inline, ms_function, no_inline, recompute
 from .common.dtype import *  # noqa: F403
+from .common.generator import (
+    Generator,
+    default_generator,
+    get_rng_state,
+    initial_seed,
+    manual_seed,
+    seed,
+    set_rng_state,
+)
+from .common.jit_config import JitConfig
+from .common import mutable
 from .common.parameter import Parameter, ParameterTuple
 from .common.seed import get_seed, set_seed
-from .common.tensor import COOTensor, CSRTensor, RowTensor, Tensor, is_tensor, tensor
+from .common.tensor import COOTensor, CSRTensor, RowTensor, Tensor, from_numpy, is_tensor, tensor
+from .device_manager import get_current_device, set_deterministic, set_device
+from .log import get_level, get_log_config
 from .context import (
+    COMPATIBLE,
     GRAPH_MODE,
+    LAX,
     PYNATIVE_MODE,
+    STRICT,
     ParallelMode,
     get_auto_parallel_context,
     get_context,
@@ -29,12 +45,6 @@ from . import nn, communication, parallel  # noqa: E402
 __version__ = "0.1.0"
 
 mstype = dtype
-
-
-def mutable(input_data, dynamic_len: bool = False):
-    """MindSpore's ``mutable``: mark a value as a variable input of a compiled function. Tensors already
-    are; Python numbers are compile-time constants in sporax, as in MindSpore's graph mode."""
-    return input_data
 
 
 def run_check() -> None:
@@ -67,6 +77,7 @@ _LAZY = (
     "runtime",
     "hal",
     "mint",
+    "utils",
 )
 
 

@@ -15,6 +15,9 @@ from ._engine import jax, state
 __all__ = [
     "GRAPH_MODE",
     "PYNATIVE_MODE",
+    "STRICT",
+    "COMPATIBLE",
+    "LAX",
     "ParallelMode",
     "set_context",
     "get_context",
@@ -28,6 +31,12 @@ __all__ = [
 
 GRAPH_MODE = 0
 PYNATIVE_MODE = 1
+
+# jit_syntax_level values (set_context(jit_syntax_level=ms.LAX)). sporax compiles the Python it can convert
+# and runs the rest eagerly, which is LAX's meaning; STRICT and COMPATIBLE are accepted and run the same way.
+STRICT = 0
+COMPATIBLE = 1
+LAX = 2
 
 
 class ParallelMode(StrEnum):
@@ -63,6 +72,7 @@ _context: dict[str, Any] = {
     "deterministic": "OFF",
     "runtime_num_threads": 30,
     "memory_optimize_level": "O0",
+    "jit_syntax_level": LAX,
 }
 
 
@@ -105,6 +115,11 @@ def set_context(**kwargs: Any) -> None:
                     + ("Install the CUDA build: pip install 'sporax[cuda]'." if value == "GPU" else "")
                 ) from None
             jax.config.update("jax_default_device", jax.local_devices(backend=platform)[0])
+        elif key == "jit_syntax_level":
+            if value not in (STRICT, COMPATIBLE, LAX):
+                raise ValueError(
+                    f"For 'jit_syntax_level', the value should be context.STRICT or context.LAX, but got {value}."
+                )
         elif key == "device_id":
             if not isinstance(value, int) or value < 0:
                 raise ValueError(f"For 'set_context', the 'device_id' must be a non-negative int, but got {value!r}.")

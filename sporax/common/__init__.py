@@ -1,11 +1,21 @@
 """``sporax.common``: Tensor, Parameter, dtypes, initializers, seed, jit."""
 
 from . import dtype, initializer
-from .api import jit, ms_function
+from .api import jit, jit_class, lazy_inline, ms_function, no_inline, recompute
 from .dtype import *  # noqa: F403
+from .generator import (
+    Generator,
+    default_generator,
+    get_rng_state,
+    initial_seed,
+    manual_seed,
+    set_rng_state,
+)
+from .generator import seed as seed  # noqa: PLC0414  (the function shadows the submodule, as in MindSpore)
+from .jit_config import JitConfig
 from .parameter import Parameter, ParameterTuple
 from .seed import get_seed, set_seed
-from .tensor import COOTensor, CSRTensor, RowTensor, Tensor, is_tensor, tensor
+from .tensor import COOTensor, CSRTensor, RowTensor, Tensor, from_numpy, is_tensor, tensor
 
 __all__ = [
     "Tensor",
@@ -22,5 +32,28 @@ __all__ = [
     "COOTensor",
     "CSRTensor",
     "RowTensor",
+    "from_numpy",
+    "jit_class",
+    "lazy_inline",
+    "no_inline",
+    "recompute",
+    "JitConfig",
+    "Generator",
+    "default_generator",
+    "seed",
+    "manual_seed",
+    "initial_seed",
+    "get_rng_state",
+    "set_rng_state",
+    "mutable",
     *dtype.__all__,
 ]
+
+
+def mutable(input_data, dynamic_len: bool = False):
+    """MindSpore's ``mutable``: mark a value as a variable input of a compiled function. Tensors already are;
+    a tuple/list/dict of Tensors is returned as it is (its Tensors are inputs). Python numbers are constants of
+    the compilation in sporax (MindSpore makes them variables; the results are the same)."""
+    if not isinstance(dynamic_len, bool):
+        raise TypeError(f"For 'mutable', the 'dynamic_len' must be a bool, but got {type(dynamic_len).__name__}.")
+    return input_data

@@ -6,9 +6,10 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from .._engine import StatefulJit, warn_user
+from .. import _checkparam as validator
+from .._engine import StatefulJit, remat_call, warn_user
 
-__all__ = ["jit", "ms_function"]
+__all__ = ["jit", "ms_function", "jit_class", "lazy_inline", "no_inline", "recompute"]
 
 
 def jit(
@@ -28,10 +29,12 @@ def jit(
     Usable bare (``@jit``), with arguments (``@jit(jit_level="O1")``), and on Cell methods.
     ``fullgraph=True`` raises instead of falling back to eager for code that cannot be compiled.
     """
-    if capture_mode not in ("ast", "bytecode", "trace"):
-        raise ValueError(
-            f"For 'jit', the 'capture_mode' must be 'ast', 'bytecode' or 'trace', but got '{capture_mode}'."
-        )
+    # MindSpore's checks. On XLA every jit_level and backend compiles the whole function with XLA
+    # (XLA picks its own fusions); the values are validated and otherwise have no effect.
+    validator.check_string(capture_mode, ["ast", "bytecode", "trace"], "capture_mode", "jit")
+    validator.check_string(jit_level, ["O0", "O1"], "jit_level", "jit")
+    validator.check_int_range(dynamic, 0, 1, validator.INC_BOTH, "dynamic", "jit")
+    validator.check_bool(fullgraph, "fullgraph", "jit")
 
     def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
         if not callable(fn):
@@ -57,3 +60,64 @@ def ms_function(
 ) -> Any:
     """MindSpore 1.x name of :func:`jit`."""
     return jit(fn)
+
+
+def jit_class(cls: Any) -> Any:
+    """Mark a user class whose instances may be used inside compiled code (MindSpore's ``@jit_class``).
+
+    sporax compiles by tracing Python, so any object already works there: its attributes are constants of
+    the compilation and the Parameters it holds are implicit state. The decorator keeps MindSpore's checks."""
+    import inspect
+
+    if not inspect.isclass(cls):
+        raise TypeError(f"Decorator jit_class can only be used for class type, but got {cls}.")
+    if any(c.__name__ == "Cell" and c.__module__.startswith("sporax.nn") for c in cls.__mro__):
+        raise TypeError(f"Decorator jit_class is used for user-defined classes and cannot be used for nn.Cell: {cls}.")
+    cls.__ms_class__ = True
+    return cls
+
+
+def lazy_inline(fn: Any = None, attrs: Any = None, policy: Any = None) -> Any:
+    """MindSpore's ``@lazy_inline`` on a Cell's ``__init__``: reuse one compiled graph for repeated blocks.
+
+    XLA compiles the whole step as one program and decides inlining itself, so the decorated ``__init__`` is
+    returned as it is (the program's results are the same); ``attrs`` and ``policy`` are accepted."""
+
+    def wrap(func: Any) -> Any:
+        if not callable(func):
+            raise TypeError(f"Decorator lazy_inline can only be used for a callable, but got {func}.")
+        func.__lazy_inline__ = True
+        return func
+
+    return wrap if fn is None else wrap(fn)
+
+
+def no_inline(fn: Any = None) -> Any:
+    """MindSpore's ``@no_inline``: keep a function as a called subgraph. XLA decides inlining; the function
+    is returned as it is."""
+
+    def wrap(func: Any) -> Any:
+        if not callable(func):
+            raise TypeError(f"Decorator no_inline can only be used for a callable, but got {func}.")
+        func.__no_inline__ = True
+        return func
+
+    return wrap if fn is None else wrap(fn)
+
+
+def recompute(
+    block: Any,
+    *args: Any,
+    use_reentrant: bool = True,
+    output_recompute: bool = False,
+    early_stop: bool = True,
+    context_fn: Any = None,
+    **kwargs: Any,
+) -> Any:
+    """Call ``block(*args, **kwargs)`` keeping no activations for the backward pass: they are recomputed
+    there (``jax.checkpoint``). The result and the gradients are those of the plain call; memory is lower.
+    Parameter writes inside ``block`` (BatchNorm statistics) still happen once."""
+    if not (hasattr(block, "construct") and hasattr(block, "get_parameters")):  # a Cell (common sits below nn)
+        raise TypeError("Recompute function now only support block which inherited from Cell when use_reentrant=True!")
+    call = (lambda *a: block(*a, **kwargs)) if kwargs else block
+    return remat_call(call, args, list(block.get_parameters()))

@@ -18,7 +18,7 @@ from .._engine import concrete, is_tracer, jax, jnp, traced_text
 from . import dtype as mstype
 from ._tensor_methods import TensorMethods, _ops
 
-__all__ = ["Tensor", "COOTensor", "CSRTensor", "RowTensor", "tensor", "is_tensor"]
+__all__ = ["Tensor", "COOTensor", "CSRTensor", "RowTensor", "tensor", "is_tensor", "from_numpy"]
 
 
 def _list_to_numpy(data: Any) -> np.ndarray:
@@ -124,6 +124,16 @@ class Tensor(TensorMethods):
         if dtype is not None and not isinstance(dtype, mstype.Type):
             raise TypeError(f"For 'Tensor', the 'dtype' must be a sporax dtype such as ms.float32, but got {dtype!r}.")
         self._data = to_array(input_data, dtype)
+
+    @staticmethod
+    def from_numpy(array: Any) -> Tensor:
+        """A Tensor holding ``array``'s values and dtype (MindSpore's ``Tensor.from_numpy``).
+
+        MindSpore shares the array's memory; XLA arrays are immutable, so sporax copies: later edits of
+        ``array`` do not show in the Tensor."""
+        if not isinstance(array, np.ndarray):
+            raise TypeError("Expected a NumPy array.")
+        return Tensor(array)
 
     @classmethod
     def _from_data(cls, data: Any) -> Tensor:
@@ -445,9 +455,20 @@ jax.tree_util.register_pytree_node(Tensor, lambda t: ((t._data,), None), lambda 
 
 
 def tensor(
-    input_data: Any = None, dtype: Any = None, shape: Any = None, init: Any = None, const_arg: bool = False
+    input_data: Any = None,
+    dtype: Any = None,
+    shape: Any = None,
+    init: Any = None,
+    const_arg: bool = False,
+    device: Any = None,
 ) -> Tensor:
-    return Tensor(input_data, dtype, shape, init, const_arg=const_arg)
+    """A Tensor (MindSpore's ``mindspore.tensor``); ``device`` is accepted (sporax places arrays by context)."""
+    return Tensor(input_data, dtype, shape, init, const_arg=const_arg, device=device)
+
+
+def from_numpy(array: Any) -> Tensor:
+    """A Tensor from a NumPy array (MindSpore's ``mindspore.from_numpy``); see :meth:`Tensor.from_numpy`."""
+    return Tensor.from_numpy(array)
 
 
 def is_tensor(obj: Any) -> bool:

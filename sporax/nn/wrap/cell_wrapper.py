@@ -184,12 +184,13 @@ class ForwardValueAndGrad(Cell):
     ) -> None:
         super().__init__(auto_prefix=False)
         self.network = check_cell(network, "ForwardValueAndGrad", "network")
-        if get_by_list and not isinstance(weights, ParameterTuple):
+        # MindSpore takes a ParameterTuple or a plain list/tuple of Parameters (net.trainable_params()), and
+        # ignores 'weights' when get_by_list is False.
+        if get_by_list and not isinstance(weights, (ParameterTuple, list, tuple)):
             raise TypeError(
-                "For 'ForwardValueAndGrad', the 'weights' must be a ParameterTuple when 'get_by_list' is True."
+                "For 'ForwardValueAndGrad', when 'get_by_list' is set to True, the argument 'weights' must be "
+                f"Parameters array, but got '{type(weights)}'"
             )
-        if weights is not None and not get_by_list:
-            raise ValueError("For 'ForwardValueAndGrad', 'weights' is given but 'get_by_list' is False.")
         self.weights = weights
         self.get_by_list, self.sens_param = get_by_list, sens_param
         self.grad = ops.GradOperation(get_all=get_all, get_by_list=get_by_list, sens_param=sens_param)

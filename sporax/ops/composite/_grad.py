@@ -111,12 +111,51 @@ def _check_positions(args: Sequence[Any], positions: Sequence[int], op: str) -> 
     for i in positions:
         if i >= len(args) or i < -len(args):
             raise IndexError(f"For '{op}', the grad_position {i} is out of range for {len(args)} input(s).")
+        if isinstance(args[i], Parameter):
+            continue  # differentiated as the state it holds (see _split_parameters)
         leaves = jax.tree_util.tree_leaves(args[i])
         if not leaves or not all(isinstance(x, (jax.Array, jax.core.Tracer)) for x in leaves):
             raise TypeError(
                 f"For '{op}', the input at grad_position {i} must be a Tensor (or a tuple of Tensors), "
                 f"but got {type(args[i]).__name__}."
             )
+
+
+def _split_parameters(args: Sequence[Any], pos: Sequence[int]) -> tuple[list[int], list[int]]:
+    """(positions holding Tensors, positions holding Parameters). A Parameter passed as an input is
+    differentiated as the value it holds (bound in the frame like a weight, so the function sees one value
+    whether it reads the argument or the Parameter elsewhere), as MindSpore allows."""
+    tensors = [p for p in pos if not isinstance(args[p], Parameter)]
+    params = [p for p in pos if isinstance(args[p], Parameter)]
+    return tensors, params
+
+
+def _vjp_inputs(
+    fn: Callable[..., Any], args: Sequence[Any], pos: Sequence[int], wlist: list[Parameter]
+) -> tuple[Any, Callable[[Any], tuple[list[Any], list[Tensor]]]]:
+    """``vjp_stateful`` with Parameters allowed at ``pos``; the pullback gives (grads of pos, grads of wlist)."""
+    t_pos, p_pos = _split_parameters(args, pos)
+    if not p_pos:
+        out, pull = vjp_stateful(fn, args, pos, wlist)
+        return out, lambda ct: _pull(pull, ct)
+    holders = wlist + [args[p] for p in p_pos]
+    out, pull = vjp_stateful(fn, args, t_pos, holders)
+
+    def pullback(ct: Any) -> tuple[list[Any], list[Tensor]]:
+        gx, gw = _pull(pull, ct)
+        by_pos = dict(zip(t_pos, gx, strict=True))
+        by_pos.update(zip(p_pos, gw[len(wlist) :], strict=True))
+        return [by_pos[p] for p in pos], gw[: len(wlist)]
+
+    return out, pullback
+
+
+def _aux_sens_cotangent(out: Any, sens: Any, op: str) -> Any:
+    """With has_aux, the sens is the cotangent of the first output; the aux outputs get zeros."""
+    if not isinstance(out, tuple) or not out:
+        raise TypeError("When 'has_aux' is True, the function must return a tuple: (output, *aux).")
+    head = _sens_cotangent(out[0], sens, op)
+    return (head, *jax.tree_util.tree_map(zeros_cotangent, out[1:]))
 
 
 class _GradFunction:
@@ -155,6 +194,7 @@ def _make_grad_impl(
     return_ids: bool,
     with_value: bool,
     op: str,
+    sens_param: bool = False,
 ) -> Callable[..., Any]:
     if grad_position is None and weights is None:
         raise ValueError(f"For '{op}', 'grad_position' and 'weights' cannot both be None.")
@@ -172,10 +212,21 @@ def _make_grad_impl(
     wlist, single_w = _weights_list(weights, op)
 
     def impl(*args: Any) -> Any:
+        sens = None
+        if sens_param:
+            if not args:
+                raise TypeError(
+                    f"For '{op}', 'sens_param' is True, so the last input must be the sens, but got no inputs."
+                )
+            args, sens = args[:-1], args[-1]
         pos = tuple(p % len(args) if len(args) else p for p in positions)
         _check_positions(args, pos, op)
-        out, pull = vjp_stateful(fn, args, pos, wlist)
-        gx, gw = _pull(pull, _cotangent(out, has_aux))
+        out, pull = _vjp_inputs(fn, args, pos, wlist)
+        if sens_param:
+            ct = _aux_sens_cotangent(out, sens, op) if has_aux else _sens_cotangent(out, sens, op)
+        else:
+            ct = _cotangent(out, has_aux)
+        gx, gw = pull(ct)
         if return_ids:
             gx = [(p, g) for p, g in zip(positions, gx, strict=True)]
             gw = [(w.name, g) for w, g in zip(wlist, gw, strict=True)]
@@ -197,12 +248,19 @@ def _make_grad_impl(
 
 
 def grad(
-    fn: Callable[..., Any], grad_position: Any = 0, weights: Any = None, has_aux: bool = False, return_ids: bool = False
+    fn: Callable[..., Any],
+    grad_position: Any = 0,
+    weights: Any = None,
+    has_aux: bool = False,
+    return_ids: bool = False,
+    sens_param: bool = False,
 ) -> Callable[..., Any]:
     """Gradient function of ``fn`` w.r.t. the inputs at ``grad_position`` and/or ``weights``.
 
     Outputs: the gradient (a Tensor for an int position, a tuple for a tuple of positions or weights;
-    ``(inputs grads, weights grads)`` with both); with ``has_aux``, ``(grads, aux)``.
+    ``(inputs grads, weights grads)`` with both); with ``has_aux``, ``(grads, aux)``. With ``sens_param``
+    the last input is the sens: the cotangent of the output (of the first output with ``has_aux``).
+    A Parameter passed as an input at ``grad_position`` is differentiated like a Tensor input.
     """
     key = (
         "grad",
@@ -212,17 +270,24 @@ def grad(
         type(weights) is Parameter,
         has_aux,
         return_ids,
+        sens_param,
     )
     return _cache.get_or(
         key,
         lambda: _GradFunction(
-            _make_grad_impl(fn, grad_position, weights, has_aux, return_ids, False, "grad"), f"grad({_name(fn)})"
+            _make_grad_impl(fn, grad_position, weights, has_aux, return_ids, False, "grad", sens_param),
+            f"grad({_name(fn)})",
         ),
     )
 
 
 def value_and_grad(
-    fn: Callable[..., Any], grad_position: Any = 0, weights: Any = None, has_aux: bool = False, return_ids: bool = False
+    fn: Callable[..., Any],
+    grad_position: Any = 0,
+    weights: Any = None,
+    has_aux: bool = False,
+    return_ids: bool = False,
+    sens_param: bool = False,
 ) -> Callable[..., Any]:
     """Like :func:`grad`, returning ``(fn's outputs, grads)``."""
     key = (
@@ -233,11 +298,12 @@ def value_and_grad(
         type(weights) is Parameter,
         has_aux,
         return_ids,
+        sens_param,
     )
     return _cache.get_or(
         key,
         lambda: _GradFunction(
-            _make_grad_impl(fn, grad_position, weights, has_aux, return_ids, True, "value_and_grad"),
+            _make_grad_impl(fn, grad_position, weights, has_aux, return_ids, True, "value_and_grad", sens_param),
             f"value_and_grad({_name(fn)})",
         ),
     )
@@ -317,9 +383,9 @@ class GradOperation:
                     raise TypeError("For 'GradOperation', the function has no input to differentiate.")
                 positions = [0]
                 _check_positions(args, positions, "GradOperation")
-            out, pull = vjp_stateful(fn, args, positions, wlist)
+            out, pull = _vjp_inputs(fn, args, positions, wlist)
             ct = _sens_cotangent(out, sens, "GradOperation") if sens_param else _cotangent(out, False)
-            gx, gw = _pull(pull, ct)
+            gx, gw = pull(ct)
             if get_all and get_by_list:
                 return tuple(gx), tuple(gw)
             if get_by_list:

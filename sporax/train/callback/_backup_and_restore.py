@@ -9,7 +9,7 @@ import stat
 
 import numpy as np
 
-from sporax.common import seed as _seed
+from sporax.common.generator import _seed_mod as _seed  # the module: sporax.common.seed is the function
 from sporax.common.tensor import Tensor
 
 from ..._checkparam import check_bool, check_positive_int

@@ -284,6 +284,7 @@ ARGS = {
     "permute": (1, 0),
     "reshape": (4,),
     "view": (1, 4),
+    "from_numpy": (np.ones(2, np.float32),),
 }
 INT_METHODS = {"bitwise_and", "bitwise_or", "bitwise_xor", "bincount", "gcd", "lcm"}
 SKIP = {"cross"}  # needs a dimension of size 3: covered below

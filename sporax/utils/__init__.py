@@ -1,0 +1,55 @@
+"""``mindspore.utils``: DLPack exchange (``to_dlpack``/``from_dlpack``) with NumPy, PyTorch, CuPy... through
+XLA's DLPack support.
+
+MindSpore's Ascend reliability tools here (``stress_detect``, ``sdc_detect_*``, ``ExitByRequest``, the
+``_tft_handler`` fault-tolerance hooks) have no XLA counterpart and are not provided.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._engine import jax
+
+__all__ = ["to_dlpack", "from_dlpack"]
+
+_KDL_CPU, _KDL_CUDA = 1, 2
+
+
+class _Capsule:
+    """A bare DLPack capsule, dressed as the protocol object XLA's ``from_dlpack`` asks for."""
+
+    def __init__(self, capsule: Any) -> None:
+        self._capsule = capsule
+        device = jax.config.jax_default_device
+        platform = getattr(device, "platform", None) or jax.default_backend()
+        self._device = (_KDL_CUDA, getattr(device, "id", 0)) if platform in ("gpu", "cuda") else (_KDL_CPU, 0)
+
+    def __dlpack__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._capsule
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return self._device
+
+
+def to_dlpack(tensor: Any) -> Any:
+    """A DLPack capsule sharing ``tensor``'s device buffer (read it with ``torch.utils.dlpack.from_dlpack``...)."""
+    from ..common.tensor import Tensor
+
+    if not isinstance(tensor, Tensor):
+        raise TypeError(f"For 'to_dlpack', the 'tensor' must be a Tensor, but got {type(tensor).__name__}.")
+    return tensor._data.__dlpack__()
+
+
+def from_dlpack(dlpack: Any) -> Any:
+    """A Tensor from a DLPack capsule or from any object with ``__dlpack__`` (a NumPy array, a torch tensor)."""
+    from ..common.tensor import Tensor
+
+    if type(dlpack).__name__ == "PyCapsule":
+        dlpack = _Capsule(dlpack)
+    elif not hasattr(dlpack, "__dlpack__"):
+        raise TypeError(
+            f"For 'from_dlpack', the 'dlpack' must be a DLPack capsule or have __dlpack__, but got "
+            f"{type(dlpack).__name__}."
+        )
+    return Tensor._from_data(jax.dlpack.from_dlpack(dlpack))

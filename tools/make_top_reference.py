@@ -1,0 +1,160 @@
+"""Reference values for the top-level / common / autodiff tests, recorded under real MindSpore 2.10.
+
+    /work/msvenv/bin/python tools/make_top_reference.py   # writes tests/ut/common/fixtures/top_reference.json
+
+Run from a directory outside MindSpore's install. Each entry is what MindSpore returned (values as lists) or
+raised (exception class name and message); tests/ut/common/test_top_level.py and test_grad_signatures.py
+compare sporax against it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+OUT = Path(__file__).resolve().parent.parent / "tests" / "ut" / "common" / "fixtures" / "top_reference.json"
+
+
+def _err(fn):
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001
+        return {
+            "error": type(e).__name__,
+            "message": str(e).split("\n")[0],
+            "mro": [c.__name__ for c in type(e).__mro__],
+        }
+    return {"error": None}
+
+
+def _val(t):
+    if isinstance(t, tuple | list):
+        return [_val(x) for x in t]
+    return np.asarray(t.asnumpy() if hasattr(t, "asnumpy") else t).tolist()
+
+
+def _log_config_in_subprocess(env: dict[str, str]) -> dict:
+    code = "import json, mindspore as ms; print(json.dumps([ms.get_level(), ms.get_log_config()]))"
+    full = {k: v for k, v in os.environ.items() if not k.startswith(("GLOG", "logger_"))}
+    full.update(env)
+    out = subprocess.run([sys.executable, "-c", code], env=full, capture_output=True, text=True, cwd="/tmp")
+    lines = [ln for ln in out.stdout.splitlines() if ln.startswith("[")]
+    if not lines:
+        return {"error": [ln for ln in out.stderr.splitlines() if "Error" in ln][-1]}
+    line = lines[-1]
+    level, cfg = json.loads(line)
+    return {"level": level, "config": cfg}
+
+
+def main() -> None:
+    import mindspore as ms
+    from mindspore import Parameter, Tensor, nn
+    from mindspore.common import dtype as mstype
+
+    ref: dict = {}
+    names = [
+        "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32",
+        "float64", "bfloat16", "complex64", "complex128", "float8_e4m3fn", "float8_e5m2", "hifloat8", "qint4x2",
+        "list_", "tuple_", "type_none", "number", "_null", "string", "tensor_type", "cfloat", "cdouble", "long",
+        "intp", "short", "intc", "byte", "ubyte", "ushort", "uintc", "uintp", "half", "single", "double",
+    ]  # fmt: skip
+    ref["dtype"] = {n: [repr(getattr(mstype, n)), str(getattr(mstype, n))] for n in names}
+    tt = mstype.TensorType(mstype.float32)
+    ref["tensor_type"] = [repr(tt), str(tt), repr(tt.element_type())]
+    ref["float_type"] = [repr(t) for t in mstype.float_type]
+    ref["quant_dtype"] = {m.name: m._value_ for m in mstype.QuantDtype}
+
+    # autodiff signatures
+    x = Tensor(np.array([1.0, 2.0, 3.0], np.float32))
+    y = Tensor(np.array([2.0, 3.0, 4.0], np.float32))
+    s = Tensor(np.array([0.5, 1.0, 2.0], np.float32))
+
+    def f(a, b):
+        return a * a * b
+
+    def g(a, b):
+        return a * b, a + b
+
+    def h(a):
+        return a * 2, a * 3
+
+    p = Parameter(Tensor(np.array([1.0, 2.0, 3.0], np.float32)), name="p")
+    ref["grad"] = {
+        "sens": _val(ms.grad(f, 0, sens_param=True)(x, y, s)),
+        "sens_pos01": _val(ms.grad(f, (0, 1), sens_param=True)(x, y, s)),
+        "vag_sens": _val(ms.value_and_grad(f, 0, sens_param=True)(x, y, s)),
+        "sens_tuple_out": _val(ms.grad(g, 0, sens_param=True)(x, y, (s, s))),
+        "sens_has_aux": _val(ms.grad(h, 0, has_aux=True, sens_param=True)(x, s)),
+        "vag_sens_has_aux": _val(ms.value_and_grad(h, 0, has_aux=True, sens_param=True)(x, s)),
+        "param_pos": _val(ms.grad(f, 0)(p, y)),
+        "param_pos_both": _val(ms.grad(f, (0, 1))(p, y)),
+        "vag_param": _val(ms.value_and_grad(f, 1)(y, p)),
+    }
+    net = nn.Dense(3, 2, weight_init="ones", bias_init="zeros")
+    ones = Tensor(np.ones((1, 3), np.float32))
+    fvg = nn.ForwardValueAndGrad(net, weights=net.trainable_params(), get_by_list=True)
+    ref["forward_value_and_grad_list"] = _val(fvg(ones))
+    ref["forward_value_and_grad_bad"] = _err(lambda: nn.ForwardValueAndGrad(net, weights=3, get_by_list=True))
+    ref["grad_op_param_pos"] = _val(ms.ops.GradOperation(get_all=True)(f)(p, y))
+
+    # top level
+    ref["jit_config"] = ms.JitConfig(jit_level="O1").jit_config_dict
+    ref["jit_config_default"] = ms.JitConfig().jit_config_dict
+    ref["jit_config_errors"] = {
+        k: _err(lambda k=k, v=v: ms.JitConfig(**{k: v}))
+        for k, v in [("jit_level", "O5"), ("exc_mode", "x"), ("jit_syntax_level", "X"), ("debug_level", "x"),
+                     ("infer_boost", "x")]
+    }  # fmt: skip
+    ref["jit_errors"] = {
+        k: _err(lambda k=k, v=v: ms.jit(lambda a: a, **{k: v}))
+        for k, v in [("jit_level", "O2"), ("capture_mode", "x"), ("dynamic", 2)]
+    }
+    ref["syntax_levels"] = [ms.STRICT, ms.COMPATIBLE, ms.LAX, ms.get_context("jit_syntax_level")]
+    ref["syntax_level_error"] = _err(lambda: ms.set_context(jit_syntax_level=5))
+    ref["seed_errors"] = {"float": _err(lambda: ms.manual_seed(1.5)), "str": _err(lambda: ms.manual_seed("1"))}
+    ref["manual_seed"] = [ms.manual_seed(5) is ms.default_generator, ms.initial_seed(), ms.get_seed()]
+    gen = ms.Generator()
+    ref["generator"] = [gen.initial_seed(), gen.manual_seed(7) is gen, gen.initial_seed()]
+    ref["rng_state"] = [str(ms.get_rng_state().dtype), list(ms.get_rng_state().shape)]
+    ref["from_numpy"] = [_val(ms.from_numpy(np.arange(6, dtype=np.float32).reshape(2, 3))),
+                         str(ms.from_numpy(np.arange(3, dtype=np.int32)).dtype)]  # fmt: skip
+    ref["from_numpy_error"] = _err(lambda: ms.from_numpy([1, 2]))
+    ref["current_device"] = list(ms.get_current_device())
+    ref["set_device_error"] = _err(lambda: ms.set_device("GPUX"))
+    ref["set_device_id_error"] = _err(lambda: ms.set_device("CPU", -1))
+    ref["set_deterministic_type_error"] = _err(lambda: ms.set_deterministic(1))
+    ms.set_deterministic(True)
+    ref["deterministic"] = ms.get_context("deterministic")
+    ref["set_deterministic_again"] = _err(lambda: ms.set_deterministic(True))
+
+    class Plain:
+        pass
+
+    ref["jit_class"] = [ms.jit_class(Plain) is Plain]
+    ref["jit_class_errors"] = {"cell": _err(lambda: ms.jit_class(nn.Dense)), "int": _err(lambda: ms.jit_class(3))}
+    # recompute: gradient of a recomputed Dense equals the plain one
+    w_plain = ms.grad(lambda a: net(a).sum(), None, net.trainable_params())(ones)
+    w_remat = ms.grad(lambda a: ms.recompute(net, a).sum(), None, net.trainable_params())(ones)
+    ref["recompute"] = [_val(w_plain), _val(w_remat)]
+    ref["recompute_error"] = _err(lambda: ms.recompute(lambda a: a, ones))
+
+    # log
+    ref["log"] = {
+        "default": _log_config_in_subprocess({}),
+        "v3": _log_config_in_subprocess({"GLOG_v": "3"}),
+        "v0": _log_config_in_subprocess({"GLOG_v": "0"}),
+        "bad_level": _log_config_in_subprocess({"GLOG_v": "9"}),
+        "file": _log_config_in_subprocess({"GLOG_logtostderr": "0", "GLOG_log_dir": "/tmp/topa_ref_logs"}),
+    }
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text(json.dumps(ref, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"wrote {OUT}")
+
+
+if __name__ == "__main__":
+    main()
