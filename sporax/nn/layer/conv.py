@@ -1,4 +1,4 @@
-"""Convolution layers: Conv2d, Conv1d (NCHW / NCL)."""
+"""Convolution layers: Conv1d/2d/3d and their transposed forms (NCL / NCHW / NCDHW), Conv2dBnAct."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ from ...common.initializer import HeUniform, Uniform, initializer
 from ...common.parameter import Parameter
 from ...common.tensor import Tensor
 from ...ops.function._conv_pool import tuple_n
+from ...ops.function._conv_transpose import conv_transpose_nd
 from ..cell import Cell
 
-__all__ = ["Conv2d", "Conv1d"]
+__all__ = ["Conv2d", "Conv1d", "Conv3d", "Conv1dTranspose", "Conv2dTranspose", "Conv3dTranspose"]
 
 
 def _int(value: Any, name: str, op: str, minimum: int = 1) -> int:
@@ -29,6 +30,7 @@ class _Conv(Cell):
     """Shared argument handling and parameters of the convolution layers."""
 
     _nsp = 2
+    _transposed = False
 
     def __init__(
         self,
@@ -86,9 +88,15 @@ class _Conv(Cell):
                 f"{out_channels} and 'group': {group}."
             )
         if data_format not in ("NCHW", "NHWC", "NCDHW"):
-            raise ValueError(f"For '{op}', the 'format' must be 'NCHW' or 'NHWC', but got '{data_format}'.")
-        if data_format != "NCHW":
-            raise ValueError(f"For '{op}', the 'NHWC' format is not supported; use 'NCHW'.")
+            raise ValueError(
+                f"For '{op}', the 'format' must be str and must be in ['NCHW', 'NHWC', 'NCDHW'], "
+                f"but got '{data_format}'."
+            )
+        if data_format == "NHWC":
+            raise ValueError(
+                f"For '{op}', the \"NHWC\" format only support in GPU target, but got the 'format' is NHWC and "
+                "the platform is CPU."
+            )
         self.data_format = data_format
         if not isinstance(has_bias, bool):
             raise TypeError(f"For '{op}', the 'has_bias' must be a bool, but got {type(has_bias).__name__}.")
@@ -101,11 +109,13 @@ class _Conv(Cell):
         self.bias = None
         if has_bias:
             if bias_init is None:
-                fan_in = in_channels // group * math.prod(self.kernel_size)
+                fan_in = shape[1] * math.prod(shape[2:])
                 bias_init = Uniform(1 / math.sqrt(fan_in))
             self.bias = Parameter(initializer(bias_init, [out_channels], dtype), name="bias")
 
     def _weight_shape(self) -> list[int]:
+        if self._transposed:
+            return [self.in_channels, self.out_channels // self.group, *self.kernel_size]
         return [self.out_channels, self.in_channels // self.group, *self.kernel_size]
 
     def _check_input(self, x: Tensor) -> None:
@@ -243,3 +253,276 @@ class Conv1d(_Conv):
             f"padding={self.padding}, dilation={self.dilation[0]}, group={self.group}, has_bias={self.has_bias}, "
             f"weight_init={self.weight_init}, bias_init={self.bias_init}"
         )
+
+
+class Conv3d(_Conv):
+    """3-D convolution over an NCDHW input. ``weight``: [out, in / group, kd, kh, kw]; ``padding``: an int or
+    (head, tail, top, bottom, left, right) with 'pad'. Defaults as ``Conv2d``."""
+
+    _nsp = 3
+
+    def __init__(
+        self,
+        in_channels: int,
+        out_channels: int,
+        kernel_size: Any,
+        stride: Any = 1,
+        pad_mode: str = "same",
+        padding: Any = 0,
+        dilation: Any = 1,
+        group: int = 1,
+        has_bias: bool = False,
+        weight_init: Any = None,
+        bias_init: Any = None,
+        data_format: str = "NCDHW",
+        dtype: Any = mstype.float32,
+    ) -> None:
+        if isinstance(padding, tuple) and len(padding) != 6:
+            raise ValueError(f"For 'Conv3d', the 'padding size' must be equal to 6, but got {len(padding)}.")
+        super().__init__(
+            in_channels,
+            out_channels,
+            kernel_size,
+            stride,
+            pad_mode,
+            padding,
+            dilation,
+            group,
+            has_bias,
+            weight_init,
+            bias_init,
+            "NCHW" if data_format == "NCDHW" else data_format,
+            dtype,
+        )
+        self.data_format = data_format
+
+    def construct(self, x: Tensor) -> Tensor:
+        self._check_input(x)
+        return ops.conv3d(
+            x, self.weight, self.bias, self.stride, self.pad_mode.lower(), self.padding, self.dilation, self.group
+        )
+
+
+def _deconv_length(pad_mode: str, size: int, k: int, s: int, d: int, pad_sum: int) -> int:
+    """MindSpore's transposed-convolution output length (Conv1dTranspose / Conv2dTranspose)."""
+    span = k + (k - 1) * (d - 1)
+    if pad_mode == "valid":
+        return size * s + max(span - s, 0)
+    if pad_mode == "same":
+        return size * s
+    return size * s - pad_sum + span - s
+
+
+class _ConvTranspose(_Conv):
+    _transposed = True
+
+    def _transpose(self, x: Tensor, out_sp: tuple[int, ...] | None, output_padding: Any = 0) -> Any:
+        self._check_input(x)
+        return conv_transpose_nd(
+            x,
+            self.weight,
+            self.bias,
+            self.stride,
+            self.pad_mode.lower(),
+            self.padding,
+            self.dilation,
+            self.group,
+            output_padding,
+            self._nsp,
+            type(self).__name__,
+            out_sp,
+        )
+
+
+class Conv1dTranspose(_ConvTranspose):
+    """1-D transposed convolution over an NCL input. ``weight``: [in, out / group, 1, kernel_size] (as
+    MindSpore's, checkpoints interchange); output length: 'same' ``L * stride``, 'valid'
+    ``L * stride + max(dilation * (k - 1) + 1 - stride, 0)``, 'pad' ``(L - 1) * stride - 2 * padding +
+    dilation * (k - 1) + 1``."""
+
+    _nsp = 1
+
+    def __init__(
+        self,
+        in_channels: int,
+        out_channels: int,
+        kernel_size: int,
+        stride: int = 1,
+        pad_mode: str = "same",
+        padding: int = 0,
+        dilation: int = 1,
+        group: int = 1,
+        has_bias: bool = False,
+        weight_init: Any = None,
+        bias_init: Any = None,
+        dtype: Any = mstype.float32,
+    ) -> None:
+        for name, v in (("kernel_size", kernel_size), ("stride", stride), ("padding", padding), ("dilation", dilation)):
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise TypeError(
+                    f"For 'Conv1dTranspose', the type of '{name}' should be 'int', but got type '{type(v).__name__}'."
+                )
+        if isinstance(weight_init, Tensor) and weight_init.ndim == 3:
+            weight_init = ops.expand_dims(weight_init, 2)
+        super().__init__(
+            in_channels,
+            out_channels,
+            kernel_size,
+            stride,
+            pad_mode,
+            padding,
+            dilation,
+            group,
+            has_bias,
+            weight_init,
+            bias_init,
+            "NCHW",
+            dtype,
+        )
+
+    def _weight_shape(self) -> list[int]:
+        return [self.in_channels, self.out_channels // self.group, 1, self.kernel_size[0]]
+
+    def construct(self, x: Tensor) -> Tensor:
+        self._check_input(x)
+        k, s, d, p = self.kernel_size[0], self.stride[0], self.dilation[0], self.padding
+        out = _deconv_length(self.pad_mode.lower(), x.shape[2], k, s, d, 2 * p)
+        return conv_transpose_nd(
+            x,
+            ops.squeeze(self.weight, 2),
+            self.bias,
+            s,
+            self.pad_mode.lower(),
+            p,
+            d,
+            self.group,
+            0,
+            1,
+            "Conv1dTranspose",
+            (out,),
+        )
+
+    def extend_repr(self) -> str:
+        return (
+            f"input_channels={self.in_channels}, output_channels={self.out_channels}, "
+            f"kernel_size={self.kernel_size[0]}, stride={self.stride[0]}, pad_mode={self.pad_mode}, "
+            f"padding={self.padding}, dilation={self.dilation[0]}, group={self.group}, has_bias={self.has_bias}, "
+            f"weight_init={self.weight_init}, bias_init={self.bias_init}"
+        )
+
+
+class Conv2dTranspose(_ConvTranspose):
+    """2-D transposed convolution over an NCHW input. ``weight``: [in, out / group, kh, kw]. Output size as
+    ``Conv1dTranspose`` per dimension (``padding``: an int or (top, bottom, left, right)); as in MindSpore,
+    ``output_padding`` (only with 'pad') appends zeros at the bottom/right after the bias."""
+
+    def __init__(
+        self,
+        in_channels: int,
+        out_channels: int,
+        kernel_size: Any,
+        stride: Any = 1,
+        pad_mode: str = "same",
+        padding: Any = 0,
+        output_padding: Any = 0,
+        dilation: Any = 1,
+        group: int = 1,
+        has_bias: bool = False,
+        weight_init: Any = None,
+        bias_init: Any = None,
+        dtype: Any = mstype.float32,
+    ) -> None:
+        if isinstance(padding, tuple) and len(padding) != 4:
+            raise ValueError(f"For 'Conv2dTranspose', the 'padding size' must be equal to 4, but got {len(padding)}.")
+        if isinstance(output_padding, bool) or not isinstance(output_padding, (int, tuple)):
+            raise TypeError(
+                "For 'Conv2dTranspose', the type of 'output_padding' should be one of '['int', 'tuple']', "
+                f"but got type '{type(output_padding).__name__}'."
+            )
+        if isinstance(output_padding, tuple) and len(output_padding) != 2:
+            raise ValueError(
+                f"For 'Conv2dTranspose', the 'output_padding size' must be equal to 2, but got {len(output_padding)}."
+            )
+        super().__init__(
+            in_channels,
+            out_channels,
+            kernel_size,
+            stride,
+            pad_mode,
+            padding,
+            dilation,
+            group,
+            has_bias,
+            weight_init,
+            bias_init,
+            "NCHW",
+            dtype,
+        )
+        self.output_padding = output_padding
+
+    def construct(self, x: Tensor) -> Tensor:
+        self._check_input(x)
+        p = (self.padding,) * 4 if isinstance(self.padding, int) else self.padding
+        mode = self.pad_mode.lower()
+        out = tuple(
+            _deconv_length(mode, x.shape[2 + i], self.kernel_size[i], self.stride[i], self.dilation[i], p[2 * i] + p[2 * i + 1])
+            for i in range(2)
+        )  # fmt: skip
+        y = self._transpose(x, out)
+        op = (self.output_padding,) * 2 if isinstance(self.output_padding, int) else self.output_padding
+        for i in range(2):
+            if op[i] < 0 or op[i] >= max(self.dilation[i], self.stride[i]):
+                raise ValueError(f"output_padding[{i}] must be in range of [0, max(stride, dilation)).")
+        if any(op) and mode != "pad":
+            raise ValueError("when output_padding is not zero, pad_mode must be 'pad'")
+        if any(op):
+            y = ops.pad(y, (0, op[1], 0, op[0]))
+        return y
+
+
+class Conv3dTranspose(_ConvTranspose):
+    """3-D transposed convolution over an NCDHW input. ``weight``: [in, out / group, kd, kh, kw]; output
+    per dimension: 'same' ``D * stride``, 'valid' ``(D - 1) * stride + dilation * (k - 1) + 1``, 'pad' that
+    minus (head + tail) plus ``output_padding``."""
+
+    _nsp = 3
+
+    def __init__(
+        self,
+        in_channels: int,
+        out_channels: int,
+        kernel_size: Any,
+        stride: Any = 1,
+        pad_mode: str = "same",
+        padding: Any = 0,
+        dilation: Any = 1,
+        group: int = 1,
+        output_padding: Any = 0,
+        has_bias: bool = False,
+        weight_init: Any = None,
+        bias_init: Any = None,
+        data_format: str = "NCDHW",
+        dtype: Any = mstype.float32,
+    ) -> None:
+        if isinstance(padding, tuple) and len(padding) != 6:
+            raise ValueError(f"For 'Conv3dTranspose', the 'padding size' must be equal to 6, but got {len(padding)}.")
+        super().__init__(
+            in_channels,
+            out_channels,
+            kernel_size,
+            stride,
+            pad_mode,
+            padding,
+            dilation,
+            group,
+            has_bias,
+            weight_init,
+            bias_init,
+            "NCHW" if data_format == "NCDHW" else data_format,
+            dtype,
+        )
+        self.data_format = data_format
+        self.output_padding = tuple_n(output_padding, 3, "output_padding", "Conv3dTranspose", minimum=0)
+
+    def construct(self, x: Tensor) -> Tensor:
+        return self._transpose(x, None, self.output_padding)

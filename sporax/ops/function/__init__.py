@@ -22,3 +22,8 @@ from . import norm_func  # noqa: E402
 from .norm_func import *  # noqa: E402, F403
 
 __all__ += norm_func.__all__
+
+from . import conv_pool_func  # noqa: E402
+from .conv_pool_func import *  # noqa: E402, F403
+
+__all__ += [n for n in conv_pool_func.__all__ if n not in __all__]

@@ -18,6 +18,7 @@ from .._utils import as_tensor_array, wrap
 __all__ = [
     "conv1d",
     "conv2d",
+    "conv3d",
     "max_pool2d",
     "avg_pool2d",
     "pool2d",
@@ -170,7 +171,7 @@ def _conv_nd(
             :, :, 0, :
         ]
     else:
-        y = L.conv2d_array(x, w, s, pads, d, groups)
+        y = L.conv_nd_array(x, w, s, pads, d, groups)
     if bias is not None:
         b = as_tensor_array(bias)
         if b.shape != (w.shape[0],):
@@ -196,6 +197,22 @@ def conv2d(
     bottom/right) or 'pad' (``padding``: an int, ``(pad_h, pad_w)`` or ``(top, bottom, left, right)``).
     """
     return wrap(_conv_nd(input, weight, bias, stride, pad_mode, padding, dilation, groups, 2, "conv2d"))
+
+
+@amp_white(bias=("bias", 1))
+def conv3d(
+    input: Any,
+    weight: Any,
+    bias: Any = None,
+    stride: Any = 1,
+    pad_mode: str = "valid",
+    padding: Any = 0,
+    dilation: Any = 1,
+    groups: int = 1,
+) -> Tensor:
+    """3-D convolution of NCDHW ``input`` with OIDHW ``weight`` (``padding``: an int, 3 ints or 6 ints
+    (head, tail, top, bottom, left, right)); 'same' puts the odd extra padding at the far end."""
+    return wrap(_conv_nd(input, weight, bias, stride, pad_mode, padding, dilation, groups, 3, "conv3d"))
 
 
 @amp_white(bias=("bias", 1))
@@ -289,7 +306,7 @@ def pool2d(
             h, w = outs[0] * k[0], outs[1] * k[1]
             xc = x if (h, w) == tuple(x.shape[2:]) else x[:, :, :h, :w]
             y = L.block_max_pool(xc, k[0], k[1])
-        elif return_indices:
+        elif return_indices or d != (1, 1):  # reduce_window's VJP (select_and_scatter) takes no dilation
             fill = _pool_max_identity(x.dtype)
             views = _windows(x, k, s, d, full, fill, outs)
             stacked = jnp.stack(views)

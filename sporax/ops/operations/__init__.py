@@ -19,3 +19,8 @@ __all__ = (
     + nn_ops.__all__
     + random_ops.__all__
 )
+
+from . import conv_pool_ops  # noqa: E402
+from .conv_pool_ops import *  # noqa: E402, F403
+
+__all__ += [n for n in conv_pool_ops.__all__ if n not in __all__]

@@ -1,0 +1,9 @@
+"""The convolution, pooling, padding, resizing and image ops of ``mindspore.ops`` beyond the classic ones in
+``nn_func`` (one import point for ``ops/function/__init__``)."""
+
+from . import _conv_transpose, _pool_func
+from ._conv_pool import conv3d
+from ._conv_transpose import *  # noqa: F403
+from ._pool_func import *  # noqa: F403
+
+__all__ = ["conv3d", *_conv_transpose.__all__, *_pool_func.__all__]

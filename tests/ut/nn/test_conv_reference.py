@@ -1,0 +1,96 @@
+"""Convolution, pooling, padding, resizing and image ops, primitives and layers against MindSpore 2.10:
+forward values and gradients (of ``sum(out * cot)`` w.r.t. the inputs and the layer parameters) recorded by
+``tools/make_nn_conv_reference.py`` under real MindSpore (fixture ``fixtures/nn_conv_reference.npz``).
+
+Covered here: ops.conv3d, ops.conv3d_transpose, nn.Conv3d, nn.Conv1dTranspose, nn.Conv2dTranspose,
+nn.Conv3dTranspose, ops.Conv2D, ops.Conv3D, ops.Conv2DBackpropInput, ops.Conv2DTranspose,
+ops.Conv3DTranspose, ops.avg_pool1d, ops.avg_pool3d, ops.max_pool3d, ops.max_pool2d,
+ops.adaptive_avg_pool1d, ops.adaptive_max_pool1d, ops.adaptive_avg_pool3d, ops.adaptive_max_pool3d,
+ops.adaptive_max_pool2d, ops.lp_pool1d, ops.lp_pool2d, ops.max_unpool1d, ops.max_unpool2d, ops.max_unpool3d,
+nn.MaxPool1d, nn.MaxPool3d, nn.AvgPool1d, nn.AvgPool3d, nn.AdaptiveAvgPool1d, nn.AdaptiveMaxPool1d,
+nn.AdaptiveAvgPool3d, nn.AdaptiveMaxPool3d, nn.LPPool1d, nn.LPPool2d, nn.MaxUnpool2d (and every case listed
+in the fixture).
+"""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import sporax as ms
+from sporax import Tensor, nn, ops
+
+FIX = np.load(Path(__file__).parent / "fixtures" / "nn_conv_reference.npz")
+CASES = json.loads(str(FIX["__cases__"]))
+
+
+def _tuples(v):
+    if isinstance(v, list):
+        return tuple(_tuples(e) for e in v)
+    if isinstance(v, dict):
+        return {k: _tuples(e) for k, e in v.items()}
+    return v
+
+
+def _build(target, kwargs):
+    kind, attr = target.split(".")
+    kw = _tuples(kwargs)
+    if kind == "ops":
+        fn = getattr(ops, attr)
+        return (lambda *a: fn(*a, **kw)), None
+    if kind == "prim":
+        prim = getattr(ops, attr)(**kw.get("init", {}))
+        extra = kw.get("call", ())
+        return (lambda *a: prim(*a, *extra)), None
+    net = getattr(nn, attr)(**kw)
+    return net, net
+
+
+def _close(got, want, what):
+    got = got.asnumpy() if isinstance(got, Tensor) else np.asarray(got)
+    assert got.shape == want.shape, f"{what}: shape {got.shape} != {want.shape}"
+    if want.dtype.kind in "iu":
+        np.testing.assert_array_equal(got, want, err_msg=what)
+    else:
+        np.testing.assert_allclose(got, want, rtol=2e-4, atol=2e-5, err_msg=what)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_against_mindspore(case):
+    name, target, in_specs, kwargs, opts = case
+    run, net = _build(target, kwargs)
+    xs = [Tensor(FIX[f"{name}/in{i}"]) for i in range(len(in_specs))]
+    params = {}
+    if net is not None:
+        for p in net.get_parameters():
+            key = f"{name}/p:{p.name.split('.')[-1]}"
+            if key in FIX:
+                p.set_data(Tensor(FIX[key]))
+                params[p.name] = p
+    outs = run(*xs)
+    outs = outs if isinstance(outs, tuple) else (outs,)
+    n_out = sum(1 for k in FIX.files if k.startswith(f"{name}/out"))
+    assert len(outs) == n_out, f"{name}: {len(outs)} outputs, MindSpore gives {n_out}"
+    for i, o in enumerate(outs):
+        _close(o, FIX[f"{name}/out{i}"], f"{name} out{i}")
+    if not opts.get("grad"):
+        return
+    cot = Tensor(FIX[f"{name}/cot"])
+    diff = tuple(i for i, x in enumerate(xs) if np.issubdtype(x.asnumpy().dtype, np.floating))
+
+    def loss(*a):
+        o = run(*a)
+        o = o[0] if isinstance(o, tuple) else o
+        return (o * cot).sum()
+
+    if params:
+        weights = list(net.get_parameters())
+        gin, gw = ms.value_and_grad(loss, grad_position=diff, weights=weights)(*xs)[1]
+        for p, g in zip(weights, gw):
+            _close(g, FIX[f"{name}/gp:{p.name.split('.')[-1]}"], f"{name} d{p.name}")
+    else:
+        gin = ms.grad(loss, grad_position=diff)(*xs)
+    gin = gin if isinstance(gin, tuple) else (gin,)
+    for i, g in zip(diff, gin):
+        _close(g, FIX[f"{name}/gin{i}"], f"{name} d(in{i})")

@@ -1,0 +1,472 @@
+"""Reference values of MindSpore 2.10's convolution, pooling, padding, resizing and image ops and layers.
+
+Run under real MindSpore (its own venv, numpy<2):
+
+    /work/msvenv/bin/python tools/make_nn_conv_reference.py
+
+writes ``tests/ut/nn/fixtures/nn_conv_reference.npz``: the case list (JSON, key ``__cases__``), each case's
+inputs (``<case>/in<i>``), its layer parameters (``<case>/p:<name>``), MindSpore's outputs (``<case>/out<i>``),
+and, for differentiable cases, the gradients of ``sum(out0 * cot)`` (``<case>/cot``) w.r.t. the inputs
+(``<case>/gin<i>``) and the parameters (``<case>/gp:<name>``). ``tests/ut/nn/test_conv_reference.py``
+replays the cases on sporax.
+
+A case: ``(name, target, inputs, kwargs, options)``. ``target`` is ``ops.<fn>`` (called as
+``fn(*inputs, **kwargs)``), ``nn.<Layer>`` (built with ``kwargs``, called on the inputs), or
+``prim.<Primitive>`` (built with ``kwargs["init"]``, called on the inputs and ``kwargs["call"]``).
+``inputs`` are ``[dtype, shape]`` (random normal, seeded), ``["int", shape, high]`` or ``["const", value,
+dtype]``. ``options``: ``grad`` (check gradients), ``params`` (set the layer's parameters from seeded random
+values instead of their initialisers).
+JSON lists stand for tuples on both sides (MindSpore's validators want tuples).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+OUT = Path(__file__).resolve().parent.parent / "tests" / "ut" / "nn" / "fixtures" / "nn_conv_reference.npz"
+
+F = "float32"
+G = {"grad": True}
+GP = {"grad": True, "params": True}
+
+CASES: list = [
+    # ------------------------------------------------------------------ convolution (functional)
+    ("conv3d_valid", "ops.conv3d", [[F, [1, 2, 5, 6, 5]], [F, [3, 2, 3, 2, 3]]], {}, G),
+    (
+        "conv3d_same_s2",
+        "ops.conv3d",
+        [[F, [2, 2, 5, 5, 6]], [F, [4, 2, 3, 3, 3]]],
+        {"pad_mode": "same", "stride": 2},
+        G,
+    ),
+    (
+        "conv3d_pad6_dil",
+        "ops.conv3d",
+        [[F, [1, 2, 6, 6, 6]], [F, [2, 2, 2, 3, 2]]],
+        {"pad_mode": "pad", "padding": [1, 2, 0], "dilation": [1, 2, 1]},
+        G,
+    ),
+    (
+        "conv3d_groups",
+        "ops.conv3d",
+        [[F, [1, 4, 4, 4, 4]], [F, [4, 2, 3, 3, 3]]],
+        {"groups": 2, "pad_mode": "pad", "padding": 1},
+        G,
+    ),
+    ("conv3d_transpose_valid", "ops.conv3d_transpose", [[F, [1, 2, 3, 3, 3]], [F, [2, 3, 2, 2, 2]]], {"stride": 2}, G),
+    (
+        "conv3d_transpose_same",
+        "ops.conv3d_transpose",
+        [[F, [1, 2, 3, 2, 3]], [F, [2, 3, 3, 3, 3]]],
+        {"pad_mode": "same", "stride": 2},
+        G,
+    ),
+    (
+        "conv3d_transpose_pad_op",
+        "ops.conv3d_transpose",
+        [[F, [1, 2, 3, 3, 3]], [F, [2, 2, 3, 3, 3]]],
+        {"pad_mode": "pad", "padding": 1, "stride": 2, "output_padding": 1},
+        G,
+    ),
+    # ------------------------------------------------------------------ convolution (layers)
+    (
+        "Conv3d_same",
+        "nn.Conv3d",
+        [[F, [1, 2, 4, 5, 4]]],
+        {"in_channels": 2, "out_channels": 3, "kernel_size": 3, "has_bias": True},
+        GP,
+    ),
+    (
+        "Conv3d_pad_group",
+        "nn.Conv3d",
+        [[F, [1, 4, 4, 4, 4]]],
+        {
+            "in_channels": 4,
+            "out_channels": 2,
+            "kernel_size": [2, 3, 3],
+            "pad_mode": "pad",
+            "padding": [0, 1, 1, 1, 1, 0],
+            "group": 2,
+        },
+        GP,
+    ),
+    (
+        "Conv1dTranspose_same",
+        "nn.Conv1dTranspose",
+        [[F, [2, 3, 5]]],
+        {"in_channels": 3, "out_channels": 2, "kernel_size": 3, "stride": 2, "has_bias": True},
+        GP,
+    ),
+    (
+        "Conv1dTranspose_valid_s3",
+        "nn.Conv1dTranspose",
+        [[F, [1, 2, 4]]],
+        {"in_channels": 2, "out_channels": 2, "kernel_size": 2, "stride": 3, "pad_mode": "valid"},
+        GP,
+    ),
+    (
+        "Conv1dTranspose_pad",
+        "nn.Conv1dTranspose",
+        [[F, [1, 2, 5]]],
+        {
+            "in_channels": 2,
+            "out_channels": 4,
+            "kernel_size": 3,
+            "stride": 2,
+            "pad_mode": "pad",
+            "padding": 1,
+            "group": 2,
+        },
+        GP,
+    ),
+    (
+        "Conv2dTranspose_same",
+        "nn.Conv2dTranspose",
+        [[F, [2, 3, 4, 5]]],
+        {"in_channels": 3, "out_channels": 2, "kernel_size": 3, "stride": 2, "has_bias": True},
+        GP,
+    ),
+    (
+        "Conv2dTranspose_valid",
+        "nn.Conv2dTranspose",
+        [[F, [1, 2, 3, 4]]],
+        {
+            "in_channels": 2,
+            "out_channels": 3,
+            "kernel_size": [2, 3],
+            "stride": [2, 1],
+            "pad_mode": "valid",
+            "dilation": [1, 2],
+        },
+        GP,
+    ),
+    (
+        "Conv2dTranspose_pad_op",
+        "nn.Conv2dTranspose",
+        [[F, [1, 2, 4, 4]]],
+        {
+            "in_channels": 2,
+            "out_channels": 3,
+            "kernel_size": 3,
+            "stride": 2,
+            "pad_mode": "pad",
+            "padding": [1, 0, 1, 1],
+            "output_padding": 1,
+            "has_bias": True,
+        },
+        GP,
+    ),
+    (
+        "Conv2dTranspose_group",
+        "nn.Conv2dTranspose",
+        [[F, [1, 4, 3, 3]]],
+        {"in_channels": 4, "out_channels": 2, "kernel_size": 3, "stride": 2, "group": 2},
+        GP,
+    ),
+    (
+        "Conv3dTranspose_same",
+        "nn.Conv3dTranspose",
+        [[F, [1, 2, 3, 3, 2]]],
+        {"in_channels": 2, "out_channels": 3, "kernel_size": 3, "stride": 2, "has_bias": True},
+        GP,
+    ),
+    (
+        "Conv3dTranspose_pad_op",
+        "nn.Conv3dTranspose",
+        [[F, [1, 2, 3, 3, 3]]],
+        {
+            "in_channels": 2,
+            "out_channels": 2,
+            "kernel_size": 3,
+            "stride": 2,
+            "pad_mode": "pad",
+            "padding": 1,
+            "output_padding": 1,
+        },
+        GP,
+    ),
+    (
+        "Conv2D_prim",
+        "prim.Conv2D",
+        [[F, [1, 2, 5, 5]], [F, [3, 2, 3, 3]]],
+        {"init": {"out_channel": 3, "kernel_size": 3, "pad_mode": "pad", "pad": [1, 0, 0, 1], "stride": 2}},
+        G,
+    ),
+    (
+        "Conv3D_prim",
+        "prim.Conv3D",
+        [[F, [1, 2, 4, 4, 4]], [F, [3, 2, 2, 2, 2]]],
+        {"init": {"out_channel": 3, "kernel_size": 2, "pad_mode": "same"}},
+        G,
+    ),
+    (
+        "Conv2DBackpropInput_prim",
+        "prim.Conv2DBackpropInput",
+        [[F, [1, 3, 3, 3]], [F, [3, 2, 3, 3]]],
+        {"init": {"out_channel": 3, "kernel_size": 3, "pad_mode": "same", "stride": 2}, "call": [[1, 2, 6, 6]]},
+        G,
+    ),
+    (
+        "Conv2DTranspose_prim",
+        "prim.Conv2DTranspose",
+        [[F, [1, 3, 3, 3]], [F, [3, 2, 3, 3]]],
+        {
+            "init": {"out_channel": 3, "kernel_size": 3, "pad_mode": "pad", "pad": 1, "stride": 2},
+            "call": [[1, 2, 5, 5]],
+        },
+        G,
+    ),
+    (
+        "Conv3DTranspose_prim",
+        "prim.Conv3DTranspose",
+        [[F, [1, 2, 2, 3, 2]], [F, [2, 3, 2, 2, 2]]],
+        {"init": {"in_channel": 2, "out_channel": 3, "kernel_size": 2, "stride": 2}},
+        G,
+    ),
+    # ------------------------------------------------------------------ pooling (functional)
+    ("avg_pool1d", "ops.avg_pool1d", [[F, [2, 3, 9]]], {"kernel_size": 3, "stride": 2, "padding": 1}, G),
+    (
+        "avg_pool1d_ceil_nopad",
+        "ops.avg_pool1d",
+        [[F, [1, 2, 8]]],
+        {"kernel_size": 3, "stride": 2, "padding": 1, "ceil_mode": True, "count_include_pad": False},
+        G,
+    ),
+    (
+        "avg_pool3d",
+        "ops.avg_pool3d",
+        [[F, [1, 2, 5, 6, 7]]],
+        {"kernel_size": 3, "stride": 2, "padding": 1, "ceil_mode": True, "count_include_pad": False},
+        G,
+    ),
+    (
+        "avg_pool3d_div",
+        "ops.avg_pool3d",
+        [[F, [1, 2, 4, 5, 4]]],
+        {"kernel_size": 2, "stride": 2, "divisor_override": 3},
+        G,
+    ),
+    (
+        "avg_pool3d_incl",
+        "ops.avg_pool3d",
+        [[F, [1, 1, 4, 5, 5]]],
+        {"kernel_size": [2, 3, 3], "stride": [1, 2, 2], "padding": [1, 1, 1, 1, 0, 1]},
+        G,
+    ),
+    (
+        "max_pool3d",
+        "ops.max_pool3d",
+        [[F, [1, 2, 5, 6, 7]]],
+        {"kernel_size": 3, "stride": 2, "padding": 1, "return_indices": True},
+        G,
+    ),
+    (
+        "max_pool3d_ceil_dil",
+        "ops.max_pool3d",
+        [[F, [1, 2, 6, 6, 7]]],
+        {"kernel_size": 2, "stride": 2, "dilation": [1, 2, 1], "ceil_mode": True},
+        G,
+    ),
+    (
+        "max_pool2d_idx",
+        "ops.max_pool2d",
+        [[F, [2, 3, 7, 6]]],
+        {"kernel_size": 3, "stride": 2, "padding": 1, "return_indices": True},
+        G,
+    ),
+    ("adaptive_avg_pool1d", "ops.adaptive_avg_pool1d", [[F, [2, 3, 8]]], {"output_size": 4}, G),
+    ("adaptive_max_pool1d", "ops.adaptive_max_pool1d", [[F, [2, 3, 9]]], {"output_size": 3}, G),
+    ("adaptive_avg_pool3d", "ops.adaptive_avg_pool3d", [[F, [1, 2, 5, 6, 7]]], {"output_size": [2, None, 3]}, G),
+    (
+        "adaptive_max_pool3d",
+        "ops.adaptive_max_pool3d",
+        [[F, [1, 2, 5, 6, 7]]],
+        {"output_size": [2, 4, 3], "return_indices": True},
+        G,
+    ),
+    (
+        "adaptive_max_pool2d_idx",
+        "ops.adaptive_max_pool2d",
+        [[F, [1, 2, 7, 5]]],
+        {"output_size": [3, 2], "return_indices": True},
+        G,
+    ),
+    ("lp_pool1d", "ops.lp_pool1d", [[F, [2, 3, 9]]], {"norm_type": 2, "kernel_size": 3, "stride": 2}, {}),
+    (
+        "lp_pool2d_ceil",
+        "ops.lp_pool2d",
+        [[F, [1, 2, 5, 6]]],
+        {"norm_type": 3.0, "kernel_size": [2, 3], "ceil_mode": True},
+        {},
+    ),
+    (
+        "max_unpool2d",
+        "ops.max_unpool2d",
+        [[F, [1, 2, 2, 2]], ["const", [[[[0, 3], [9, 14]], [[5, 2], [8, 15]]]], "int64"]],
+        {"kernel_size": 2},
+        G,
+    ),
+    (
+        "max_unpool1d_size",
+        "ops.max_unpool1d",
+        [[F, [1, 2, 3]], ["const", [[[0, 3, 4], [1, 2, 6]]], "int64"]],
+        {"kernel_size": 2, "output_size": [1, 2, 7]},
+        G,
+    ),
+    (
+        "max_unpool3d",
+        "ops.max_unpool3d",
+        [[F, [1, 1, 1, 2, 1]], ["const", [[[[[3], [14]]]]], "int64"]],
+        {"kernel_size": 2},
+        G,
+    ),
+    # ------------------------------------------------------------------ pooling (layers)
+    ("MaxPool1d", "nn.MaxPool1d", [[F, [2, 3, 9]]], {"kernel_size": 3, "stride": 2}, G),
+    ("MaxPool1d_same", "nn.MaxPool1d", [[F, [2, 3, 9]]], {"kernel_size": 4, "stride": 2, "pad_mode": "same"}, G),
+    (
+        "MaxPool1d_pad_idx",
+        "nn.MaxPool1d",
+        [[F, [3, 9]]],
+        {"kernel_size": 3, "stride": 2, "pad_mode": "pad", "padding": 1, "return_indices": True},
+        G,
+    ),
+    ("MaxPool3d_same", "nn.MaxPool3d", [[F, [1, 2, 5, 6, 7]]], {"kernel_size": 3, "stride": 2, "pad_mode": "same"}, G),
+    (
+        "MaxPool3d_pad",
+        "nn.MaxPool3d",
+        [[F, [2, 5, 6, 7]]],
+        {"kernel_size": 3, "stride": 2, "pad_mode": "pad", "padding": 1, "ceil_mode": True},
+        G,
+    ),
+    ("AvgPool1d", "nn.AvgPool1d", [[F, [2, 3, 9]]], {"kernel_size": 3, "stride": 2}, G),
+    ("AvgPool1d_same", "nn.AvgPool1d", [[F, [2, 3, 9]]], {"kernel_size": 3, "stride": 2, "pad_mode": "same"}, G),
+    (
+        "AvgPool1d_pad",
+        "nn.AvgPool1d",
+        [[F, [3, 9]]],
+        {"kernel_size": 3, "stride": 2, "pad_mode": "pad", "padding": 1, "count_include_pad": False},
+        G,
+    ),
+    ("AvgPool3d_same", "nn.AvgPool3d", [[F, [1, 2, 5, 6, 7]]], {"kernel_size": 3, "stride": 2, "pad_mode": "same"}, G),
+    (
+        "AvgPool3d_pad_div",
+        "nn.AvgPool3d",
+        [[F, [2, 4, 5, 6]]],
+        {"kernel_size": 2, "stride": 2, "pad_mode": "pad", "padding": 1, "divisor_override": 5},
+        G,
+    ),
+    ("AdaptiveAvgPool1d", "nn.AdaptiveAvgPool1d", [[F, [2, 3, 8]]], {"output_size": 2}, G),
+    ("AdaptiveMaxPool1d", "nn.AdaptiveMaxPool1d", [[F, [2, 3, 9]]], {"output_size": 3}, G),
+    ("AdaptiveAvgPool3d", "nn.AdaptiveAvgPool3d", [[F, [1, 2, 5, 6, 7]]], {"output_size": [3, 2, 4]}, G),
+    ("AdaptiveMaxPool3d", "nn.AdaptiveMaxPool3d", [[F, [2, 5, 6, 7]]], {"output_size": 3, "return_indices": True}, G),
+    ("LPPool1d", "nn.LPPool1d", [[F, [2, 3, 9]]], {"norm_type": 1, "kernel_size": 3, "stride": 2}, G),
+    ("LPPool2d", "nn.LPPool2d", [[F, [1, 2, 6, 6]]], {"norm_type": 2, "kernel_size": 2}, {}),
+    (
+        "MaxUnpool2d",
+        "nn.MaxUnpool2d",
+        [[F, [1, 2, 2, 2]], ["const", [[[[0, 3], [9, 14]], [[5, 2], [8, 15]]]], "int64"]],
+        {"kernel_size": 2},
+        G,
+    ),
+]
+
+
+def _tuples(v):
+    if isinstance(v, list):
+        return tuple(_tuples(e) for e in v)
+    if isinstance(v, dict):
+        return {k: _tuples(e) for k, e in v.items()}
+    return v
+
+
+def make_inputs(rng, specs):
+    out = []
+    for s in specs:
+        if s[0] == "const":
+            out.append(np.asarray(s[1], dtype=s[2]))
+        elif s[0] == "int":
+            out.append(rng.randint(0, s[2], size=s[1]).astype(np.int64))
+        else:
+            out.append(rng.randn(*s[1]).astype(s[0]))
+    return out
+
+
+def main() -> None:
+    import mindspore as ms
+    from mindspore import Tensor, nn, ops
+
+    ms.set_context(mode=ms.PYNATIVE_MODE, device_target="CPU")
+    arrays: dict[str, np.ndarray] = {}
+    cases = []
+    for name, target, in_specs, kwargs, opts in CASES:
+        rng = np.random.RandomState(sum(map(ord, name)))
+        xs = make_inputs(rng, in_specs)
+        kind, attr = target.split(".")
+        kw = _tuples(kwargs)
+        params = {}
+        if kind == "ops":
+            fn = getattr(ops, attr)
+
+            def run(*a, fn=fn, kw=kw):
+                return fn(*a, **kw)
+
+            net = None
+        elif kind == "prim":
+            prim = getattr(ops, attr)(**kw.get("init", {}))
+            extra = kw.get("call", ())
+
+            def run(*a, prim=prim, extra=extra):
+                return prim(*a, *extra)
+
+            net = None
+        else:
+            net = getattr(nn, attr)(**kw)
+            if opts.get("params"):
+                for p in net.get_parameters():
+                    v = rng.randn(*p.shape).astype(np.float32) * 0.5
+                    p.set_data(Tensor(v))
+                    params[p.name.split(".")[-1]] = v
+            run = net
+        outs = run(*[Tensor(x) for x in xs])
+        outs = outs if isinstance(outs, tuple) else (outs,)
+        for i, x in enumerate(xs):
+            arrays[f"{name}/in{i}"] = x
+        for k, v in params.items():
+            arrays[f"{name}/p:{k}"] = v
+        for i, o in enumerate(outs):
+            arrays[f"{name}/out{i}"] = o.asnumpy()
+        if opts.get("grad"):
+            cot = rng.randn(*outs[0].shape).astype(np.float32)
+            arrays[f"{name}/cot"] = cot
+            diff = [i for i, x in enumerate(xs) if x.dtype.kind == "f"]
+
+            def loss(*a, run=run, cot=cot):
+                o = run(*a)
+                o = o[0] if isinstance(o, tuple) else o
+                return (o * Tensor(cot)).sum()
+
+            if net is not None and params:
+                weights = [p for p in net.get_parameters()]
+                gin, gw = ms.value_and_grad(loss, grad_position=tuple(diff), weights=weights)(*[Tensor(x) for x in xs])[
+                    1
+                ]
+                for p, g in zip(weights, gw):
+                    arrays[f"{name}/gp:{p.name.split('.')[-1]}"] = g.asnumpy()
+            else:
+                gin = ms.grad(loss, grad_position=tuple(diff))(*[Tensor(x) for x in xs])
+            gin = gin if isinstance(gin, tuple) else (gin,)
+            for i, g in zip(diff, gin):
+                arrays[f"{name}/gin{i}"] = g.asnumpy()
+        cases.append([name, target, in_specs, kwargs, opts])
+        print(f"{name}: {[o.shape for o in outs]}")
+    arrays["__cases__"] = np.array(json.dumps(cases))
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(OUT, **arrays)
+    print(f"wrote {OUT} ({OUT.stat().st_size} bytes, {len(cases)} cases)")
+
+
+if __name__ == "__main__":
+    main()
