@@ -33,3 +33,12 @@ def test_ruff_format():
         text=True,
     )
     assert r.returncode == 0, r.stdout[-4000:]
+
+
+def test_import_layers():
+    """The layers of docs/architecture.md hold: the import-linter contracts in pyproject.toml are kept."""
+    exe = shutil.which("lint-imports") or str(pathlib.Path(sys.executable).parent / "lint-imports")
+    if not pathlib.Path(exe).exists():
+        pytest.skip("import-linter is not installed (pip install -e '.[test]')")
+    r = subprocess.run([exe, "--no-cache"], cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]

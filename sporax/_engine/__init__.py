@@ -11,10 +11,10 @@ jax.config.update("jax_enable_x64", True)
 
 # A rank started by `sporax launch` joins its process group before anything (this package's imports
 # included) touches a device: jax.distributed must come first.
-from . import _parallel  # noqa: E402
+from . import _mesh  # noqa: E402
 
-if _parallel.launched():
-    _parallel.initialize()
+if _mesh.launched():
+    _mesh.join()
 
 import jax.numpy as jnp  # noqa: E402
 from jax import lax  # noqa: E402
@@ -25,6 +25,10 @@ from ._autograph import traced_text  # noqa: E402
 from ._autodiff import custom_vjp_call, ones_cotangent, remat_call, vjp_stateful, zeros_cotangent  # noqa: E402
 from ._jit import TRACE_ERRORS, StatefulJit, warn_user  # noqa: E402
 from ._loops import scan_steps  # noqa: E402
+from . import _parallel  # noqa: E402
+
+if _mesh.launched():
+    _parallel.initialize()  # the first collective connects the ranks
 
 __all__ = [
     "jax",

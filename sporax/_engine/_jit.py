@@ -30,7 +30,7 @@ from typing import Any
 import jax
 import numpy as np
 
-from . import _autograph, _parallel, _state
+from . import _autograph, _mesh, _state
 
 _log = logging.getLogger("sporax")
 
@@ -245,8 +245,8 @@ class StatefulJit:
         try:
             out_dyn, new_state = entry.compiled(*_inputs(entry, donated, values[nd:], dyn))  # type: ignore[misc]
             if entry.data_parallel:
-                out_dyn = [_parallel.to_local(a) for a in out_dyn]
-                new_state = [_parallel.to_local(a) for a in new_state]
+                out_dyn = [_mesh.to_local(a) for a in out_dyn]
+                new_state = [_mesh.to_local(a) for a in new_state]
         except (RuntimeError, ValueError) as err:
             if "deleted" in str(err):
                 raise RuntimeError(
@@ -384,7 +384,7 @@ class StatefulJit:
 
         options = self.compiler_options if options is None else options
         compile_kw = {"compiler_options": options} if options else {}
-        program = _parallel.wrap_program(pure) if data_parallel else pure
+        program = _mesh.wrap_program(pure) if data_parallel else pure
         entry.compiled = jax.jit(program, donate_argnums=(0,) if donated else (), **compile_kw)
         return entry
 
@@ -393,7 +393,7 @@ def _inputs(entry: _Entry, donated: list[Any], kept: list[Any], dyn: list[Any]) 
     """The compiled program's arguments; for a data-parallel one, as this rank's parts of mesh arrays."""
     if not entry.data_parallel:
         return donated, kept, dyn
-    g = _parallel.to_global
+    g = _mesh.to_global
     return [g(a) for a in donated], [g(a) for a in kept], [g(a) for a in dyn]
 
 

@@ -1,8 +1,7 @@
 """Data parallel across processes (DESIGN §6): the process group and the collectives.
 
-One process is one rank with one device, as in MindSpore. ``sporax launch`` starts the processes with the
-coordinator's address in the environment; :func:`initialize` joins them with ``jax.distributed`` and
-builds a one-axis mesh (``"dp"``) of the ranks' devices, in rank order.
+One process is one rank with one device, as in MindSpore. The process group and the mesh are in
+:mod:`._mesh` (re-exported here); :func:`initialize` joins the group and connects the ranks.
 
 A collective (all-reduce, all-gather, broadcast ...) communicates only inside a compiled program that
 runs on every rank: such a program is a ``shard_map`` over the mesh, one copy per device. Its inputs and
@@ -16,145 +15,47 @@ collective is a small compiled program of its own. With one rank every collectiv
 
 from __future__ import annotations
 
-import contextlib
-import os
-import sys
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
-from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
-AXIS = "dp"
+from ._jit import StatefulJit, request_data_parallel
+from ._mesh import (  # noqa: F401  (the process group's API, re-exported)
+    AXIS,
+    ENV_COORDINATOR,
+    ENV_LOCAL_RANK,
+    ENV_LOCAL_SIZE,
+    ENV_NUM_PROCESSES,
+    ENV_PROCESS_ID,
+    in_program,
+    join,
+    launched,
+    local_rank,
+    local_size,
+    quiet_fds,
+    rank,
+    size,
+    to_global,
+    to_local,
+    wrap_program,
+)
 
-# Set by `sporax launch` for each process it starts.
-ENV_COORDINATOR = "SPORAX_COORDINATOR"
-ENV_NUM_PROCESSES = "SPORAX_NUM_PROCESSES"
-ENV_PROCESS_ID = "SPORAX_PROCESS_ID"
-ENV_LOCAL_RANK = "SPORAX_LOCAL_RANK"
-ENV_LOCAL_SIZE = "SPORAX_LOCAL_SIZE"
-
-_world: dict[str, Any] = {"started": False, "rank": 0, "size": 1, "local_rank": 0, "local_size": 1}
-_mesh: list[Any] = [None, None]  # Mesh, replicated NamedSharding
-_tls = threading.local()  # .bound: tracing the per-device body of a data-parallel program
-
-
-def launched() -> bool:
-    """Whether this process was started by ``sporax launch`` (with a coordinator to join)."""
-    return ENV_COORDINATOR in os.environ and int(os.environ.get(ENV_NUM_PROCESSES, "1")) > 1
+_connected = [False]
 
 
 def initialize() -> None:
-    """Join the process group described by the launcher's environment (no-op for one process, and when
-    already joined). Must run before the first computation: ``sporax run`` calls it under the launcher."""
-    if _world["started"]:
+    """Join the process group described by the launcher's environment and connect the ranks with a first
+    collective (no-op for one process, and when already done)."""
+    join()
+    if _connected[0] or not launched():
         return
-    _world["started"] = True
-    if not launched():
-        return
-    size = int(os.environ[ENV_NUM_PROCESSES])
-    rank = int(os.environ[ENV_PROCESS_ID])
-    local_rank = int(os.environ.get(ENV_LOCAL_RANK, "0"))
-    try:
-        jax.distributed.initialize(
-            coordinator_address=os.environ[ENV_COORDINATOR],
-            num_processes=size,
-            process_id=rank,
-            local_device_ids=[local_rank] if _has_gpu_plugin() else None,
-        )
-    except RuntimeError as err:
-        raise RuntimeError(
-            f"sporax: rank {rank} of {size} could not join the process group at {os.environ[ENV_COORDINATOR]}: {err}"
-        ) from None
-    first: dict[int, Any] = {}
-    for d in sorted(jax.devices(), key=lambda d: (d.process_index, d.id)):
-        first.setdefault(d.process_index, d)
-    devices = [first[p] for p in sorted(first)]
-    mesh = Mesh(np.array(devices), (AXIS,))
-    _mesh[0], _mesh[1] = mesh, NamedSharding(mesh, PartitionSpec())
-    _world.update(
-        rank=jax.process_index(),
-        size=jax.process_count(),
-        local_rank=local_rank,
-        local_size=int(os.environ.get(ENV_LOCAL_SIZE, "1")),
-    )
-    with _quiet_fds():  # the first collective connects the ranks; Gloo prints a line per rank doing it
+    _connected[0] = True
+    with quiet_fds():  # the first collective connects the ranks; Gloo prints a line per rank doing it
         barrier()
-
-
-@contextlib.contextmanager
-def _quiet_fds() -> Iterator[None]:
-    """Silence what native code writes to stdout and stderr."""
-    sys.stdout.flush()
-    sys.stderr.flush()
-    saved = [os.dup(1), os.dup(2)]
-    null = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(null, 1)
-        os.dup2(null, 2)
-        yield
-    finally:
-        os.dup2(saved[0], 1)
-        os.dup2(saved[1], 2)
-        for fd in (*saved, null):
-            os.close(fd)
-
-
-def _has_gpu_plugin() -> bool:
-    import importlib.util
-
-    return any(importlib.util.find_spec(m) is not None for m in ("jax_cuda13_plugin", "jax_cuda12_plugin"))
-
-
-def rank() -> int:
-    return int(_world["rank"])
-
-
-def size() -> int:
-    return int(_world["size"])
-
-
-def local_rank() -> int:
-    return int(_world["local_rank"])
-
-
-def local_size() -> int:
-    return int(_world["local_size"])
-
-
-# ---------------------------------------------------------------------- programs over the mesh
-def wrap_program(body: Callable[..., Any]) -> Callable[..., Any]:
-    """``body`` (any positional pytrees in, a pytree out) as one copy per rank, collectives bound."""
-
-    def per_device(*args: Any) -> Any:
-        prev = getattr(_tls, "bound", False)
-        _tls.bound = True
-        try:
-            return body(*args)
-        finally:
-            _tls.bound = prev
-
-    def call(*args: Any) -> Any:
-        spec = tuple(PartitionSpec() for _ in args)
-        return jax.shard_map(per_device, mesh=_mesh[0], in_specs=spec, out_specs=PartitionSpec(), check_vma=False)(
-            *args
-        )
-
-    return call
-
-
-def to_global(x: Any) -> Any:
-    """This rank's array as its part of a mesh-wide array (no copy)."""
-    return jax.make_array_from_single_device_arrays(x.shape, _mesh[1], [x])
-
-
-def to_local(x: Any) -> Any:
-    """This rank's part of a mesh-wide array."""
-    return x.addressable_data(0)
 
 
 # ---------------------------------------------------------------------------- the collectives
@@ -173,10 +74,8 @@ def collective(kind: str, x: Any, op: str = "sum", root: int = 0) -> Any:
         return x
     if not isinstance(x, jax.core.Tracer):
         return _eager(kind, op, root)(x)
-    if getattr(_tls, "bound", False):
+    if in_program():
         return _traced(kind, x, op, root, n)
-    from ._jit import request_data_parallel
-
     if not request_data_parallel():
         raise RuntimeError(
             f"sporax: a collective ('{kind}') can only run in a compiled function (GRAPH_MODE, jit, a "
@@ -222,8 +121,6 @@ def _program(key: Any, fn: Callable[..., Any]) -> Callable[..., Any]:
     """``fn`` compiled for eager calls: a program every rank runs (built the first time)."""
     prog = _programs.get(key)
     if prog is None:
-        from ._jit import StatefulJit
-
         prog = _programs[key] = StatefulJit(fn, fallback="raise", name=str(key[0]))
     return prog
 

@@ -31,6 +31,13 @@ _epoch = [0, 0]
 _training: set[int] = set()
 
 
+def thread_state() -> _Local:
+    """This thread's state object (``.cast``, ``.amp``), for hot paths that read a field on every call (an
+    eager op's amp check, a Parameter read) without a function call each time. Read its fields; change
+    them only through :func:`set_cast_dtype` / :func:`set_amp_dtype`."""
+    return _local
+
+
 def bump_epoch() -> None:
     """Invalidate compiled functions whose behaviour depends on Python-side configuration
     (``to_float``, context mode ...). Part of every jit cache key."""

@@ -5,7 +5,7 @@ bfloat16 with float32 master weights), the loss scalers of custom training steps
 ``DynamicLossScaler``, ``all_finite``) and the loss scale managers of ``Model``.
 """
 
-from ..train.loss_scale_manager import DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager
+from ._loss_scale_manager import DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager
 from ._loss_scaler import DynamicLossScaler, LossScaler, StaticLossScaler, all_finite
 from ._mixed_precision import (
     auto_mixed_precision,

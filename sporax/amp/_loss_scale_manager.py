@@ -180,3 +180,10 @@ class DynamicLossScaleManager(LossScaleManager):
         from ..nn.wrap.loss_scale import DynamicLossScaleUpdateCell
 
         return DynamicLossScaleUpdateCell(self.loss_scale, self.scale_factor, self.scale_window)
+
+
+# MindSpore's path of these classes (``<class 'mindspore.train.loss_scale_manager.FixedLossScaleManager'>`` in
+# its messages); sporax.train.loss_scale_manager re-exports them, so pickles find them there too.
+for _cls in (LossScaleManager, FixedLossScaleManager, DynamicLossScaleManager):
+    _cls.__module__ = "sporax.train.loss_scale_manager"
+del _cls

@@ -27,8 +27,8 @@ from .. import nn, ops
 from ..common import dtype as mstype
 from ..ops.composite._multitype import mixed_precision_cast as _mixed_precision_cast
 from ..ops.operations._primitive import Primitive
-from ..train.loss_scale_manager import DynamicLossScaleManager, LossScaleManager
 from ._auto import amp_auto
+from ._loss_scale_manager import DynamicLossScaleManager, LossScaleManager
 
 __all__ = ["auto_mixed_precision", "custom_mixed_precision", "build_train_network", "get_white_list", "get_black_list"]
 
@@ -38,7 +38,9 @@ _LEVELS = ["O0", "O1", "O2", "O3", "auto"]
 
 
 def _existing(module: Any, names: list[str]) -> list[type]:
-    return [getattr(module, n) for n in names if hasattr(module, n)]
+    # vars(), not hasattr: a missing name would run nn's lazy __getattr__ (which loads train.metrics)
+    found = vars(module)
+    return [found[n] for n in names if n in found]
 
 
 AMP_WHITE_LIST: list[type] = _existing(

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._engine import jnp
 from . import dtype as mstype
+from ._tensor_array_methods import TensorArrayMethods
 
 if TYPE_CHECKING:
     from .tensor import Tensor
@@ -23,25 +23,14 @@ _ops_mod = None
 
 
 def _ops() -> Any:
-    """sporax.ops, imported on first use (ops imports the tensor module)."""
+    """sporax.ops, imported on first use (ops imports the tensor module). The one place ``common`` reaches
+    up to ``ops`` (Tensor methods call ops, as in MindSpore): every method goes through it."""
     global _ops_mod
     if _ops_mod is None:
         from .. import ops
 
         _ops_mod = ops
     return _ops_mod
-
-
-def _tensor_cls() -> Any:
-    from .tensor import Tensor
-
-    return Tensor
-
-
-def _to_array(data: Any, dtype: Any = None) -> Any:
-    from .tensor import to_array
-
-    return to_array(data, dtype)
 
 
 def _shape_args(shape: tuple[Any, ...]) -> Any:
@@ -52,7 +41,7 @@ def _shape_args(shape: tuple[Any, ...]) -> Any:
     return tuple(shape)
 
 
-class TensorMethods:
+class TensorMethods(TensorArrayMethods):
     """Mixin of :class:`Tensor`: the methods that call ``sporax.ops``."""
 
     __slots__ = ()
@@ -91,20 +80,8 @@ class TensorMethods:
     def type_as(self, other: Tensor) -> Tensor:
         return _ops().cast(self, other.dtype)
 
-    def copy(self) -> Tensor:
-        return _tensor_cls()._from_data(jnp.array(self._data, copy=True))
-
-    clone = copy
-
-    def value(self) -> Tensor:
-        return self.copy()
-
     def set_dtype(self, dtype: Any) -> Tensor:
         self._data = self._data.astype(mstype.to_np(dtype))
-        return self
-
-    def assign_value(self, value: Any) -> Tensor:
-        self._data = _to_array(value, self.dtype)
         return self
 
     def reshape(self, *shape: Any) -> Tensor:
@@ -157,8 +134,8 @@ class TensorMethods:
     def expand_as(self, other: Tensor) -> Tensor:
         return _ops().broadcast_to(self, other.shape)
 
-    def expand(self, *shape: Any) -> Tensor:
-        return _ops().broadcast_to(self, _shape_args(shape))
+    def expand(self, *size: Any) -> Tensor:
+        return _ops().broadcast_to(self, _shape_args(size))
 
     def repeat(self, repeats: Any, axis: Any = None) -> Tensor:
         return _ops().repeat_elements_np(self, repeats, axis)
@@ -192,9 +169,7 @@ class TensorMethods:
         return _ops().gather_elements(self, dim, index)
 
     def take(self, indices: Any, axis: Any = None, mode: str = "clip") -> Tensor:
-        from ..ops.function.gather_scatter_func import tensor_take
-
-        return tensor_take(self, indices, axis, mode)
+        return _ops().function.gather_scatter_func.tensor_take(self, indices, axis, mode)
 
     def masked_fill(self, mask: Any, value: Any) -> Tensor:
         return _ops().masked_fill(self, mask, value)
@@ -661,8 +636,8 @@ class TensorMethods:
     def argwhere(self) -> Tensor:
         return _ops().argwhere(self)
 
-    def unique_consecutive(self, return_idx: bool = False, return_counts: bool = False, axis: Any = None) -> Any:
-        return _ops().unique_consecutive(self, return_idx, return_counts, axis)
+    def unique_consecutive(self, return_inverse: bool = False, return_counts: bool = False, dim: Any = None) -> Any:
+        return _ops().unique_consecutive(self, return_inverse, return_counts, dim)
 
     def searchsorted(self, v: Any, side: str = "left", sorter: Any = None) -> Tensor:
         return _ops().searchsorted(self, v, side=side, sorter=sorter)

@@ -21,6 +21,7 @@ __all__ = ["Parameter", "ParameterTuple"]
 
 _DEFAULT_NAME = "Parameter"
 _BF16 = mstype.bfloat16._np
+_thread_state = state.thread_state()
 
 
 class Parameter(Tensor):
@@ -75,7 +76,7 @@ class Parameter(Tensor):
     @property
     def _data(self) -> Any:  # type: ignore[override]
         value = state.read(self)
-        cast = state._local.cast
+        cast = _thread_state.cast
         if cast is not None and value.dtype != cast and (value.dtype.kind == "f" or value.dtype == _BF16):
             return value.astype(cast)
         return value

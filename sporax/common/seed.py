@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -48,9 +49,19 @@ def set_seed(seed: int) -> None:
     # As MindSpore's set_seed: the dataset pipeline, NumPy's and Python's global generators follow too.
     np.random.seed(int(seed))
     random.seed(int(seed))
-    from ..dataset.core import config as _dataset_config
+    for listener in _listeners:
+        listener(int(seed))
 
-    _dataset_config.set_seed(int(seed))
+
+_listeners: list[Callable[[int], None]] = []
+
+
+def on_set_seed(listener: Callable[[int], None]) -> int | None:
+    """Have every later :func:`set_seed` call ``listener(seed)``: a package that follows the global seed
+    registers itself when it is imported (the dataset pipeline does), so this module never imports it.
+    Returns the seed set so far, or None."""
+    _listeners.append(listener)
+    return _seed[0]
 
 
 def get_seed() -> int | None:

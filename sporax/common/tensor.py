@@ -321,6 +321,18 @@ class Tensor(TensorMethods):
     def __copy__(self) -> Tensor:
         return Tensor._from_data(self._data)
 
+    def copy(self) -> Tensor:
+        return Tensor._from_data(jnp.array(self._data, copy=True))
+
+    clone = copy
+
+    def value(self) -> Tensor:
+        return self.copy()
+
+    def assign_value(self, value: Any) -> Tensor:
+        self._data = to_array(value, self.dtype)
+        return self
+
     # ------------------------------------------------------------ operators
     def __add__(self, other):
         return _ops().add(self, other)

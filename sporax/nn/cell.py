@@ -351,10 +351,10 @@ class Cell:
         raise NotImplementedError(f"For '{type(self).__name__}', the method 'construct' must be defined.")
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if not state.active() and (self._auto_jit or context._context["mode"] == context.GRAPH_MODE):
+        if not state.active() and (self._auto_jit or context.is_graph_mode()):
             compiled = self.__dict__["_compiled"]
             if compiled is None:
-                graph = context._context["mode"] == context.GRAPH_MODE
+                graph = context.is_graph_mode()
                 compiled = StatefulJit(
                     self._run_construct,
                     name=f"{type(self).__name__}.construct",

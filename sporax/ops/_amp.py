@@ -32,7 +32,7 @@ from ..common.tensor import Tensor
 
 __all__ = ["amp_white", "amp_black", "amp_promote", "WHITE_OPS", "BLACK_OPS", "PROMOTE_OPS"]
 
-_local = state._local
+_local = state.thread_state()
 _F32 = np.dtype(np.float32)
 _FLOATS = frozenset(np.dtype(t) for t in (np.float16, np.float32, np.float64, mstype.to_np(mstype.bfloat16)))
 

@@ -24,7 +24,7 @@ from .summary import SummaryRecord
 from .data_sink import data_sink
 from .dataset_helper import DatasetHelper, connect_network_with_dataset
 from .loss_scale_manager import DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager
-from . import amp  # after loss_scale_manager, which sporax.amp imports
+from . import amp
 from .amp import build_train_network
 from .model import Model
 from .serialization import (

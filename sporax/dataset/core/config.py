@@ -13,6 +13,7 @@ import threading
 import numpy as np
 
 from ..._checkparam import check_pipeline_int
+from ...common.seed import on_set_seed
 
 __all__ = [
     "set_seed",
@@ -71,6 +72,18 @@ def set_seed(seed: int) -> None:
     from ..engine import _random
 
     _random.reseed_global(seed)
+
+
+def _follow_global_seed() -> None:
+    """``mindspore.set_seed`` seeds the pipeline too: from now on, and with the seed it set before this
+    module was imported."""
+    seed = on_set_seed(set_seed)
+    if seed is not None:
+        with _lock:
+            _state["seed"] = seed
+        from ..engine import _random
+
+        _random.reseed_global(seed)
 
 
 def get_seed() -> int:
@@ -157,3 +170,6 @@ def load(file) -> None:
         set_num_parallel_workers(cfg["numParallelWorkers"])
     if "opPrefetchSize" in cfg:
         set_prefetch_size(cfg["opPrefetchSize"])
+
+
+_follow_global_seed()

@@ -56,9 +56,8 @@ def _scalar_dtype(x: Any) -> Any:
 
 
 def _is_function(x: Any) -> bool:
-    from ...nn.cell import Cell
-
-    return isinstance(x, (Cell, Primitive, MultitypeFuncGraph, functools.partial)) or (
+    # a Cell is a callable instance (ops does not import nn)
+    return isinstance(x, (Primitive, MultitypeFuncGraph, functools.partial)) or (
         callable(x) and not isinstance(x, (type, Tensor))
     )
 

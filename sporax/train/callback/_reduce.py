@@ -39,7 +39,7 @@ def _mean_over_ranks(value, cls_name):
     size = _rank_size()
     if size == 1:
         return value
-    from sporax import Tensor
+    from sporax.common.tensor import Tensor
     from sporax.ops.operations.comm_ops import all_reduce
 
     return all_reduce(Tensor(np.asarray(value, np.float32))).asnumpy() / size
