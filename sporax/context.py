@@ -156,6 +156,7 @@ _AUTO_PARALLEL_DEFAULTS: dict[str, Any] = {
     "comm_fusion": {},
 }
 _auto_parallel: dict[str, Any] = dict(_AUTO_PARALLEL_DEFAULTS)
+_auto_parallel_set: set[str] = set()  # keys a program set explicitly (auto_parallel_context().get_X_is_set())
 
 
 def set_auto_parallel_context(**kwargs: Any) -> None:
@@ -171,6 +172,7 @@ def set_auto_parallel_context(**kwargs: Any) -> None:
                     f"{[m.value for m in ParallelMode]}, but got '{value}'."
                 ) from None
         _auto_parallel[key] = value
+        _auto_parallel_set.add(key)
     state.bump_epoch()
 
 
@@ -183,6 +185,7 @@ def get_auto_parallel_context(attr_key: str) -> Any:
 def reset_auto_parallel_context() -> None:
     _auto_parallel.clear()
     _auto_parallel.update(_AUTO_PARALLEL_DEFAULTS)
+    _auto_parallel_set.clear()
     state.bump_epoch()
 
 

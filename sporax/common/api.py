@@ -9,7 +9,7 @@ from typing import Any
 from .. import _checkparam as validator
 from .._engine import StatefulJit, remat_call, warn_user
 
-__all__ = ["jit", "ms_function", "jit_class", "lazy_inline", "no_inline", "recompute"]
+__all__ = ["jit", "ms_function", "jit_class", "lazy_inline", "no_inline", "recompute", "_cell_graph_executor"]
 
 
 def jit(
@@ -121,3 +121,50 @@ def recompute(
         raise TypeError("Recompute function now only support block which inherited from Cell when use_reentrant=True!")
     call = (lambda *a: block(*a, **kwargs)) if kwargs else block
     return remat_call(call, args, list(block.get_parameters()))
+
+
+class _CellGraphExecutor:
+    """MindSpore's ``mindspore.common.api._cell_graph_executor``: ``compile(net, *inputs)`` builds the network
+    for those inputs without running it (an abstract evaluation: shapes and dtypes only, no computation), so
+    shape and dtype errors surface as they would on a real call; ``executor(net, *inputs)`` runs it."""
+
+    def __init__(self) -> None:
+        self._compiled: dict[str, Any] = {}
+
+    def compile(
+        self,
+        obj: Any,
+        *args: Any,
+        phase: str = "predict",
+        do_convert: bool = True,
+        jit_config_dict: Any = None,
+        **kwargs: Any,
+    ) -> tuple[str, bool]:
+        from .._engine import jax, state
+
+        leaves, tree = jax.tree_util.tree_flatten(args)
+        dyn = [i for i, x in enumerate(leaves) if isinstance(x, jax.Array)]
+
+        def probe(*vals: Any) -> Any:
+            full = list(leaves)
+            for i, v in zip(dyn, vals, strict=True):
+                full[i] = v
+            with state.Frame(discover=True):  # Parameter writes (BN statistics) stay in this frame
+                return obj(*jax.tree_util.tree_unflatten(tree, full), **kwargs)
+
+        jax.eval_shape(probe, *[leaves[i] for i in dyn])
+        key = f"{phase}.{id(obj)}.{len(self._compiled)}"
+        self._compiled[key] = obj
+        return key, True
+
+    def has_compiled(self, phase: str = "predict") -> bool:
+        return phase in self._compiled
+
+    def __call__(self, obj: Any, *args: Any, phase: str = "predict") -> Any:
+        return obj(*args)
+
+    def del_net_res(self, obj: Any, net_id: Any = None) -> None:
+        self._compiled = {k: v for k, v in self._compiled.items() if v is not obj}
+
+
+_cell_graph_executor = _CellGraphExecutor()

@@ -38,10 +38,28 @@ __all__ = [
 
 
 def _fans(shape: tuple[int, ...]) -> tuple[int, int]:
+    """(fan_in, fan_out) of a weight shape (out, in, *kernel), MindSpore's ``_calculate_fan_in_and_fan_out``."""
     if len(shape) < 2:
-        raise ValueError(f"For the initializer, fan_in and fan_out need at least 2 dimensions, but got shape {shape}.")
+        raise ValueError(
+            "'fan_in' and 'fan_out' can not be computed for tensor with fewer than 2 dimensions, but got "
+            f"dimensions {len(shape)}."
+        )
     receptive = int(np.prod(shape[2:])) if len(shape) > 2 else 1
     return shape[1] * receptive, shape[0] * receptive
+
+
+# MindSpore's private helper names, which programs import (mindspore.common.initializer._calculate_...)
+_calculate_fan_in_and_fan_out = _fans
+
+
+def _calculate_correct_fan(shape: tuple[int, ...], mode: str) -> int:
+    """fan_in or fan_out of ``shape`` (``mode`` 'fan_in' / 'fan_out', any case)."""
+    mode = mode.lower()
+    valid_modes = ["fan_in", "fan_out"]
+    if mode not in valid_modes:
+        raise ValueError(f"'mode' {mode} not supported, please use one of {valid_modes}")
+    fan_in, fan_out = _fans(shape)
+    return fan_in if mode == "fan_in" else fan_out
 
 
 def _gain(nonlinearity: str, param: Any = None) -> float:
@@ -67,6 +85,9 @@ def _gain(nonlinearity: str, param: Any = None) -> float:
     if nonlinearity == "selu":
         return 3.0 / 4
     raise ValueError(f"For the initializer, the nonlinearity '{nonlinearity}' is not supported.")
+
+
+_calculate_gain = _gain
 
 
 class Initializer:

@@ -12,6 +12,7 @@ from typing import Any
 from .. import _checkparam as validator
 from .. import nn
 from ..common.tensor import Tensor
+from ..context import ParallelMode  # noqa: F401  (programs import mindspore.train.model.ParallelMode)
 from ..nn.cell import Cell, GraphCell
 from ..parallel._utils import _get_device_num, _get_parallel_mode
 from ._loop import _ModelLoops, _Step

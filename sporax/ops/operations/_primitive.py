@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["Primitive", "PrimitiveWithInfer", "PrimitiveWithCheck", "prim_attr_register", "constexpr"]
+__all__ = [
+    "Primitive",
+    "PrimitiveWithInfer",
+    "PrimitiveWithCheck",
+    "prim_attr_register",
+    "prim_arg_register",
+    "constexpr",
+]
 
 
 class Primitive:
@@ -101,7 +108,15 @@ def prim_attr_register(fn: Any) -> Any:
     return init
 
 
-def constexpr(fn: Any = None, get_instance: bool = True, reuse_result: bool = True, check: bool = True) -> Any:
+def prim_arg_register(fn: Any) -> Any:
+    """MindSpore's ``prim_arg_register``: like :func:`prim_attr_register` (the ``__init__`` arguments become
+    the primitive's attributes)."""
+    return prim_attr_register(fn)
+
+
+def constexpr(
+    fn: Any = None, get_instance: bool = True, name: Any = None, reuse_result: bool = True, check: bool = True
+) -> Any:
     """MindSpore's ``constexpr``: a function evaluated in Python on constant inputs. In sporax every
     Python function already runs at trace time, so this returns the function unchanged."""
     if fn is None:

@@ -2,6 +2,8 @@
 
 from ._backup_and_restore import BackupAndRestore
 from ._callback import Callback, RunContext, _CallbackManager, _handle_loss, _InternalCallbackParam
+from ._cur_net import checkpoint_cb_for_save_op as _checkpoint_cb_for_save_op
+from ._cur_net import set_cur_net as _set_cur_net
 from ._checkpoint import CheckpointConfig, ModelCheckpoint, _CheckpointManager, _chg_ckpt_file_name_if_same_exist
 from ._early_stop import EarlyStopping
 from ._history import History
