@@ -14,6 +14,7 @@ from ..ops.operations.comm_ops import (
     HCCL_WORLD_COMM_GROUP,
     MCCL_WORLD_COMM_GROUP,
     NCCL_WORLD_COMM_GROUP,
+    GlobalComm,
     check_group,
 )
 
@@ -28,6 +29,7 @@ __all__ = [
     "get_world_rank_from_group_rank",
     "get_group_rank_from_world_rank",
     "get_process_group_ranks",
+    "get_comm_name",
     "create_group",
     "destroy_group",
     "HCCL_WORLD_COMM_GROUP",
@@ -36,15 +38,6 @@ __all__ = [
 ]
 
 _BACKENDS = ("hccl", "nccl", "mccl")
-
-
-class GlobalComm:
-    """World communication information: ``BACKEND``, ``WORLD_COMM_GROUP``, ``INITED``, ``CHECK_ENVS``."""
-
-    BACKEND = "mccl"
-    WORLD_COMM_GROUP = HCCL_WORLD_COMM_GROUP
-    INITED = False
-    CHECK_ENVS = True
 
 
 def init(backend_name: str | None = None) -> None:
@@ -125,6 +118,12 @@ def get_process_group_ranks(group: str = GlobalComm.WORLD_COMM_GROUP) -> list[in
     """The world ranks in `group`."""
     check_group(group, "get_process_group_ranks")
     return list(range(_parallel.size()))
+
+
+def get_comm_name(group: str = GlobalComm.WORLD_COMM_GROUP) -> str:
+    """The name of `group`'s communicator (the group's name: sporax has one communicator per group)."""
+    check_group(group, "get_comm_name")
+    return group
 
 
 def create_group(group: str, rank_ids: list[int], options: Any = None) -> None:

@@ -27,3 +27,9 @@ from . import conv_pool_func  # noqa: E402
 from .conv_pool_func import *  # noqa: E402, F403
 
 __all__ += [n for n in conv_pool_func.__all__ if n not in __all__]
+
+from . import comm_func, comm_p2p_func  # noqa: E402
+from .comm_func import *  # noqa: E402, F403
+from .comm_p2p_func import *  # noqa: E402, F403
+
+__all__ += comm_func.__all__ + comm_p2p_func.__all__

@@ -24,3 +24,8 @@ from . import conv_pool_ops  # noqa: E402
 from .conv_pool_ops import *  # noqa: E402, F403
 
 __all__ += [n for n in conv_pool_ops.__all__ if n not in __all__]
+
+from . import _comm_prims  # noqa: E402
+from ._comm_prims import *  # noqa: E402, F403
+
+__all__ += _comm_prims.__all__

@@ -25,6 +25,16 @@ MCCL_WORLD_COMM_GROUP = "mccl_world_group"
 WORLD_GROUPS = (HCCL_WORLD_COMM_GROUP, NCCL_WORLD_COMM_GROUP, MCCL_WORLD_COMM_GROUP)
 
 
+class GlobalComm:
+    """World communication information: ``BACKEND``, ``WORLD_COMM_GROUP``, ``INITED``, ``CHECK_ENVS``
+    (``communication.init`` and ``init_process_group`` set them)."""
+
+    BACKEND = "mccl"
+    WORLD_COMM_GROUP = HCCL_WORLD_COMM_GROUP
+    INITED = False
+    CHECK_ENVS = True
+
+
 class ReduceOp:
     """Operation options for reducing tensors: ``SUM``, ``MAX``, ``MIN``, ``PROD``, ``AVG`` (strings)."""
 
