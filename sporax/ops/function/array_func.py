@@ -115,6 +115,9 @@ __all__ += [
     "population_count",
     "hamming_window",
     "padding",
+    "tensor_range",
+    "tensor_slice",
+    "shape_mul",
 ]
 __all__ += array_layout_func.__all__
 __all__ += gather_scatter_func.__all__
@@ -436,8 +439,9 @@ def depend(value: Any, expr: Any) -> Any:
     return value
 
 
-def identity(input: Any) -> Any:
-    return input
+def identity(x: Any) -> Any:
+    """``x`` itself."""
+    return x
 
 
 def clone(input: Any) -> Tensor:
@@ -463,8 +467,19 @@ def size(input_x: Any) -> int:
 numel = size
 
 
-def dtype(input_x: Any) -> mstype.Type:
-    return mstype.from_np(as_tensor_array(input_x).dtype)
+def dtype(x: Any) -> mstype.Type:
+    """The dtype of the Tensor ``x`` (``mstype.float32``...)."""
+    return mstype.from_np(as_tensor_array(x).dtype)
+
+
+def tensor_range(start: Any, end: Any, step: Any) -> Tensor:
+    """MindSpore's ``F.tensor_range`` (a ``Range()`` instance): :func:`range`."""
+    return range(start, end, step)
+
+
+def tensor_slice(input: Any, begin: Any, size: Any) -> Tensor:
+    """MindSpore's ``F.tensor_slice`` (a ``Slice()`` instance): :func:`slice`."""
+    return slice(input, begin, size)
 
 
 def is_tensor(obj: Any) -> bool:

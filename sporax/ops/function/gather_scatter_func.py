@@ -283,8 +283,13 @@ def tensor_setitem(x: Any, index: Any, value: Any) -> Tensor:
         raise type(err)(f"For 'Tensor.__setitem__', {err} (tensor shape {tuple(a.shape)}).") from None
 
 
-def tensor_scatter_update(input_x: Any, indices: Any, updates: Any) -> Tensor:
-    """A copy of ``input_x`` with ``updates`` written at the N-d ``indices``."""
+def tensor_scatter_update(*args: Any) -> Tensor:
+    """``tensor_scatter_update(input_x, indices, updates)``: a copy of ``input_x`` with ``updates`` written at
+    the N-d ``indices`` (positional arguments only, as MindSpore's primitive instance of this name)."""
+    return _tensor_scatter_update(*args)
+
+
+def _tensor_scatter_update(input_x: Any, indices: Any, updates: Any) -> Tensor:
     a = as_tensor_array(input_x)
     ref = a.at[_scatter_nd_index(a, indices, "tensor_scatter_update", "TensorScatterUpdate")]
     return wrap(ref.set(as_tensor_array(updates).astype(a.dtype)))
@@ -468,7 +473,7 @@ def _row(method: str) -> Any:
     return lambda a, i, u, p: getattr(a.at[_rows(a, i, p)], method)(u)
 
 
-scatter_nd_update = _param_update("scatter_nd_update", _nd("set"), True)
+_scatter_nd_update = _param_update("scatter_nd_update", _nd("set"), True)
 scatter_nd_add = _param_update("scatter_nd_add", _nd("add"), True)
 scatter_nd_sub = _param_update("scatter_nd_sub", _nd("subtract"), True)
 scatter_update = _param_update("scatter_update", _row("set"), False)
@@ -747,3 +752,9 @@ def tensor_take(x: Any, indices: Any, axis: Any = None, mode: str = "clip") -> T
         _check_index(idx, -n, n, lambda b: f"For 'Tensor.take', the index {b} is out of range for size {n}.")
         mode = "fill"
     return wrap(jnp.take(a, idx, axis=axis, mode=mode))
+
+
+def scatter_nd_update(*args: Any) -> Any:
+    """``scatter_nd_update(input_x, indices, updates)``: write ``updates`` into the Parameter ``input_x`` at the
+    N-d ``indices`` in place and return it (positional arguments only, as MindSpore's primitive instance)."""
+    return _scatter_nd_update(*args)

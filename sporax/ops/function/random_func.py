@@ -295,7 +295,12 @@ def shuffle(x: Any, seed: Any = None) -> Tensor:
     return wrap(jax.random.permutation(_key(seed, "shuffle"), a, axis=0, independent=False))
 
 
-def choice_with_mask(input_x: Any, count: int = 256, seed: int = 0, seed2: int = 0) -> tuple[Tensor, Tensor]:
+def choice_with_mask(input_x: Any, count: int = 256, seed: Any = None) -> tuple[Tensor, Tensor]:
+    """Pick up to ``count`` random coordinates of True entries of the bool ``input_x`` (see :func:`_choice`)."""
+    return _choice(input_x, count, 0 if seed is None else seed, 0)
+
+
+def _choice(input_x: Any, count: int = 256, seed: int = 0, seed2: int = 0) -> tuple[Tensor, Tensor]:
     """Pick up to ``count`` random coordinates of True entries of the bool ``input_x``.
 
     Returns:
@@ -320,3 +325,138 @@ def choice_with_mask(input_x: Any, count: int = 256, seed: int = 0, seed2: int =
         coords = jnp.concatenate([coords, jnp.zeros((count - kk, m.ndim), jnp.int32)])
         valid = jnp.concatenate([valid, jnp.zeros((count - kk,), jnp.bool_)])
     return wrap(coords), wrap(valid)
+
+
+# --------------------------------------------------- in-place and generator-based draws
+def _gen_key(generator: Any, op: str) -> Any:
+    """A key from ``generator`` (a :class:`sporax.Generator`) or, with None, from the global random state."""
+    if generator is None:
+        return next_key()
+    if not hasattr(generator, "_next_key"):
+        raise TypeError(f"For '{op}', the 'generator' must be a Generator, but got {type(generator).__name__}.")
+    return generator._next_key()
+
+
+def _write_back(input: Any, value: Any) -> Any:
+    from .gather_scatter_func import _write_back as wb
+
+    return wb(input, wrap(value))
+
+
+def _float_of(input: Any, op: str) -> Any:
+    a = as_tensor_array(input)
+    if not jnp.issubdtype(a.dtype, jnp.floating):
+        raise TypeError(f"For '{op}', the 'input' must be a float Tensor, but got {mstype.from_np(a.dtype)}.")
+    return a
+
+
+def uniform_(input: Any, from_: Any = 0, to: Any = 1, *, generator: Any = None) -> Any:
+    """Fill ``input`` in place with samples from U[``from_``, ``to``) and return it."""
+    a = _float_of(input, "uniform_")
+    if float(arr(from_)) > float(arr(to)):
+        raise ValueError(f"For 'uniform_', 'from_' must not exceed 'to', but got from_={from_}, to={to}.")
+    draw = jax.random.uniform(_gen_key(generator, "uniform_"), a.shape, jnp.float32, float(arr(from_)), float(arr(to)))
+    return _write_back(input, draw.astype(a.dtype))
+
+
+def tensor_uniform(input: Any, from_: Any = 0.0, to: Any = 1.0, generator: Any = None) -> Tensor:
+    """``Tensor.uniform``: a new tensor like ``input`` of samples from U[``from_``, ``to``)."""
+    a = _float_of(input, "Tensor.uniform")
+    draw = jax.random.uniform(_gen_key(generator, "uniform"), a.shape, jnp.float32, float(arr(from_)), float(arr(to)))
+    return wrap(draw.astype(a.dtype))
+
+
+def normal_(input: Any, mean: Any = 0, std: Any = 1, *, generator: Any = None) -> Any:
+    """Fill ``input`` in place with samples from N(``mean``, ``std``) and return it."""
+    a = _float_of(input, "normal_")
+    if float(arr(std)) < 0:
+        raise ValueError(f"For 'normal_', the 'std' must be non-negative, but got {std}.")
+    z = jax.random.normal(_gen_key(generator, "normal_"), a.shape, jnp.float32)
+    return _write_back(input, (float(arr(mean)) + float(arr(std)) * z).astype(a.dtype))
+
+
+def exponential_(input: Any, lambd: Any = 1, *, generator: Any = None) -> Any:
+    """Fill ``input`` in place with samples from Exp(``lambd``) (mean ``1 / lambd``) and return it."""
+    a = _float_of(input, "exponential_")
+    if float(arr(lambd)) <= 0:
+        raise ValueError(f"For 'exponential_', the 'lambd' must be positive, but got {lambd}.")
+    e = jax.random.exponential(_gen_key(generator, "exponential_"), a.shape, jnp.float32)
+    return _write_back(input, (e / float(arr(lambd))).astype(a.dtype))
+
+
+def random_(input: Any, from_: Any = 0, to: Any = None, *, generator: Any = None) -> Any:
+    """Fill ``input`` in place with integers drawn uniformly from [``from_``, ``to``) (``to=None``: up to the
+    dtype's largest integer, 2**mantissa for floats) and return it."""
+    a = as_tensor_array(input)
+    lo = int(arr(from_))
+    if to is None:
+        if jnp.issubdtype(a.dtype, jnp.floating):
+            hi = 2 ** (jnp.finfo(a.dtype).nmant + 1)
+        elif a.dtype == jnp.bool_:
+            hi = 2
+        else:
+            hi = int(jnp.iinfo(a.dtype).max)
+    else:
+        hi = int(arr(to))
+    if lo >= hi:
+        raise ValueError(f"For 'random_', 'from_' must be less than 'to', but got from_={lo}, to={hi}.")
+    draw = jax.random.randint(_gen_key(generator, "random_"), a.shape, lo, hi, dtype=jnp.int64)
+    return _write_back(input, draw.astype(a.dtype))
+
+
+def standard_laplace(shape: Any, seed: Any = None) -> Tensor:
+    """Samples from Laplace(0, 1), Float32."""
+    return laplace(shape, 0.0, 1.0, seed)
+
+
+def truncated_normal(shape: Any, dtype: Any = mstype.float32, seed: Any = None) -> Tensor:
+    """Samples from N(0, 1) truncated to [-2, 2]."""
+    nd = _float_dtype(dtype, "TruncatedNormal")
+    key = _key(seed, "TruncatedNormal")
+    return wrap(jax.random.truncated_normal(key, -2.0, 2.0, _shape(shape, "TruncatedNormal"), jnp.float32).astype(nd))
+
+
+def parameterized_truncated_normal(shape: Any, mean: Any, stdevs: Any, min: Any, max: Any, seed: Any = None) -> Tensor:
+    """Samples from N(``mean[b]``, ``stdevs[b]``) truncated to [``min[b]``, ``max[b]``] for each batch row ``b``
+    (``shape = (batch, n)``; the parameters are 1-D of length ``batch``)."""
+    shp = _shape(shape, "ParameterizedTruncatedNormal")
+    m = as_tensor_array(mean)
+    dt = m.dtype if jnp.issubdtype(m.dtype, jnp.floating) else jnp.float32
+    m, s, lo, hi = (_param(v, jnp.float32).reshape(-1, *([1] * (len(shp) - 1))) for v in (mean, stdevs, min, max))
+    z = jax.random.truncated_normal(_key(seed, "ParameterizedTruncatedNormal"), (lo - m) / s, (hi - m) / s, shp)
+    return wrap((m + s * z).astype(dt))
+
+
+def log_normal_reverse(input: Any, mean: float = 1.0, std: float = 2.0) -> Tensor:
+    """Samples from the log-normal distribution ``exp(N(mean, std))``, shaped like ``input``."""
+    a = _float_of(input, "LogNormalReverse")
+    z = jax.random.normal(next_key(), a.shape, jnp.float32)
+    return wrap(jnp.exp(mean + std * z).astype(a.dtype))
+
+
+def non_deterministic_ints(shape: Any, dtype: Any = mstype.int64) -> Tensor:
+    """Integers spread over the whole range of ``dtype`` (drawn from the global random state)."""
+    nd = np_dtype(dtype)
+    if nd not in (np.dtype(np.int32), np.dtype(np.int64), np.dtype(np.uint32), np.dtype(np.uint64)):
+        raise TypeError(
+            f"For 'NonDeterministicInts', the 'dtype' must be int32, int64, uint32 or uint64, but got {dtype}."
+        )
+    bits = jax.random.bits(
+        next_key(), _shape(shape, "NonDeterministicInts"), jnp.uint64 if nd.itemsize == 8 else jnp.uint32
+    )
+    return wrap(jax.lax.bitcast_convert_type(bits, nd))
+
+
+def multinomial_with_replacement(x: Any, seed: Any, offset: Any, numsamples: int, replacement: bool = False) -> Tensor:
+    """:func:`multinomial` whose op seed is ``seed + offset`` (both may be Tensors)."""
+    s = int(np.asarray(arr(seed)).reshape(-1)[0]) + int(np.asarray(arr(offset)).reshape(-1)[0])
+    return multinomial(x, numsamples, replacement, s if s > 0 else None)
+
+
+def randperm_v2(n: Any, seed: int = 0, offset: int = 0, dtype: Any = mstype.int64) -> Tensor:
+    """A random permutation of ``0..n-1`` (``n`` an int or 0-d/1-element Tensor)."""
+    k = int(np.asarray(arr(n)).reshape(-1)[0])
+    return randperm(k, seed, offset, dtype)
+
+
+__all__ += ["uniform_", "normal_", "exponential_", "random_", "standard_laplace", "multinomial_with_replacement"]

@@ -29,3 +29,8 @@ from . import _comm_prims  # noqa: E402
 from ._comm_prims import *  # noqa: E402, F403
 
 __all__ += _comm_prims.__all__
+
+from . import gather_scatter_ops  # noqa: E402
+from .gather_scatter_ops import *  # noqa: E402, F403
+
+__all__ += [n for n in gather_scatter_ops.__all__ if n not in __all__]

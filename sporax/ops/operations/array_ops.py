@@ -132,7 +132,13 @@ class TensorShape(Primitive):
         return F.dyn_shape(input_x)
 
 
-DynamicShape = TensorShape
+class DynamicShape(TensorShape):
+    """``DynamicShape(dtype=9)()(input_x)``: the shape as an Int64 Tensor (``dtype`` 9 is MindSpore's
+    type id of int64, the only one it accepts)."""
+
+    def __init__(self, dtype: int = 9) -> None:
+        super().__init__()
+        _set_attrs(self, dtype=dtype)
 
 
 class Cast(Primitive):
@@ -183,7 +189,11 @@ class Unstack(Primitive):
         return F.unstack(input_x, self.axis)
 
 
-Unpack = Unstack
+class Unpack(Unstack):
+    """``Unpack(axis=0)(input_x)``: MindSpore's old name of :class:`Unstack`."""
+
+    def __init__(self, axis: int = 0) -> None:
+        super().__init__(axis)
 
 
 class Split(Primitive):
@@ -217,7 +227,11 @@ class Gather(Primitive):
         return F.gather(input_params, input_indices, ax, self.batch_dims)
 
 
-GatherV2 = Gather
+class GatherV2(Primitive):
+    """``GatherV2()(input_params, input_indices, axis)``: MindSpore's old name of :class:`Gather`."""
+
+    def __call__(self, input_params: Any, input_indices: Any, axis: Any) -> Any:
+        return F.gather(input_params, input_indices, int(axis.item()) if hasattr(axis, "item") else axis)
 
 
 class GatherD(Primitive):
@@ -386,14 +400,19 @@ class ScalarCast(Primitive):
 class _Scatter(Primitive):
     _fn: Any = None
 
-    def __call__(self, input_x: Any, indices: Any, updates: Any) -> Any:
-        return type(self)._fn(input_x, indices, updates)
+    def __call__(self, *args: Any) -> Any:  # (input_x, indices, updates); MindSpore's instance signature
+        return type(self)._fn(*args)
 
 
 class _ParamScatter(_Scatter):
     def __init__(self, use_locking: bool = False) -> None:
         super().__init__()
         _set_attrs(self, use_locking=_check_bool(self, "use_locking", use_locking))
+
+
+class _LockedParamScatter(_ParamScatter):
+    def __init__(self, use_locking: bool = True) -> None:
+        super().__init__(use_locking)
 
 
 def _scatter(base: type, name: str, fn: Any) -> type:
@@ -408,10 +427,10 @@ TensorScatterMax = _scatter(_Scatter, "TensorScatterMax", F.tensor_scatter_max)
 TensorScatterMin = _scatter(_Scatter, "TensorScatterMin", F.tensor_scatter_min)
 TensorScatterMul = _scatter(_Scatter, "TensorScatterMul", F.tensor_scatter_mul)
 TensorScatterDiv = _scatter(_Scatter, "TensorScatterDiv", F.tensor_scatter_div)
-ScatterNdUpdate = _scatter(_ParamScatter, "ScatterNdUpdate", F.scatter_nd_update)
+ScatterNdUpdate = _scatter(_LockedParamScatter, "ScatterNdUpdate", F.scatter_nd_update)
 ScatterNdAdd = _scatter(_ParamScatter, "ScatterNdAdd", F.scatter_nd_add)
 ScatterNdSub = _scatter(_ParamScatter, "ScatterNdSub", F.scatter_nd_sub)
-ScatterUpdate = _scatter(_ParamScatter, "ScatterUpdate", F.scatter_update)
+ScatterUpdate = _scatter(_LockedParamScatter, "ScatterUpdate", F.scatter_update)
 ScatterAdd = _scatter(_ParamScatter, "ScatterAdd", F.scatter_add)
 ScatterSub = _scatter(_ParamScatter, "ScatterSub", F.scatter_sub)
 ScatterMax = _scatter(_ParamScatter, "ScatterMax", F.scatter_max)

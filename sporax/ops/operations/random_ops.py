@@ -11,6 +11,7 @@ from typing import Any
 from ...common import dtype as mstype
 from .. import function as F
 from .._utils import check_int
+from ..function import random_func as R
 from ._primitive import Primitive
 from .math_ops import _set_attrs
 
@@ -162,7 +163,7 @@ class RandomChoiceWithMask(Primitive):
         _set_attrs(self, count=check_int(count, "count", self.name, 1), seed=seed, seed2=seed2)
 
     def __call__(self, input_x: Any) -> Any:
-        return F.choice_with_mask(input_x, self.count, self.seed, self.seed2)
+        return R._choice(input_x, self.count, self.seed, self.seed2)
 
 
 class Bernoulli(_Random):
@@ -178,3 +179,77 @@ class Bernoulli(_Random):
 
     def __call__(self, x: Any, p: Any) -> Any:
         return F.bernoulli(x, p, self._seed)
+
+
+class TruncatedNormal(Primitive):
+    """``TruncatedNormal(dtype=mstype.float32, seed=0, seed2=0)(shape)``: N(0, 1) truncated to [-2, 2]."""
+
+    def __init__(self, dtype: Any = mstype.float32, seed: int = 0, seed2: int = 0) -> None:
+        super().__init__()
+        _set_attrs(
+            self, dtype=dtype, seed=check_int(seed, "seed", self.name), seed2=check_int(seed2, "seed2", self.name)
+        )
+
+    def __call__(self, shape: Any) -> Any:
+        return R.truncated_normal(shape, self.dtype, _Random._seed.fget(self))
+
+
+class ParameterizedTruncatedNormal(_Random):
+    """``ParameterizedTruncatedNormal(seed=0, seed2=0)(shape, mean, stdevs, min, max)``."""
+
+    def __call__(self, shape: Any, mean: Any, stdevs: Any, min: Any, max: Any) -> Any:
+        return R.parameterized_truncated_normal(shape, mean, stdevs, min, max, self._seed)
+
+
+class LogNormalReverse(Primitive):
+    """``LogNormalReverse(mean=1.0, std=2.0)(input)``: log-normal samples shaped like ``input``."""
+
+    def __init__(self, mean: float = 1.0, std: float = 2.0) -> None:
+        super().__init__()
+        _set_attrs(self, mean=float(mean), std=float(std))
+
+    def __call__(self, input: Any) -> Any:
+        return R.log_normal_reverse(input, self.mean, self.std)
+
+
+class NonDeterministicInts(Primitive):
+    """``NonDeterministicInts(dtype=mstype.int64)(shape)``: integers over the whole range of ``dtype``."""
+
+    def __init__(self, dtype: Any = mstype.int64) -> None:
+        super().__init__()
+        _set_attrs(self, dtype=dtype)
+
+    def __call__(self, shape: Any) -> Any:
+        return R.non_deterministic_ints(shape, self.dtype)
+
+
+class RandpermV2(Primitive):
+    """``RandpermV2(seed=0, offset=0, dtype=mstype.int64)(n)``: a random permutation of ``0..n-1``."""
+
+    def __init__(self, seed: int = 0, offset: int = 0, dtype: Any = mstype.int64) -> None:
+        super().__init__()
+        _set_attrs(self, seed=seed, offset=offset, dtype=dtype)
+
+    def __call__(self, n: Any) -> Any:
+        return R.randperm_v2(n, self.seed, self.offset, self.dtype)
+
+
+class MultinomialWithReplacement(Primitive):
+    """``MultinomialWithReplacement(numsamples, replacement=False)(x, seed, offset)``."""
+
+    def __init__(self, numsamples: int, replacement: bool = False) -> None:
+        super().__init__()
+        _set_attrs(self, numsamples=check_int(numsamples, "numsamples", self.name, 1), replacement=replacement)
+
+    def __call__(self, x: Any, seed: Any, offset: Any) -> Any:
+        return F.multinomial_with_replacement(x, seed, offset, self.numsamples, self.replacement)
+
+
+__all__ += [
+    "TruncatedNormal",
+    "ParameterizedTruncatedNormal",
+    "LogNormalReverse",
+    "NonDeterministicInts",
+    "RandpermV2",
+    "MultinomialWithReplacement",
+]
