@@ -21,7 +21,7 @@ from jax import lax  # noqa: E402
 
 from . import _concrete as concrete  # noqa: E402
 from . import _state as state  # noqa: E402
-from ._autograph import traced_text  # noqa: E402
+from ._autograph import run_if, traced_text  # noqa: E402
 from ._autodiff import custom_vjp_call, ones_cotangent, remat_call, vjp_stateful, zeros_cotangent  # noqa: E402
 from ._jit import TRACE_ERRORS, StatefulJit, warn_user  # noqa: E402
 from ._loops import scan_steps  # noqa: E402
@@ -47,6 +47,7 @@ __all__ = [
     "zeros_cotangent",
     "is_tracer",
     "traced_text",
+    "run_if",
 ]
 
 

@@ -7,7 +7,8 @@ functions it calls) for the duration of the trace. Python-valued conditions stay
 ones become ``lax.cond`` / ``lax.while_loop`` with Parameter writes carried through state frames.
 """
 
-from ._control import ControlFlowError, PrintTraced, Unconvertible
+from ._cond import run_if
+from ._values import ControlFlowError, PrintTraced, Unconvertible
 from ._convert import (
     allow_trace_time_print,
     building,
@@ -33,4 +34,5 @@ __all__ = [
     "functions_for_error",
     "is_converted",
     "retrying",
+    "run_if",
 ]

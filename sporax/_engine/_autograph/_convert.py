@@ -31,8 +31,8 @@ from contextlib import contextmanager
 from typing import Any
 
 from . import _runtime
-from ._control import PrintTraced
 from ._transform import AG, ConversionError, check_convertible, convert_function, needs_conversion
+from ._values import PrintTraced
 
 _FUTURE = functools.reduce(operator.or_, (getattr(__future__, n).compiler_flag for n in __future__.all_feature_names))
 _NOT_FUNCTIONS = frozenset(("<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"))

@@ -17,8 +17,9 @@ import jax.numpy as jnp
 import numpy as np
 
 from .. import _state
-from . import _control
-from ._control import UNDEF, Counter, run_cond, run_while, to_pred, traced, wrap
+from ._cond import run_cond
+from ._values import UNDEF, ControlFlowValueError, tensor_type, to_pred, traced, wrap
+from ._while import Counter, mark_print, run_while
 
 __all__ = [
     "UNDEF",
@@ -124,7 +125,7 @@ def _if_traced(
 def _snapshot(values: Sequence[Any]) -> list[tuple[Any, Any]]:
     """(object, contents) of the Tensors (not Parameters: their writes go through state frames), lists
     and dicts in ``values``."""
-    t = _control.tensor_type()
+    t = tensor_type()
     out: list[tuple[Any, Any]] = []
     seen: set[int] = set()
 
@@ -227,7 +228,7 @@ def retval(do_ret: Any, ret: Any, always: bool, name: str) -> Any:
     if always:
         return None if ret is UNDEF else ret
     if traced(do_ret):
-        raise _control.ControlFlowValueError(
+        raise ControlFlowValueError(
             f"'{name}' returns a value on some paths and reaches its end (returning None) on others, decided by a "
             "tensor condition. Under GRAPH_MODE/jit every path must return a value of the same type."
         )
@@ -358,7 +359,7 @@ def print_(*args: Any, sep: str | None = " ", end: str | None = "\n", file: Any 
         leaves = [i[1] if type(i) is tuple else np.asarray(vals[i]) for i in idx]
         return jax.tree_util.tree_unflatten(tree, leaves)
 
-    @_control.mark_print  # so that a recomputation in a loop's backward pass can leave it out
+    @mark_print  # so that a recomputation in a loop's backward pass can leave it out
     def emit(*vals: Any) -> None:
         out = []
         for kind, x in items:

@@ -11,8 +11,8 @@ import numbers
 from collections.abc import Callable
 from typing import Any
 
-from ... import context, ops
-from ..._engine import is_tracer, state
+from ... import _engine, context, ops
+from ..._engine import is_tracer
 from ...common import dtype as mstype
 from ...common.parameter import ParameterTuple
 from ...common.tensor import Tensor
@@ -89,9 +89,9 @@ class WithGradCell(Cell):
 def run_if(cond: Any, fn: Callable[..., Any], *args: Any) -> Any:
     """Run ``fn(*args)`` (an optimizer step, say) only when the one-element bool Tensor ``cond`` is True.
 
-    With a concrete ``cond`` (PyNative) it is a Python branch. Inside a compiled function, ``fn`` runs and
-    every Parameter it writes gets ``select(cond, new value, old value)``: the update is masked, with no
-    Python control flow on ``cond``. Returns ``cond`` (as a 0-d bool Tensor).
+    With a concrete ``cond`` (PyNative) it is a Python branch. Inside a compiled function it is what
+    ``if cond: fn(*args)`` compiles to (one ``lax.cond``; the Parameters ``fn`` writes keep their values
+    when ``cond`` is False). Returns ``cond`` (as a 0-d bool Tensor).
     """
     if not isinstance(cond, Tensor):
         cond = Tensor(bool(cond), mstype.bool_)
@@ -102,12 +102,7 @@ def run_if(cond: Any, fn: Callable[..., Any], *args: Any) -> Any:
         if bool(cond):
             fn(*args)
         return cond
-    with state.Frame() as frame:
-        fn(*args)
-    for holder, new in frame.written_items():
-        old = state.read(holder)
-        kept = ops.select(cond, Tensor._from_data(new), Tensor._from_data(old))
-        state.write(holder, kept._data.astype(old.dtype))
+    _engine.run_if(cond._data, fn, *args)
     return cond
 
 
