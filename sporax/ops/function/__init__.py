@@ -6,6 +6,8 @@ from .linalg_func import *  # noqa: F403
 from .math_func import *  # noqa: F403
 from .nn_func import *  # noqa: F403
 from .random_func import *  # noqa: F403
+from . import spectral_func
+from .spectral_func import *  # noqa: F403
 from . import activation_func, loss_func
 from .activation_func import *  # noqa: F403
 from .loss_func import *  # noqa: F403
@@ -16,6 +18,7 @@ __all__ += linalg_func.__all__
 __all__ += math_func.__all__
 __all__ += nn_func.__all__
 __all__ += random_func.__all__
+__all__ += spectral_func.__all__
 __all__ += [n for n in activation_func.__all__ + loss_func.__all__ if n not in __all__]
 
 from . import norm_func  # noqa: E402
