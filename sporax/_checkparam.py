@@ -374,6 +374,19 @@ def check_tensor_dtype_valid(arg_name: str, arg_type: Any, valid_dtypes: Any, pr
     return arg_type
 
 
+def check_primitive_input_dtype(arg_name: str, dtype_name: str, valid_names: Any, prim_name: str) -> str:
+    """A kernel input's dtype (by MindSpore name: ``"Float32"``) among ``valid_names``, with the message of
+    MindSpore's C++ primitive checks: ``For primitive[Invert], the input argument[x] must be a type of
+    {Tensor[Int16], Tensor[Int32]}, but got Tensor[Float32].``"""
+    if dtype_name not in valid_names:
+        allowed = ", ".join(f"Tensor[{n}]" for n in sorted(valid_names))
+        raise TypeError(
+            f"For primitive[{prim_name}], the input argument[{arg_name}] must be a type of {{{allowed}}}, "
+            f"but got Tensor[{dtype_name}]."
+        )
+    return dtype_name
+
+
 def check_tensors_dtypes_same_and_valid(args: dict[str, Any], valid_dtypes: Any, prim_name: str | None) -> None:
     """Every dtype in ``{name: dtype}`` valid, and all the same (the message names the first that differs)."""
     items = list(args.items())

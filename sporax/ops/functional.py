@@ -15,21 +15,6 @@ from .composite import grad, jvp, value_and_grad, vjp, vmap
 from .composite._multitype import mixed_precision_cast
 from .function import *  # noqa: F403
 from .function import __all__ as _function_all
-from .function import (
-    add,
-    div,
-    equal,
-    floor_divide,
-    greater,
-    greater_equal,
-    less,
-    less_equal,
-    mul,
-    not_equal,
-    pow,
-    remainder,
-    sub,
-)
 from .operations import math_ops as _math_ops
 
 __all__ = [
@@ -39,19 +24,6 @@ __all__ = [
     "vjp",
     "jvp",
     "vmap",
-    "tensor_add",
-    "tensor_sub",
-    "tensor_mul",
-    "tensor_div",
-    "tensor_pow",
-    "tensor_mod",
-    "tensor_floordiv",
-    "tensor_gt",
-    "tensor_ge",
-    "tensor_lt",
-    "tensor_le",
-    "tensor_eq",
-    "tensor_ne",
     "scalar_cast",
     "typeof",
     "isconstant",
@@ -59,31 +31,10 @@ __all__ = [
     "mixed_precision_cast",
     "make_tuple",
     "tuple_len",
-    "reduce_sum",
-    "reduce_mean",
-    "reduce_max",
-    "reduce_min",
     "reduce_prod",
 ]
 
-tensor_add = add
-tensor_sub = sub
-tensor_mul = mul
-tensor_div = div
-tensor_pow = pow
-tensor_mod = remainder
-tensor_floordiv = floor_divide
-tensor_gt = greater
-tensor_ge = greater_equal
-tensor_lt = less
-tensor_le = less_equal
-tensor_eq = equal
-tensor_ne = not_equal
-
-reduce_sum = _math_ops.ReduceSum()
-reduce_mean = _math_ops.ReduceMean()
-reduce_max = _math_ops.ReduceMax()
-reduce_min = _math_ops.ReduceMin()
+# the tensor_* operator aliases and reduce_sum/reduce_mean/reduce_max/reduce_min are ops.function's
 reduce_prod = _math_ops.ReduceProd()
 
 

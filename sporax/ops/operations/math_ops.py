@@ -8,8 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 from ..._checkparam import check_bool
+from ..._engine import jnp
 from ...common import dtype as mstype
+from ...common.tensor import Tensor
 from .. import function as F
+from ..function import _float_status
+from ..function import reduce_func as _REDUCE
 from ._primitive import Primitive
 
 __all__ = [
@@ -57,14 +61,21 @@ def _check_bool(prim: Primitive, name: str, value: Any) -> bool:
     return check_bool(value, name, prim.name)
 
 
-class _Unary(Primitive):
+class _NoArgs(Primitive):
+    """A primitive constructed without arguments (``ops.Add()``), as MindSpore's are."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+
+class _Unary(_NoArgs):
     _fn: Any = None
 
     def __call__(self, x: Any) -> Any:
         return type(self)._fn(x)
 
 
-class _Binary(Primitive):
+class _Binary(_NoArgs):
     _fn: Any = None
 
     def __call__(self, x: Any, y: Any) -> Any:
@@ -109,6 +120,17 @@ _BINARY = {
     "Gcd": (F.gcd, "Greatest common divisor."),
     "Lcm": (F.lcm, "Least common multiple."),
     "Heaviside": (F.heaviside, "Heaviside step function."),
+    "TensorAdd": (F.add, "x + y (MindSpore 1.x's name of Add)."),
+    "Hypot": (F.hypot, "sqrt(x ** 2 + y ** 2)."),
+    "Xdivy": (F.xdivy, "x / y, 0 where x == 0."),
+    "Fmax": (F.fmax, "Element-wise maximum ignoring NaN."),
+    "Fmin": (F.fmin, "Element-wise minimum ignoring NaN."),
+    "Igamma": (F.igamma, "The regularized lower incomplete gamma function P(a, x)."),
+    "Igammac": (F.igammac, "The regularized upper incomplete gamma function Q(a, x)."),
+    "Zeta": (F.zeta, "The Hurwitz zeta function of (x, q)."),
+    "Polar": (F.polar, "abs * exp(i * angle)."),
+    "Polygamma": (F.polygamma, "The a-th derivative of digamma at x."),
+    "Ger": (F.outer, "The outer product of two 1-D tensors."),
 }
 
 _UNARY = {
@@ -128,7 +150,7 @@ _UNARY = {
     "Rint": F.round,
     "Trunc": F.trunc,
     "Reciprocal": F.reciprocal,
-    "Inv": F.reciprocal,
+    "Inv": F.inv,
     "Sin": F.sin,
     "Cos": F.cos,
     "Tan": F.tan,
@@ -147,12 +169,32 @@ _UNARY = {
     "Digamma": F.digamma,
     "Sinc": F.sinc,
     "LogicalNot": F.logical_not,
-    "Invert": F.bitwise_not,
+    "Invert": F.invert,
     "IsFinite": F.isfinite,
     "IsNan": F.isnan,
     "IsInf": F.isinf,
     "Log2": F.log2,
     "Log10": F.log10,
+    "Angle": F.angle,
+    "Conj": F.conj,
+    "Real": F.real,
+    "Imag": F.imag,
+    "ComplexAbs": F.abs,
+    "Eps": F.eps,
+    "BesselI0": F.bessel_i0,
+    "BesselI0e": F.bessel_i0e,
+    "BesselI1": F.bessel_i1,
+    "BesselI1e": F.bessel_i1e,
+    "BesselJ0": F.bessel_j0,
+    "BesselJ1": F.bessel_j1,
+    "BesselK0": F.bessel_k0,
+    "BesselK0e": F.bessel_k0e,
+    "BesselK1": F.bessel_k1,
+    "BesselK1e": F.bessel_k1e,
+    "BesselY0": F.bessel_y0,
+    "BesselY1": F.bessel_y1,
+    "MatrixExp": F.matrix_exp,
+    "Trace": F.trace,
 }
 
 for _name, (_fn, _doc) in _BINARY.items():
@@ -284,7 +326,7 @@ class ArgMinWithValue(ArgMaxWithValue):
     _largest = False
 
 
-class AddN(Primitive):
+class AddN(_NoArgs):
     """``AddN()(inputs)``: the sum of a tuple of same-shaped Tensors."""
 
     def __call__(self, inputs: Any) -> Any:
@@ -332,7 +374,7 @@ class CumProd(Cumsum):
     _identity = 1
 
 
-class ClipByValue(Primitive):
+class ClipByValue(_NoArgs):
     """``ClipByValue()(x, clip_value_min, clip_value_max)``."""
 
     def __call__(self, x: Any, clip_value_min: Any, clip_value_max: Any) -> Any:
@@ -350,7 +392,7 @@ class IsClose(Primitive):
         return F.isclose(input, other, self.rtol, self.atol, self.equal_nan)
 
 
-class Lerp(Primitive):
+class Lerp(_NoArgs):
     """``Lerp()(start, end, weight)``: ``start + weight * (end - start)``."""
 
     def __call__(self, start: Any, end: Any, weight: Any) -> Any:
@@ -404,7 +446,7 @@ class LpNorm(Primitive):
         return F.maximum(out, self.epsilon)
 
 
-class SquareSumAll(Primitive):
+class SquareSumAll(_NoArgs):
     """``SquareSumAll()(x, y)`` -> ``(sum(x**2), sum(y**2))``."""
 
     def __call__(self, x: Any, y: Any) -> Any:
@@ -420,3 +462,299 @@ class Cross(Primitive):
 
     def __call__(self, x1: Any, x2: Any) -> Any:
         return F.cross(x1, x2, None if self.dim == -65530 else self.dim)
+
+
+class _Ternary(_NoArgs):
+    _fn: Any = None
+
+    def __call__(self, input_data: Any, x1: Any, x2: Any, value: Any) -> Any:
+        return type(self)._fn(input_data, x1, x2, value)
+
+
+class Addcdiv(_Ternary):
+    """``Addcdiv()(input_data, x1, x2, value)``: ``input_data + value * x1 / x2``."""
+
+    _fn = staticmethod(F.addcdiv)
+
+
+class Addcmul(_Ternary):
+    """``Addcmul()(input_data, x1, x2, value)``: ``input_data + value * x1 * x2``."""
+
+    _fn = staticmethod(F.addcmul)
+
+
+class EqualCount(_NoArgs):
+    """``EqualCount()(x, y)``: the number of equal elements, shape ``(1,)`` in the inputs' dtype."""
+
+    def __call__(self, x: Any, y: Any) -> Any:
+        return F.reshape(F.cast(F.sum(F.cast(F.equal(x, y), mstype.int64)), F.dtype(x)), (1,))
+
+
+class CompareAndBitpack(_NoArgs):
+    """``CompareAndBitpack()(x, threshold)``: ``x > threshold`` packed 8 to a UInt8 along the last axis."""
+
+    def __call__(self, x: Any, threshold: Any) -> Any:
+        return _REDUCE._compare_and_bitpack(x, threshold)
+
+
+class Bincount(_NoArgs):
+    """``Bincount()(array, size, weights)``: the weighted count of each value in ``[0, size)``."""
+
+    def __call__(self, array: Any, size: Any, weights: Any) -> Any:
+        n = int(size.asnumpy()) if hasattr(size, "asnumpy") else int(size)
+        return _REDUCE._bincount_with_size(array, n, weights)
+
+
+class Bucketize(Primitive):
+    """``Bucketize(boundaries)(input)``: the bucket index of each element (Int32)."""
+
+    def __init__(self, boundaries: Any) -> None:
+        super().__init__()
+        if not isinstance(boundaries, (list, tuple)):
+            raise TypeError(f"For 'Bucketize', 'boundaries' must be a list, but got {type(boundaries).__name__}.")
+        _set_attrs(self, boundaries=list(boundaries))
+
+    def __call__(self, input: Any) -> Any:
+        return F.bucketize(input, self.boundaries)
+
+
+class Cummax(Primitive):
+    """``Cummax(axis)(input)`` -> ``(values, indices)``: the running maximum along ``axis``."""
+
+    _fn: Any = staticmethod(F.cummax)
+
+    def __init__(self, axis: int) -> None:
+        super().__init__()
+        _set_attrs(self, axis=axis)
+
+    def __call__(self, input: Any) -> Any:
+        return type(self)._fn(input, self.axis)
+
+
+class Cummin(Cummax):
+    """``Cummin(axis)(input)`` -> ``(values, indices)``: the running minimum along ``axis``."""
+
+    _fn = staticmethod(F.cummin)
+
+
+class CumulativeLogsumexp(Cumsum):
+    """``CumulativeLogsumexp(exclusive=False, reverse=False)(x, axis)``: running ``log(sum(exp(x)))``."""
+
+    _fn = staticmethod(F.logcumsumexp)
+    _identity = float("-inf")
+
+
+class EuclideanNorm(Primitive):
+    """``EuclideanNorm(keep_dims=False)(x, axes)``: ``sqrt(sum(x ** 2, axes))`` in the input's dtype."""
+
+    def __init__(self, keep_dims: bool = False) -> None:
+        super().__init__()
+        _set_attrs(self, keep_dims=_check_bool(self, "keep_dims", keep_dims))
+
+    def __call__(self, x: Any, axes: Any) -> Any:
+        axes = tuple(int(v) for v in axes.asnumpy().reshape(-1)) if hasattr(axes, "asnumpy") else axes
+        return F.cast(F.vector_norm(x, 2, axes, self.keep_dims), F.dtype(x))
+
+
+class Histogram(Primitive):
+    """``Histogram(bins=100, min=0.0, max=0.0)(x)``: ``histc`` (Int32 for Int32 input, else Float32)."""
+
+    def __init__(self, bins: int = 100, min: float = 0.0, max: float = 0.0) -> None:
+        super().__init__()
+        _set_attrs(self, bins=bins, min=min, max=max)
+
+    def __call__(self, x: Any) -> Any:
+        out = F.histc(x, self.bins, self.min, self.max)
+        return out if out.dtype == mstype.int32 else F.cast(out, mstype.float32)
+
+
+class HistogramFixedWidth(Primitive):
+    """``HistogramFixedWidth(nbins, dtype='int32')(x, range)``: counts in ``nbins`` equal bins over ``range``;
+    values below or above it count in the first or last bin."""
+
+    def __init__(self, nbins: int, dtype: str = "int32") -> None:
+        super().__init__()
+        if isinstance(nbins, bool) or not isinstance(nbins, int) or nbins < 1:
+            raise ValueError(f"For 'HistogramFixedWidth', the 'nbins' must be a positive int, but got {nbins}.")
+        if dtype != "int32":
+            raise ValueError(f"For 'HistogramFixedWidth', the 'dtype' must be 'int32', but got '{dtype}'.")
+        _set_attrs(self, nbins=nbins, dtype=dtype)
+
+    def __call__(self, x: Any, range: Any) -> Any:
+        return _REDUCE._histogram_fixed_width(x, range, self.nbins)
+
+
+class Logit(Primitive):
+    """``Logit(eps=-1.0)(x)``: ``log(x / (1 - x))``, ``x`` clamped to ``[eps, 1 - eps]`` when ``eps >= 0``."""
+
+    def __init__(self, eps: float = -1.0) -> None:
+        super().__init__()
+        _set_attrs(self, eps=eps)
+
+    def __call__(self, x: Any) -> Any:
+        return F.logit(x, None if self.eps < 0 else self.eps)
+
+
+class Median(Primitive):
+    """``Median(global_median=False, axis=0, keep_dims=False, ignore_nan=False)(x)`` -> ``(y, indices)``."""
+
+    def __init__(self, global_median: bool = False, axis: int = 0, keep_dims: bool = False, ignore_nan: bool = False):
+        super().__init__()
+        _set_attrs(
+            self,
+            global_median=_check_bool(self, "global_median", global_median),
+            axis=axis,
+            keep_dims=_check_bool(self, "keep_dims", keep_dims),
+            ignore_nan=_check_bool(self, "ignore_nan", ignore_nan),
+        )
+
+    def __call__(self, x: Any) -> Any:
+        fn = F.nanmedian if self.ignore_nan else F.median
+        if self.global_median:
+            return fn(F.reshape(x, (-1,)), 0, False)
+        return fn(x, self.axis, self.keep_dims)
+
+
+class NanToNum(Primitive):
+    """``NanToNum(nan=None, posinf=None, neginf=None)(x)``."""
+
+    def __init__(self, nan: Any = None, posinf: Any = None, neginf: Any = None) -> None:
+        super().__init__()
+        _set_attrs(self, nan=nan, posinf=posinf, neginf=neginf)
+
+    def __call__(self, x: Any) -> Any:
+        return F.nan_to_num(x, self.nan, self.posinf, self.neginf)
+
+
+class Quantile(Primitive):
+    """``Quantile(dim=None, keep_dims=False, ignore_nan=False)(input, q)``."""
+
+    def __init__(self, dim: Any = None, keep_dims: bool = False, ignore_nan: bool = False) -> None:
+        super().__init__()
+        _set_attrs(self, dim=dim, keep_dims=keep_dims, ignore_nan=ignore_nan)
+
+    def __call__(self, input: Any, q: Any) -> Any:
+        fn = F.nanquantile if self.ignore_nan else F.quantile
+        return fn(input, q, self.dim, self.keep_dims)
+
+
+class Renorm(Primitive):
+    """``Renorm(p, dim, maxnorm)(x)``: sub-tensors along ``dim`` with ``p``-norm above ``maxnorm`` rescaled."""
+
+    def __init__(self, p: int, dim: int, maxnorm: float) -> None:
+        super().__init__()
+        _set_attrs(self, p=p, dim=dim, maxnorm=maxnorm)
+
+    def __call__(self, x: Any) -> Any:
+        return F.renorm(x, self.p, self.dim, self.maxnorm)
+
+
+class TrilIndices(Primitive):
+    """``TrilIndices(row, col, offset=0, dtype=mstype.int32)()``: the ``(2, N)`` lower-triangle indices."""
+
+    _upper = False
+
+    def __init__(self, row: int, col: int, offset: int = 0, dtype: Any = mstype.int32) -> None:
+        super().__init__()
+        if dtype not in (mstype.int32, mstype.int64):
+            raise TypeError(f"For '{self.name}', the 'dtype' must be int32 or int64, but got {dtype}.")
+        _set_attrs(self, row=row, col=col, offset=offset, dtype=dtype)
+
+    def __call__(self) -> Any:
+        fn = F.triu_indices if self._upper else F.tril_indices
+        return fn(self.row, self.col, self.offset, dtype=self.dtype)
+
+
+class TriuIndices(TrilIndices):
+    """``TriuIndices(row, col, offset=0, dtype=mstype.int32)()``: the ``(2, N)`` upper-triangle indices."""
+
+    _upper = True
+
+
+class Cdist(Primitive):
+    """``Cdist(p=2.0)(input_x, input_y)``: pairwise ``p``-norm distances of the rows."""
+
+    def __init__(self, p: float = 2.0) -> None:
+        super().__init__()
+        _set_attrs(self, p=p)
+
+    def __call__(self, input_x: Any, input_y: Any) -> Any:
+        return F.cdist(input_x, input_y, self.p)
+
+
+class MatrixPower(Primitive):
+    """``MatrixPower(n)(x)``: the ``n``-th power of each square matrix."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__()
+        _set_attrs(self, n=n)
+
+    def __call__(self, x: Any) -> Any:
+        return F.matrix_power(x, self.n)
+
+
+__all__ += [
+    "Addcdiv",
+    "Addcmul",
+    "EqualCount",
+    "CompareAndBitpack",
+    "Bincount",
+    "Bucketize",
+    "Cummax",
+    "Cummin",
+    "CumulativeLogsumexp",
+    "EuclideanNorm",
+    "Histogram",
+    "HistogramFixedWidth",
+    "Logit",
+    "Median",
+    "NanToNum",
+    "Quantile",
+    "Renorm",
+    "TrilIndices",
+    "TriuIndices",
+    "Cdist",
+    "MatrixPower",
+]
+
+
+# ------------------------------------------------------------------ float status
+class FloatStatus(_NoArgs):
+    """``FloatStatus()(x)``: ``[1.]`` when ``x`` holds an inf or a NaN, else ``[0.]`` (Float32, shape ``(1,)``)."""
+
+    def __call__(self, x: Any) -> Any:
+        return F.reshape(F.cast(Tensor._from_data(_float_status.overflow(x)), mstype.float32), (1,))
+
+
+class NPUAllocFloatStatus(_NoArgs):
+    """``NPUAllocFloatStatus()()``: a Float32 status tensor of shape ``(8,)``, all zeros, that records from
+    now on whether anything it is made to depend on (``ops.depend(status, grads)``) overflows; see
+    :class:`NPUGetFloatStatus`. (On Ascend this is a hardware register; sporax gives it the same meaning
+    on every backend.)"""
+
+    def __call__(self) -> Any:
+        return _float_status.track(F.zeros((8,), mstype.float32))
+
+
+class NPUClearFloatStatus(_NoArgs):
+    """``NPUClearFloatStatus()(x)``: forget the overflows ``x`` recorded (it records anew from here); returns
+    zeros shaped like ``x``."""
+
+    def __call__(self, x: Any) -> Any:
+        _float_status.track(x)
+        return F.zeros_like(x)
+
+
+class NPUGetFloatStatus(_NoArgs):
+    """``NPUGetFloatStatus()(x)``: write into the status tensor ``x`` (in place, as MindSpore does) and
+    return whether an overflow was recorded since it was allocated or cleared: its first element is 1.0
+    then, every element 0 otherwise, so ``sum(x) > 0`` means overflow."""
+
+    def __call__(self, x: Any) -> Any:
+        a = x._data
+        flat = jnp.zeros((a.size,), a.dtype).at[0].set(_float_status.flag(x).astype(a.dtype))
+        x._data = flat.reshape(a.shape)
+        return x
+
+
+__all__ += ["FloatStatus", "NPUAllocFloatStatus", "NPUClearFloatStatus", "NPUGetFloatStatus"]

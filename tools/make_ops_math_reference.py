@@ -1,0 +1,133 @@
+"""Reference values of MindSpore 2.10's math ops where NumPy/SciPy differ or have no counterpart.
+
+Run under real MindSpore (its own venv, numpy<2):
+
+    /work/msvenv/bin/python tools/make_ops_math_reference.py
+
+writes ``tests/ut/ops/fixtures/ops_math_reference.json``: for each case the op, its inputs, and MindSpore's
+output (values, dtype) or its exception class. ``tests/ut/ops/test_math_reference.py`` replays the cases on
+sporax.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+OUT = Path(__file__).resolve().parent.parent / "tests" / "ut" / "ops" / "fixtures" / "ops_math_reference.json"
+
+F32 = [0.5, -1.5, 2.0, 0.0]
+I32 = [1, -2, 3, 4]
+POS = [0.5, 1.5, 2.0, 3.25]
+MAT = [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
+
+# (case name, op name, args as (kind, value) pairs, kwargs)
+CASES = [
+    ("inv_int", "inv", [("int32", I32)], {}),
+    ("inv_float", "inv", [("float32", F32)], {}),
+    ("copysign_int", "copysign", [("int32", I32), ("float32", F32)], {}),
+    ("ldexp_int", "ldexp", [("int32", I32), ("int32", I32)], {}),
+    ("tanhshrink_int", "tanhshrink", [("int32", I32)], {}),
+    ("sgn", "sgn", [("float32", F32)], {}),
+    ("histc", "histc", [("float32", F32), ("py", 4), ("py", -2.0), ("py", 2.0)], {}),
+    ("histc_int", "histc", [("int32", I32), ("py", 4), ("py", -2.0), ("py", 2.0)], {}),
+    ("histc_auto", "histc", [("float32", F32), ("py", 4)], {}),
+    ("bucketize", "bucketize", [("float32", F32), ("py", [0.0, 1.0])], {}),
+    ("bucketize_right", "bucketize", [("float32", F32), ("py", [0.5, 2.0])], {"right": True}),
+    ("renorm", "renorm", [("float32", MAT), ("py", 2), ("py", 0), ("py", 3.0)], {}),
+    ("cov", "cov", [("float32", [[1.0, 2.0, 4.0], [3.0, 1.0, 0.0]])], {}),
+    ("cov_correction0", "cov", [("float32", [[1.0, 2.0, 4.0], [3.0, 1.0, 0.0]])], {"correction": 0}),
+    ("bessel_k0_neg", "bessel_k0", [("float32", F32)], {}),
+    ("bessel_k1e_neg", "bessel_k1e", [("float32", F32)], {}),
+    ("bessel_y0_neg", "bessel_y0", [("float32", F32)], {}),
+    ("bessel_y1_neg", "bessel_y1", [("float32", F32)], {}),
+    ("bessel_j1", "bessel_j1", [("float32", F32)], {}),
+    ("bessel_i1e", "bessel_i1e", [("float32", F32)], {}),
+    ("igamma", "igamma", [("float32", POS), ("float32", POS)], {}),
+    ("igammac", "igammac", [("float32", POS), ("float32", POS)], {}),
+    ("zeta", "zeta", [("float32", [2.0, 3.0, 4.5, 2.5]), ("float32", POS)], {}),
+    ("polygamma", "polygamma", [("int64", 1), ("float32", POS)], {}),
+    ("nanmedian", "nanmedian", [("float32", [[1.0, float("nan"), 3.0, 2.0]])], {}),
+    ("nan_to_num", "nan_to_num", [("float32", [float("nan"), float("inf"), -float("inf"), 1.0])], {}),
+    ("vector_norm_int", "vector_norm", [("int32", I32)], {}),
+    ("matrix_norm_nuc", "matrix_norm", [("float32", MAT), ("py", "nuc")], {}),
+    ("cosine_similarity", "cosine_similarity", [("float32", MAT), ("float32", [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]])], {}),
+    ("fmax_int", "fmax", [("int32", I32), ("int32", [2, -3, 3, 0])], {}),
+    ("float_power_ext", "float_power_ext", [("int32", I32), ("py", 2)], {}),
+    ("xdivy", "xdivy", [("float32", F32), ("float32", [0.0, 1.0, 2.0, 0.0])], {}),
+    ("logaddexp2", "logaddexp2", [("float32", F32), ("float32", POS)], {}),
+    ("subtract_alpha", "subtract", [("float32", F32), ("int32", I32)], {"alpha": 2}),
+    ("tensor_muls", "tensor_muls", [("int32", I32), ("py", 2.5)], {}),
+    ("eps", "eps", [("float32", F32)], {}),
+    ("vecdot", "vecdot", [("float32", MAT), ("float32", MAT)], {}),
+    (
+        "batch_dot",
+        "batch_dot",
+        [("float32", [MAT, MAT]), ("float32", [[[1.0], [2.0], [3.0]], [[1.0], [0.0], [1.0]]])],
+        {},
+    ),
+    ("logdet", "logdet", [("float32", [[2.0, 1.0], [1.0, 3.0]])], {}),
+    ("vander", "vander", [("float32", [1.0, 2.0, 3.0])], {"N": 4}),
+    ("diff_ext", "diff_ext", [("float32", F32)], {}),
+    ("std_mean", "std_mean", [("float32", F32)], {}),
+    ("var_mean", "var_mean", [("float32", F32)], {"ddof": 1}),
+    ("diag_embed", "diag_embed", [("float32", [[1.0, 2.0], [3.0, 4.0]])], {"offset": 1}),
+    ("tril_indices", "tril_indices", [("py", 3), ("py", 4), ("py", 1)], {}),
+    ("triu_indices", "triu_indices", [("py", 3), ("py", 4), ("py", -1)], {}),
+    ("combinations", "combinations", [("float32", [1.0, 2.0, 3.0])], {"with_replacement": True}),
+    ("cartesian_prod", "cartesian_prod", [("int32", [1, 2]), ("int32", [3, 4, 5])], {}),
+    ("block_diag", "block_diag", [("float32", [[1.0, 2.0]]), ("float32", [[3.0], [4.0]])], {}),
+    ("hann_window", "hann_window", [("py", 5)], {}),
+    ("blackman_window", "blackman_window", [("int32", 6)], {"periodic": False}),
+    ("blackman_window_py", "blackman_window", [("py", 6)], {}),
+    ("bartlett_window", "bartlett_window", [("int32", 5)], {}),
+    ("kaiser_window", "kaiser_window", [("py", 5)], {"beta": 5.0}),
+]
+
+
+def _value(kind, v):
+    import mindspore as ms
+
+    if kind == "py":
+        return v
+    if kind == "int64" and np.ndim(v) == 0:
+        return ms.Tensor(v, ms.int64)
+    return ms.Tensor(np.asarray(v, dtype=kind))
+
+
+def _jsonable(out):
+    import mindspore as ms
+
+    if isinstance(out, (tuple, list)):
+        return [_jsonable(o) for o in out]
+    if isinstance(out, ms.Tensor):
+        a = out.asnumpy()
+        return {
+            "dtype": str(out.dtype),
+            "shape": list(a.shape),
+            "values": np.where(np.isnan(a), None, a).tolist() if a.dtype.kind == "f" else a.tolist(),
+        }
+    return {"python": out}
+
+
+def main():
+    from mindspore import ops
+
+    cases = []
+    for name, op, args, kwargs in CASES:
+        try:
+            out = getattr(ops, op)(*[_value(k, v) for k, v in args], **kwargs)
+            result = {"output": _jsonable(out)}
+        except Exception as err:  # noqa: BLE001 - recorded as the expected error class
+            result = {"error": type(err).__name__}
+        cases.append({"name": name, "op": op, "args": args, "kwargs": kwargs, **result})
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps({"mindspore": "2.10", "cases": cases}, indent=1, allow_nan=True)
+    OUT.write_text(text.replace("Infinity", '"inf"').replace('-"inf"', '"-inf"') + "\n")
+    print(f"wrote {len(cases)} cases to {OUT}")
+
+
+if __name__ == "__main__":
+    main()
