@@ -7,23 +7,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import dtype as mstype
+from ._op_registry import op_function as _fn
+from ._op_registry import ops as _ops
 
 if TYPE_CHECKING:
     from .tensor import Tensor
 
 __all__ = ["TensorArrayMethods"]
-
-
-def _ops() -> Any:
-    from .. import ops
-
-    return ops
-
-
-def _fn(module: str) -> Any:
-    import importlib
-
-    return importlib.import_module(f"sporax.ops.function.{module}")
 
 
 class TensorArrayMethods:

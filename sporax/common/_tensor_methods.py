@@ -12,25 +12,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import dtype as mstype
+from ._op_registry import op_function
+from ._op_registry import ops as _ops
 from ._tensor_array_methods import TensorArrayMethods
 
 if TYPE_CHECKING:
     from .tensor import Tensor
 
 __all__ = ["TensorMethods"]
-
-_ops_mod = None
-
-
-def _ops() -> Any:
-    """sporax.ops, imported on first use (ops imports the tensor module). The one place ``common`` reaches
-    up to ``ops`` (Tensor methods call ops, as in MindSpore): every method goes through it."""
-    global _ops_mod
-    if _ops_mod is None:
-        from .. import ops
-
-        _ops_mod = ops
-    return _ops_mod
 
 
 def _shape_args(shape: tuple[Any, ...]) -> Any:
@@ -169,7 +158,7 @@ class TensorMethods(TensorArrayMethods):
         return _ops().gather_elements(self, dim, index)
 
     def take(self, indices: Any, axis: Any = None, mode: str = "clip") -> Tensor:
-        return _ops().function.gather_scatter_func.tensor_take(self, indices, axis, mode)
+        return op_function("gather_scatter_func").tensor_take(self, indices, axis, mode)
 
     def masked_fill(self, mask: Any, value: Any) -> Tensor:
         return _ops().masked_fill(self, mask, value)

@@ -16,7 +16,8 @@ import numpy as np
 
 from .._engine import concrete, is_tracer, jax, jnp, traced_text
 from . import dtype as mstype
-from ._tensor_methods import TensorMethods, _ops
+from ._op_registry import ops as _ops
+from ._tensor_methods import TensorMethods
 
 __all__ = ["Tensor", "COOTensor", "CSRTensor", "RowTensor", "tensor", "is_tensor", "from_numpy"]
 
