@@ -435,7 +435,12 @@ def stop_gradient(value: Any) -> Any:
 
 
 def depend(value: Any, expr: Any) -> Any:
-    """Return ``value``; ``expr`` is evaluated first (ordering is implicit in sporax's programs)."""
+    """Return ``value``; ``expr`` is evaluated first (ordering is implicit in sporax's programs). A float-status
+    tensor (``ops.NPUAllocFloatStatus``) records whether ``expr`` overflowed."""
+    from ._float_status import LIVE, note
+
+    if LIVE:
+        note(value, expr)
     return value
 
 
