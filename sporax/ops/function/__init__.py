@@ -36,3 +36,7 @@ from .comm_func import *  # noqa: E402, F403
 from .comm_p2p_func import *  # noqa: E402, F403
 
 __all__ += comm_func.__all__ + comm_p2p_func.__all__
+
+from ._registry import tensor_operator_registry  # noqa: E402
+
+__all__ += ["tensor_operator_registry"]

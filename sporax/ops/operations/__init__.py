@@ -30,6 +30,11 @@ from ._comm_prims import *  # noqa: E402, F403
 
 __all__ += _comm_prims.__all__
 
+from . import custom_ops  # noqa: E402
+from .custom_ops import *  # noqa: E402, F403
+
+__all__ += custom_ops.__all__
+
 from . import gather_scatter_ops  # noqa: E402
 from .gather_scatter_ops import *  # noqa: E402, F403
 

@@ -230,3 +230,27 @@ def test_more_primitives_with_one_rank():
     assert ops.operations.ReduceScatterV("max").op == "max" and ops.operations.Receive(1, 0, (2,), ms.int32).shape == [
         2
     ]
+
+
+def test_communication_module_entries():
+    from sporax import communication as comm
+
+    assert comm.HCCL_WORLD_COMM_GROUP == "hccl_world_group"
+    assert comm.NCCL_WORLD_COMM_GROUP == "nccl_world_group" and comm.MCCL_WORLD_COMM_GROUP == "mccl_world_group"
+    assert comm.get_local_rank_size() == 1 and comm.get_comm_name() == "hccl_world_group"
+    with pytest.raises(RuntimeError, match="For 'destroy_group', user communication groups are not supported"):
+        comm.destroy_group("g")
+
+
+def test_tensor_operator_registry():
+    from sporax.ops import functional as F
+
+    reg = ops.tensor_operator_registry
+    assert F.tensor_operator_registry is reg and reg.get("add") is ops.add
+    np.testing.assert_array_equal(reg.get("mul")(t([2.0]), t([3.0])).asnumpy(), [6.0])
+    setattr(reg, "my_op", ops.neg)
+    assert reg.get("my_op") is ops.neg
+    with pytest.raises(TypeError, match="key for tensor registry must be string."):
+        reg.get(1)
+    with pytest.raises(AttributeError):
+        reg.get("no_such_operator")

@@ -1,0 +1,801 @@
+"""User-defined operators: ``ops.Custom``, ``ops.CustomOpBuilder`` and the registration helpers
+(``CustomRegOp``, ``CpuRegOp``, ``TBERegOp``, ``AiCPURegOp``, ``AkgAscendRegOp``, ``AkgGpuRegOp``, ``DataType``,
+``op_info_register``, ``custom_info_register``).
+
+What each ``func_type`` of ``Custom`` means on XLA:
+
+- ``"pyfunc"``: `func` is a Python function on NumPy arrays. It runs on the host through
+  ``jax.pure_callback``, in PyNative and inside compiled functions (GRAPH_MODE, jit, vmap runs it per
+  example), with the output shapes and dtypes `out_shape`/`out_dtype` give (values or functions of the
+  inputs' shapes and dtypes). With `bprop` (``bprop(*inputs, out, dout) -> tuple of input gradients``, on
+  Tensors) it is differentiable.
+- ``"aot"`` on CPU: `func` is ``"path/lib.so:func_name"`` (or a ``.cc``/``.cpp`` source, compiled with
+  ``g++``) exporting MindSpore's AOT kernel signature
+  ``int func(int nparam, void **params, int *ndims, int64_t **shapes, const char **dtypes, void *stream,
+  void *extra)``; it runs on the host like a pyfunc (params: the inputs, then the outputs).
+- ``"hybrid"``, ``"akg"``, ``"tbe"``, ``"aicpu"`` and ``"aot"`` on GPU (``.cu``) need MindSpore's AKG or Ascend
+  compilers (or device pointers), which XLA does not have: constructing them raises RuntimeError naming
+  the func_type and the alternative, ``func_type="pyfunc"``.
+
+The registration helpers build MindSpore's operator-information dicts (``get_op_info()``) exactly; on XLA
+there is no kernel library to register into, so ``op_info_register`` records the information (see
+:func:`registered_op_info`) and returns the function unchanged, and ``custom_info_register`` attaches it
+to the function as ``reg_info`` (what ``Custom`` reads), as MindSpore does.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import hashlib
+import json
+import logging
+import os
+import subprocess
+import tempfile
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..._engine import jax
+from ...common import dtype as mstype
+from ...common.tensor import Tensor
+from .._utils import arr, wrap
+from ._primitive import Primitive
+
+__all__ = [
+    "Custom",
+    "CustomOpBuilder",
+    "CustomRegOp",
+    "CpuRegOp",
+    "TBERegOp",
+    "AiCPURegOp",
+    "AkgAscendRegOp",
+    "AkgGpuRegOp",
+    "DataType",
+    "op_info_register",
+    "custom_info_register",
+]
+
+_log = logging.getLogger("sporax")
+
+
+# ------------------------------------------------------------------------------------- registration
+class RegOp:
+    """Operator information being built: inputs, outputs, attributes, dtype/format combinations."""
+
+    def __init__(self, op_name: str = "") -> None:
+        if not isinstance(op_name, str):
+            raise ValueError("op name value must be string")
+        if not op_name.strip():
+            raise ValueError("op name is empty")
+        self.op_name = op_name
+        self.inputs: list[dict] = []
+        self.outputs: list[dict] = []
+        self.attr_: list[dict] = []
+        self.fusion_type_ = ""
+        self.dtype_format_: list[tuple] = []
+
+    @staticmethod
+    def _is_string(value: Any) -> bool:
+        if not isinstance(value, str):
+            raise TypeError(f"{value} value must be str")
+        return True
+
+    @staticmethod
+    def _is_int(value: Any) -> bool:
+        if not isinstance(value, int):
+            raise TypeError(f"{value} value must be int")
+        return True
+
+    @staticmethod
+    def _is_bool(value: Any) -> bool:
+        if not isinstance(value, bool):
+            raise TypeError(f"{value} value must be bool")
+        return True
+
+    @staticmethod
+    def _entry(values: list, keys: list[str], checks: list[Callable[[Any], bool]], extra: dict) -> dict:
+        """The dict of the given (non-None) values under `keys`, each checked (one check: for all)."""
+        out = {}
+        for i, (v, k) in enumerate(zip(values, keys)):
+            if v is not None:
+                (checks[0] if len(checks) == 1 else checks[i])(v)
+                out[k] = v
+        out.update(extra)
+        return out
+
+    def fusion_type(self, fusion_type: str) -> RegOp:
+        self._is_string(fusion_type)
+        self.fusion_type_ = fusion_type
+        return self
+
+    def dtype_format(self, *args: Any) -> RegOp:
+        if len(self.inputs) + len(self.outputs) != len(args):
+            raise ValueError("input size add output size must be equal to dtype format size")
+        combo = []
+        for a in args:
+            if not isinstance(a, tuple) or len(a) not in (2, 3):
+                raise ValueError("dtype and format value must be tuple of two or three elements")
+            for s in a:
+                self._is_string(s)
+            combo.append(a)
+        self.dtype_format_.append(tuple(combo))
+        return self
+
+    _RENAMED = {
+        "dynamic_shape_support": "dynamicShapeSupport",
+        "dynamic_rank_support": "dynamicRankSupport",
+        "dynamic_compile_static": "dynamicCompileStatic",
+        "need_check_support": "needCheckSupport",
+        "dynamic_format": "dynamicFormat",
+    }
+
+    def get_op_info(self) -> dict:
+        """The operator information as MindSpore's dict (keys without the trailing ``_``)."""
+        info = {}
+        for k, v in self.__dict__.items():
+            if k.endswith("_"):
+                k = k.rstrip("_")
+                k = self._RENAMED.get(k, k)
+            info[k] = v
+        return info
+
+
+class CpuRegOp(RegOp):
+    """Operator information of a CPU kernel."""
+
+    def __init__(self, op_name: str) -> None:
+        super().__init__(op_name)
+        self.imply_type = "CPU"
+
+    def input(self, index: Any = None, name: Any = None, param_type: Any = None, **kwargs: Any) -> CpuRegOp:
+        checks = [self._is_int, self._is_string, self._is_string]
+        self.inputs.append(self._entry([index, name, param_type], ["index", "name", "paramType"], checks, kwargs))
+        return self
+
+    def output(self, index: Any = None, name: Any = None, param_type: Any = None, **kwargs: Any) -> CpuRegOp:
+        checks = [self._is_int, self._is_string, self._is_string]
+        self.outputs.append(self._entry([index, name, param_type], ["index", "name", "paramType"], checks, kwargs))
+        return self
+
+    def attr(self, name: Any = None, value_type: Any = None, value: Any = None, **kwargs: Any) -> CpuRegOp:
+        self.attr_.append(self._entry([name, value_type, value], ["name", "type", "value"], [self._is_string], kwargs))
+        return self
+
+
+class AiCPURegOp(CpuRegOp):
+    """Operator information of an Ascend AI CPU kernel."""
+
+    def __init__(self, op_name: str) -> None:
+        super().__init__(op_name)
+        self.imply_type = "AiCPU"
+
+
+class AkgRegOp(RegOp):
+    """Operator information of an AKG kernel for `processor`."""
+
+    def __init__(self, op_name: str, processor: str) -> None:
+        super().__init__(op_name)
+        self.imply_type = "AKG"
+        self.processor = processor
+
+    def input(self, index: Any = None, name: Any = None, param_type: Any = None, **kwargs: Any) -> AkgRegOp:
+        checks = [self._is_int, self._is_string, self._is_string]
+        self.inputs.append(self._entry([index, name, param_type], ["index", "name", "paramType"], checks, kwargs))
+        return self
+
+    def output(self, index: Any = None, name: Any = None, **kwargs: Any) -> AkgRegOp:
+        self.outputs.append(self._entry([index, name], ["index", "name"], [self._is_int, self._is_string], kwargs))
+        return self
+
+    def attr(self, name: Any = None, param_type: Any = None, value_type: Any = None, **kwargs: Any) -> AkgRegOp:
+        keys = ["name", "paramType", "type"]
+        self.attr_.append(self._entry([name, param_type, value_type], keys, [self._is_string], kwargs))
+        return self
+
+
+class AkgGpuRegOp(AkgRegOp):
+    """Operator information of an AKG kernel for GPU (processor ``"CUDA"``)."""
+
+    def __init__(self, op_name: str) -> None:
+        super().__init__(op_name, "CUDA")
+
+
+class AkgAscendRegOp(AkgRegOp):
+    """Operator information of an AKG kernel for Ascend (processor ``"AiCore"``)."""
+
+    def __init__(self, op_name: str) -> None:
+        super().__init__(op_name, "AiCore")
+
+
+class TBERegOp(RegOp):
+    """Operator information of an Ascend TBE kernel (its build flags recorded as given)."""
+
+    def __init__(self, op_name: str) -> None:
+        super().__init__(op_name)
+        self.imply_type = "TBE"
+        self.async_flag_ = False
+        self.binfile_ = ""
+        self.compute_cost_ = 10
+        self.kernel_ = ""
+        self.partial_flag_ = False
+        self.reshape_type_ = ""
+        self.dynamic_rank_support_ = False
+        self.dynamic_shape_support_ = False
+        self.dynamic_compile_static_ = False
+        self.need_check_support_ = False
+        self.dynamic_format_ = False
+        self.op_pattern_ = ""
+        self.real_input_index_: list = []
+        self.input_to_attr_index_: list = []
+        self.unknown_shape_formats_: list = []
+
+    def _set(self, field: str, value: Any, check: Callable[[Any], bool] | None) -> TBERegOp:
+        if check is not None:
+            check(value)
+        setattr(self, field, value)
+        return self
+
+    def unknown_shape_formats(self, unknown_shape_formats: Any) -> TBERegOp:
+        self.unknown_shape_formats_.append(unknown_shape_formats)
+        return self
+
+    def dynamic_rank_support(self, dynamic_rank_support: bool) -> TBERegOp:
+        return self._set("dynamic_rank_support_", dynamic_rank_support, self._is_bool)
+
+    def real_input_index(self, real_input_index: Any) -> TBERegOp:
+        return self._set("real_input_index_", real_input_index, None)
+
+    def input_to_attr_index(self, input_to_attr_index: Any) -> TBERegOp:
+        return self._set("input_to_attr_index_", input_to_attr_index, None)
+
+    def async_flag(self, async_flag: bool = False) -> TBERegOp:
+        return self._set("async_flag_", async_flag, self._is_bool)
+
+    def binfile_name(self, binfile_name: str) -> TBERegOp:
+        return self._set("binfile_", binfile_name, self._is_string)
+
+    def compute_cost(self, compute_cost: int = 10) -> TBERegOp:
+        return self._set("compute_cost_", compute_cost, self._is_int)
+
+    def kernel_name(self, kernel_name: str) -> TBERegOp:
+        return self._set("kernel_", kernel_name, self._is_string)
+
+    def partial_flag(self, partial_flag: bool = True) -> TBERegOp:
+        return self._set("partial_flag_", partial_flag, self._is_bool)
+
+    def reshape_type(self, reshape_type: str) -> TBERegOp:
+        return self._set("reshape_type_", reshape_type, self._is_string)
+
+    def dynamic_shape(self, dynamic_shape: bool = False) -> TBERegOp:
+        return self._set("dynamic_shape_support_", dynamic_shape, self._is_bool)
+
+    def dynamic_compile_static(self, dynamic_compile_static: bool = False) -> TBERegOp:
+        return self._set("dynamic_compile_static_", dynamic_compile_static, self._is_bool)
+
+    def need_check_supported(self, need_check_supported: bool = False) -> TBERegOp:
+        return self._set("need_check_support_", need_check_supported, self._is_bool)
+
+    def is_dynamic_format(self, is_dynamic_format: bool = False) -> TBERegOp:
+        return self._set("dynamic_format_", is_dynamic_format, self._is_bool)
+
+    def op_pattern(self, pattern: Any = None) -> TBERegOp:
+        if pattern is not None:
+            self._set("op_pattern_", pattern, self._is_string)
+        return self
+
+    def attr(
+        self,
+        name: Any = None,
+        param_type: Any = None,
+        value_type: Any = None,
+        value: Any = None,
+        default_value: Any = None,
+        **kwargs: Any,
+    ) -> TBERegOp:
+        keys = ["name", "paramType", "type", "value", "defaultValue"]
+        self.attr_.append(
+            self._entry([name, param_type, value_type, value, default_value], keys, [self._is_string], kwargs)
+        )
+        return self
+
+    def input(
+        self,
+        index: Any = None,
+        name: Any = None,
+        need_compile: Any = None,
+        param_type: Any = None,
+        shape: Any = None,
+        value_depend: Any = None,
+        **kwargs: Any,
+    ) -> TBERegOp:
+        keys = ["index", "name", "needCompile", "paramType", "shape", "valueDepend"]
+        s = self._is_string
+        checks = [self._is_int, s, self._is_bool, s, s, s]
+        entry = self._entry([index, name, need_compile, param_type, shape, value_depend], keys, checks, kwargs)
+        allowed = ("ignored", "optional", "required")
+        if value_depend and value_depend.lower() not in allowed:
+            raise ValueError(
+                f"Operator {self.op_name} input{index}'s value_depend's value ({value_depend}) is not in {allowed}."
+            )
+        self.inputs.append(entry)
+        return self
+
+    def output(
+        self,
+        index: Any = None,
+        name: Any = None,
+        need_compile: Any = None,
+        param_type: Any = None,
+        shape: Any = None,
+        **kwargs: Any,
+    ) -> TBERegOp:
+        keys = ["index", "name", "need_compile", "paramType", "shape"]
+        s = self._is_string
+        checks = [self._is_int, s, self._is_bool, s, s]
+        self.outputs.append(self._entry([index, name, need_compile, param_type, shape], keys, checks, kwargs))
+        return self
+
+
+class CustomRegOp(RegOp):
+    """Registration information of a ``Custom`` operator's `func`: its inputs, outputs, attributes, the
+    dtype/format combinations it supports and its target."""
+
+    def __init__(self, op_name: str = "Custom") -> None:
+        super().__init__(op_name)
+        self.target_: Any = "UnKnown"
+
+    def input(self, index: Any = None, name: Any = None, param_type: Any = "required", **kwargs: Any) -> CustomRegOp:
+        checks = [self._is_int, self._is_string, self._is_string]
+        self.inputs.append(self._entry([index, name, param_type], ["index", "name", "paramType"], checks, kwargs))
+        return self
+
+    def output(self, index: Any = None, name: Any = None, param_type: Any = "required", **kwargs: Any) -> CustomRegOp:
+        checks = [self._is_int, self._is_string, self._is_string]
+        self.outputs.append(self._entry([index, name, param_type], ["index", "name", "paramType"], checks, kwargs))
+        return self
+
+    def dtype_format(self, *args: Any) -> CustomRegOp:
+        n = len(self.inputs) + len(self.outputs)
+        if len(args) != n:
+            raise ValueError(
+                "The size of 'args' must be equal to the sum of input tensors and output tensors, but got "
+                f"{len(args)} vs {n}"
+            )
+        super().dtype_format(*args)
+        return self
+
+    def attr(
+        self, name: Any = None, param_type: Any = None, value_type: Any = None, default_value: Any = None, **kwargs: Any
+    ) -> CustomRegOp:
+        keys = ["name", "paramType", "type", "defaultValue"]
+        self.attr_.append(self._entry([name, param_type, value_type, default_value], keys, [self._is_string], kwargs))
+        return self
+
+    def target(self, target: Any = None) -> CustomRegOp:
+        if target is not None:
+            self._is_string(target)
+        self.target_ = target
+        return self
+
+    def get_op_info(self) -> dict:
+        return {(k.rstrip("_") if k.endswith("_") else k): v for k, v in self.__dict__.items()}
+
+
+_FORMATS = {
+    "None": ("",),
+    "Default": ("DefaultFormat",),
+    "5HD": ("NC1HWC0",),
+    "NC1HWC0": ("NC1HWC0",),
+    "FracZ": ("FRACTAL_Z",),
+    "FracNZ": ("FRACTAL_NZ",),
+    "C1HWNCoC0": ("C1HWNCoC0",),
+    "NCHW": ("NCHW",),
+    "NHWC": ("NHWC",),
+    "HWCN": ("HWCN",),
+    "NDHWC": ("NDHWC",),
+    "NCDHW": ("NCDHW",),
+    "DHWCN": ("DHWCN",),
+    "NDC1HWC0": ("NDC1HWC0",),
+    "FRACTAL_Z_3D": ("FRACTAL_Z_3D",),
+    "FracZNLSTM": ("FRACTAL_ZN_LSTM",),
+    "FracZNRNN": ("FRACTAL_ZN_RNN",),
+    "ND_RNNBIAS": ("ND_RNN_BIAS",),
+    "ChannelLast": ("ChannelLast",),
+    "Default_Tuple": ("DefaultFormat", "tuple"),
+    "Default_List": ("DefaultFormat", "list"),
+}
+_BASIC = ["None", "Default", "5HD", "FracZ", "FracNZ", "C1HWNCoC0", "NCHW", "NHWC", "HWCN", "NDHWC", "ChannelLast"]
+_SEQ = ["Default_Tuple", "Default_List"]
+_FLOATS = _BASIC + ["NCDHW", "DHWCN", "NDC1HWC0", "FRACTAL_Z_3D", "FracZNLSTM", "FracZNRNN", "ND_RNNBIAS"] + _SEQ
+_DATA_TYPES = {
+    "BOOL": ("bool", _BASIC + _SEQ),
+    "I8": ("int8", _BASIC + ["NCDHW", "NDC1HWC0", "NC1HWC0"] + _SEQ),
+    "U8": ("uint8", _BASIC + ["NCDHW", "NDC1HWC0", "NC1HWC0"] + _SEQ),
+    "I16": ("int16", _BASIC + _SEQ),
+    "U16": ("uint16", _BASIC + _SEQ),
+    "I32": ("int32", _BASIC + ["NDC1HWC0", "NCDHW"] + _SEQ),
+    "U32": ("uint32", _BASIC + _SEQ),
+    "I64": ("int64", _BASIC + _SEQ),
+    "U64": ("uint64", _BASIC + _SEQ),
+    "F16": ("float16", _FLOATS),
+    "F32": ("float32", _FLOATS),
+    "F64": ("float64", _BASIC + _SEQ),
+    "BF16": ("bfloat16", _FLOATS),
+    "C64": ("complex64", ["Default", "Default_Tuple"]),
+    "C128": ("complex128", ["Default", "Default_Tuple"]),
+}
+
+
+class DataType:
+    """(dtype, format) combinations for ``dtype_format``: ``DataType.F32_Default == ("float32", "DefaultFormat")``,
+    ``DataType.F16_5HD == ("float16", "NC1HWC0")``, ``DataType.I32_Default_Tuple == ("int32", "DefaultFormat",
+    "tuple")``, ``DataType.None_None == ("", "")`` ..., MindSpore's full table."""
+
+    None_None = ("", "")
+    None_Default = ("", "DefaultFormat")
+
+
+for _prefix, (_dtype, _suffixes) in _DATA_TYPES.items():
+    for _suffix in _suffixes:
+        setattr(DataType, f"{_prefix}_{_suffix}", (_dtype, *_FORMATS[_suffix]))
+del _prefix, _dtype, _suffixes, _suffix
+
+_REGISTERED: dict[str, list[dict]] = {}
+
+
+def registered_op_info(op_name: str | None = None) -> Any:
+    """What ``op_info_register`` recorded: the operator information dicts of `op_name` (all when None)."""
+    return _REGISTERED if op_name is None else _REGISTERED.get(op_name, [])
+
+
+def op_info_register(op_info: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """A decorator recording an operator's information (a JSON string or dict, e.g. from
+    ``CpuRegOp(...).get_op_info()``) and returning the function unchanged in behaviour. XLA has no kernel
+    library to add it to; the record is readable with :func:`registered_op_info`.
+
+    Raises:
+        TypeError: If `op_info` is neither a str nor a dict.
+        ValueError: If it is not valid JSON or has no ``op_name``.
+    """
+
+    def register_decorator(func: Callable[..., Any]) -> Callable[..., Any]:
+        text = json.dumps(op_info) if isinstance(op_info, dict) else op_info
+        if not isinstance(text, str):
+            raise TypeError(f"The 'op_info' must be str or dict, but got {type(op_info).__name__}.")
+        try:
+            info = json.loads(text)
+        except json.JSONDecodeError:
+            info = None
+        if not isinstance(info, dict) or not info.get("op_name"):
+            raise ValueError(f"Invalid op info {getattr(func, '__qualname__', func)}:\n{text}\n")
+        _REGISTERED.setdefault(info["op_name"], []).append(info)
+
+        @functools.wraps(func)
+        def wrapped_function(*args: Any, **kwargs: Any) -> Any:
+            return func(*args, **kwargs)
+
+        return wrapped_function
+
+    return register_decorator
+
+
+def custom_info_register(*reg_info: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """A decorator binding registration information (``CustomRegOp(...).get_op_info()`` dicts or JSON strings)
+    to a ``Custom`` operator's `func`: the function gets a ``reg_info`` attribute (a tuple) and is returned
+    wrapped, unchanged in behaviour."""
+
+    def decorator(func: Callable[..., Any]) -> Callable[..., Any]:
+        func.reg_info = reg_info  # type: ignore[attr-defined]
+
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            return func(*args, **kwargs)
+
+        return wrapper
+
+    return decorator
+
+
+# ------------------------------------------------------------------------------------------- Custom
+_FUNC_TYPES = ["hybrid", "akg", "tbe", "aicpu", "aot", "pyfunc"]
+_NEEDS = {
+    "hybrid": "MindSpore's AKG compiler (the hybrid DSL of ops.kernel)",
+    "akg": "MindSpore's AKG compiler",
+    "tbe": "Ascend's TBE compiler",
+    "aicpu": "an Ascend AI CPU",
+}
+_AOT_DTYPES = {
+    "float16": "float16",
+    "float32": "float32",
+    "float64": "float64",
+    "int8": "int8",
+    "int16": "int16",
+    "int32": "int32",
+    "int64": "int64",
+    "uint8": "uint8",
+    "uint16": "uint16",
+    "uint32": "uint32",
+    "uint64": "uint64",
+    "bool": "bool",
+}
+
+
+def _np_dtype(t: Any) -> np.dtype:
+    return np.dtype(mstype.to_np(t))
+
+
+def _compile_aot(source: str, log_prefix: str) -> str:
+    """A C++ AOT source compiled to a shared library (cached by content) with ``g++``."""
+    with open(source, "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()[:16]
+    cache = os.path.join(tempfile.gettempdir(), f"sporax_custom_aot_{os.getuid()}")
+    os.makedirs(cache, exist_ok=True)
+    lib = os.path.join(cache, f"{os.path.basename(source)}.{digest}.so")
+    if not os.path.exists(lib):
+        cmd = ["g++", "-std=c++17", "--shared", "-fPIC", f"-I{os.path.dirname(source)}", "-o", lib + ".tmp", source]
+        try:
+            r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        except FileNotFoundError:
+            raise RuntimeError(f"{log_prefix}, compiling the AOT source needs g++, which is not installed.") from None
+        if r.returncode != 0:
+            raise RuntimeError(f"{log_prefix}, compiling {source} failed:\n{r.stdout}{r.stderr}")
+        os.replace(lib + ".tmp", lib)
+    return lib
+
+
+class Custom(Primitive):
+    """A user-defined operator (see the module doc for what each `func_type` means on XLA).
+
+    Args:
+        func (Union[function, str]): The computation: a Python function on NumPy arrays (``"pyfunc"``), or
+            ``"lib.so:func_name"`` / ``"src.cc:func_name"`` (``"aot"``, CPU).
+        out_shape (Union[tuple, list, function]): The output shape(s), or a function of the inputs' shapes.
+        out_dtype (Union[mindspore.dtype, tuple, function]): The output dtype(s), or a function of the inputs'
+            dtypes. None with ``"pyfunc"``: `func` returns nothing and the output is a placeholder.
+        func_type (str): ``"pyfunc"`` (default) or ``"aot"``; the compiler-based types raise RuntimeError.
+        bprop (function): ``bprop(*inputs, out, dout)`` returning the inputs' gradients (a tuple of Tensors).
+        reg_info: Registration information (``CustomRegOp(...).get_op_info()``), recorded.
+
+    Raises:
+        ValueError: If `func_type` is not one of MindSpore's.
+        TypeError: If `func` has the wrong type for `func_type`, or `out_shape`/`out_dtype` have wrong types.
+        RuntimeError: If `func_type` needs a compiler XLA does not have.
+
+    Examples:
+        >>> import numpy as np
+        >>> import sporax as ms
+        >>> from sporax import ops
+        >>> add = ops.Custom(lambda x, y: x + y, lambda x, _: x, lambda x, _: x, "pyfunc")
+        >>> add(ms.Tensor(np.ones(2, np.float32)), ms.Tensor(np.ones(2, np.float32)))
+        Tensor(shape=[2], dtype=Float32, value= [ 2.00000000e+00,  2.00000000e+00])
+    """
+
+    def __init__(
+        self,
+        func: Any,
+        out_shape: Any = None,
+        out_dtype: Any = None,
+        func_type: str = "pyfunc",
+        bprop: Any = None,
+        reg_info: Any = None,
+    ) -> None:
+        super().__init__("Custom")
+        self.log_prefix = f"For '{self.name}', 'func_type': {func_type}, 'func': {func}"
+        if func_type not in _FUNC_TYPES:
+            raise ValueError(f"{self.log_prefix}, 'func_type' must be one of {_FUNC_TYPES}, but got {func_type}")
+        self.func, self.func_type = func, func_type
+        self.out_shape, self.out_dtype, self.bprop = out_shape, out_dtype, bprop
+        self.reg_info = reg_info if reg_info is not None else getattr(func, "reg_info", None)
+        self._aot: Any = None
+        if func_type == "pyfunc":
+            if not callable(func):
+                raise TypeError(f"{self.log_prefix}, 'func' must be of type function, but got {type(func)}")
+        elif func_type == "aot":
+            self._aot = self._load_aot(func)
+        elif func_type == "hybrid" and not getattr(func, "ms_kernel_flag", False) and not isinstance(func, str):
+            raise TypeError(f"{self.log_prefix}, 'func' must be a function decorated by kernel")
+        if func_type in _NEEDS:
+            raise RuntimeError(
+                f"{self.log_prefix}, func_type '{func_type}' needs {_NEEDS[func_type]}, which XLA does not have. "
+                "Use func_type='pyfunc' (a Python function on NumPy arrays, with bprop for gradients) instead."
+            )
+        self.add_prim_attr("func_type", func_type)
+        self._op = self._build()
+
+    def _load_aot(self, func: Any) -> Any:
+        if not isinstance(func, str):
+            raise TypeError(f"{self.log_prefix}, 'func' must be of type str, but got {type(func)}")
+        parts = func.split(":")
+        if len(parts) != 2:
+            raise TypeError(f"{self.log_prefix}, 'func' should be like 'file_name:func_name', but got {func}")
+        path, name = os.path.realpath(parts[0]), parts[1]
+        if path.endswith(".cu"):
+            raise RuntimeError(
+                f"{self.log_prefix}, a CUDA AOT kernel needs device pointers from MindSpore's GPU runtime, which "
+                "XLA does not hand out. Use func_type='pyfunc' (or a CPU .so/.cc AOT kernel) instead."
+            )
+        if path.endswith((".cc", ".cpp")):
+            path = _compile_aot(path, self.log_prefix)
+        lib = ctypes.CDLL(path)
+        fn = getattr(lib, name)
+        fn.restype = ctypes.c_int
+        return fn
+
+    # ---------------------------------------------------------------------------- shapes and dtypes
+    def _specs(self, tensors: list[Any]) -> tuple[Any, bool, bool]:
+        """The outputs' ShapeDtypeStructs, whether there are several, and whether the output is a placeholder."""
+        shapes = [tuple(t.shape) for t in tensors]
+        dtypes = [mstype.from_np(t.dtype) for t in tensors]
+        shape = self.out_shape(*shapes) if callable(self.out_shape) else self.out_shape
+        dtype = self.out_dtype(*dtypes) if callable(self.out_dtype) else self.out_dtype
+        placeholder = dtype is None and self.func_type == "pyfunc"
+        if placeholder:
+            shape, dtype = (1,), mstype.int32
+        elif shape is None and self.func_type == "pyfunc":
+            shape = ()  # a single scalar output
+        elif isinstance(shape, tuple | list) and len(shape) == 0 and self.func_type == "pyfunc":
+            _log.warning(f"{self.log_prefix}, 'out_shape' is an empty tuple. Add a placeholder instead.")
+            shape = (1,)
+        if not isinstance(shape, tuple | list):
+            raise TypeError(
+                f"{self.log_prefix}, 'out_shape' must be one of [tuple, list, function], but got {type(shape)}"
+            )
+        if not isinstance(dtype, mstype.Type | tuple | list):
+            raise TypeError(
+                f"{self.log_prefix}, 'out_dtype' must be one of [mindspore.dtype, tuple, list, function], but got {type(dtype)}"
+            )
+        multi = isinstance(dtype, tuple | list)
+        if multi:
+            if not (
+                isinstance(shape, tuple | list)
+                and len(shape) == len(dtype)
+                and all(isinstance(s, tuple | list) for s in shape)
+            ):
+                raise TypeError(f"{self.log_prefix}, 'out_shape' must give one shape per output dtype, but got {shape}")
+            specs = tuple(jax.ShapeDtypeStruct(tuple(s), _np_dtype(d)) for s, d in zip(shape, dtype))
+        else:
+            specs = jax.ShapeDtypeStruct(tuple(shape), _np_dtype(dtype))
+        return specs, multi, placeholder
+
+    # ------------------------------------------------------------------------------------ the kernel
+    def _host(self, specs: Any, multi: bool, placeholder: bool) -> Callable[..., Any]:
+        want = list(specs) if multi else [specs]
+
+        def run(*arrays: Any) -> Any:
+            arrays = [np.asarray(a) for a in arrays]
+            if self._aot is not None:
+                outs = self._run_aot(arrays, want)
+            else:
+                res = self.func(*arrays)
+                if placeholder:
+                    return np.zeros((1,), np.int32)
+                outs = list(res) if multi else [res]
+            if len(outs) != len(want):
+                raise ValueError(
+                    f"{self.log_prefix}, 'func' returned {len(outs)} outputs, but {len(want)} are declared."
+                )
+            fixed = []
+            for o, s in zip(outs, want):
+                o = np.asarray(o, dtype=s.dtype)
+                if o.shape != s.shape:
+                    raise ValueError(
+                        f"{self.log_prefix}, 'func' returned shape {o.shape}, but 'out_shape' says {s.shape}."
+                    )
+                fixed.append(o)
+            return tuple(fixed) if multi else fixed[0]
+
+        return run
+
+    def _run_aot(self, arrays: list[np.ndarray], want: list[Any]) -> list[np.ndarray]:
+        outs = [np.zeros(s.shape, s.dtype) for s in want]
+        allp = [np.ascontiguousarray(a) for a in arrays] + outs
+        n = len(allp)
+        params = (ctypes.c_void_p * n)(*[a.ctypes.data for a in allp])
+        ndims = (ctypes.c_int * n)(*[a.ndim for a in allp])
+        shape_arrays = [(ctypes.c_int64 * max(a.ndim, 1))(*a.shape) for a in allp]
+        shapes = (ctypes.POINTER(ctypes.c_int64) * n)(
+            *[ctypes.cast(s, ctypes.POINTER(ctypes.c_int64)) for s in shape_arrays]
+        )
+        dtypes = (ctypes.c_char_p * n)(*[_AOT_DTYPES.get(str(a.dtype), str(a.dtype)).encode() for a in allp])
+        ret = self._aot(n, params, ndims, shapes, dtypes, None, None)
+        if ret != 0:
+            raise RuntimeError(f"{self.log_prefix}, the AOT kernel returned {ret}.")
+        return outs
+
+    def _build(self) -> Callable[..., Any]:
+        cache: dict[Any, Any] = {}
+
+        def op(*arrays: Any) -> Any:
+            key = tuple((tuple(a.shape), str(a.dtype)) for a in arrays)
+            entry = cache.get(key)
+            if entry is None:
+                specs, multi, placeholder = self._specs(list(arrays))
+                entry = cache[key] = (specs, self._host(specs, multi, placeholder))
+            specs, host = entry
+            return jax.pure_callback(host, specs, *arrays, vmap_method="sequential")
+
+        prim = self
+
+        @jax.custom_vjp
+        def kernel(*arrays: Any) -> Any:
+            return op(*arrays)
+
+        def fwd(*arrays: Any) -> Any:
+            out = op(*arrays)
+            return out, (arrays, out)
+
+        def bwd(res: Any, dout: Any) -> Any:
+            arrays, out = res
+            if prim.bprop is None:
+                raise RuntimeError(
+                    f"{prim.log_prefix}, the operator has no 'bprop': pass bprop=fn(*inputs, out, dout) returning the "
+                    "inputs' gradients to differentiate it."
+                )
+            wrap_tree = jax.tree_util.tree_map
+            grads = prim.bprop(*[wrap(a) for a in arrays], wrap_tree(wrap, out), wrap_tree(wrap, dout))
+            grads = grads if isinstance(grads, tuple | list) else (grads,)
+            if len(grads) != len(arrays):
+                raise ValueError(
+                    f"{prim.log_prefix}, 'bprop' returned {len(grads)} gradients for {len(arrays)} inputs."
+                )
+            return tuple(arr(g).astype(a.dtype).reshape(a.shape) for g, a in zip(grads, arrays))
+
+        kernel.defvjp(fwd, bwd)
+        return kernel
+
+    def __call__(self, *args: Any) -> Any:
+        tensors = [a for a in args if isinstance(a, Tensor)]
+        if len(tensors) != len(args):
+            consts = [a for a in args if not isinstance(a, Tensor)]
+            raise TypeError(
+                f"{self.log_prefix}, every input must be a Tensor, but got {[type(c).__name__ for c in consts]}."
+            )
+        out = self._op(*[arr(t) for t in tensors])
+        return tuple(wrap(o) for o in out) if isinstance(out, tuple) else wrap(out)
+
+    def get_bprop(self) -> Any:
+        return self.bprop
+
+
+class CustomOpBuilder:
+    """Not supported: builds C++ operators against MindSpore's kernel headers (``ms::pynative`` API) and loads
+    them as a Python module; XLA has no such kernel API.
+
+    Use ``ops.Custom(func, out_shape, out_dtype, "pyfunc")``, or a CPU AOT kernel
+    (``ops.Custom("lib.so:func", ..., func_type="aot")``).
+
+    Raises:
+        TypeError: If `name` is not a str or `sources` is not a str/list of str.
+        RuntimeError: When :meth:`load` is called.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        sources: Any,
+        backend: Any = None,
+        include_paths: Any = None,
+        cflags: Any = None,
+        ldflags: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        if not isinstance(name, str):
+            raise TypeError(f"For 'CustomOpBuilder', the 'name' must be str, but got {type(name)}.")
+        if not (
+            isinstance(sources, str) or (isinstance(sources, list | tuple) and all(isinstance(s, str) for s in sources))
+        ):
+            raise TypeError(
+                f"For 'CustomOpBuilder', the 'sources' must be str or list of str, but got {type(sources)}."
+            )
+        self.name, self.sources, self.backend = name, sources, backend
+        self.include_paths, self.cflags, self.ldflags, self.kwargs = include_paths, cflags, ldflags, kwargs
+
+    def load(self) -> Any:
+        raise RuntimeError(
+            f"For 'CustomOpBuilder', building '{self.name}' needs MindSpore's C++ kernel API (ms::pynative), which "
+            "XLA does not have. Use ops.Custom(func, out_shape, out_dtype, 'pyfunc') or a CPU AOT kernel "
+            "(ops.Custom('lib.so:func', out_shape, out_dtype, 'aot'))."
+        )
