@@ -8,9 +8,11 @@ from .nn_func import *  # noqa: F403
 from .random_func import *  # noqa: F403
 from . import spectral_func
 from .spectral_func import *  # noqa: F403
-from . import activation_func, loss_func
+from . import activation_func, ctc_func, loss_func, margin_loss_func
 from .activation_func import *  # noqa: F403
+from .ctc_func import *  # noqa: F403
 from .loss_func import *  # noqa: F403
+from .margin_loss_func import *  # noqa: F403
 
 __all__: list[str] = []
 __all__ += array_func.__all__
@@ -19,7 +21,11 @@ __all__ += math_func.__all__
 __all__ += nn_func.__all__
 __all__ += random_func.__all__
 __all__ += spectral_func.__all__
-__all__ += [n for n in activation_func.__all__ + loss_func.__all__ if n not in __all__]
+__all__ += [
+    n
+    for n in activation_func.__all__ + loss_func.__all__ + margin_loss_func.__all__ + ctc_func.__all__
+    if n not in __all__
+]
 
 from . import norm_func  # noqa: E402
 from .norm_func import *  # noqa: E402, F403

@@ -19,6 +19,7 @@ __all__ = [
     "matrix_diag",
     "matrix_diag_part",
     "matrix_set_diag",
+    "move_to",
 ]
 
 
@@ -214,3 +215,21 @@ def matrix_set_diag(x: Any, diagonal: Any, k: Any = 0, align: str = "RIGHT_LEFT"
     i, j, valid = _diag_positions(rows, cols, lo, hi, width, align)
     ii, jj = np.where(valid, i, rows), np.where(valid, j, cols)
     return wrap(a.at[..., ii, jj].set(jnp.broadcast_to(packed, a.shape[:-2] + packed.shape[-2:]), mode="drop"))
+
+
+# ------------------------------------------------------------------ placement
+def move_to(input: Any, to: str = "CPU", blocking: bool = True) -> Tensor:
+    """A copy of ``input`` on the host (``to='CPU'``) or on the default accelerator (``'Ascend'``/``'GPU'``:
+    whichever device XLA runs on). ``blocking=False`` returns before the copy completes."""
+    from ..._engine import jax
+
+    if to not in ("CPU", "Ascend", "GPU"):
+        raise ValueError(f"For 'move_to', the 'to' must be 'CPU', 'Ascend' or 'GPU', but got '{to}'.")
+    if not isinstance(input, Tensor):
+        raise TypeError(f"For 'move_to', the 'input' must be a Tensor, but got {type(input).__name__}.")
+    a = as_tensor_array(input)
+    dev = jax.devices("cpu")[0] if to == "CPU" else jax.devices()[0]
+    out = jax.device_put(a, dev)
+    if blocking:
+        out.block_until_ready()
+    return wrap(out)

@@ -368,22 +368,31 @@ def argwhere(input: Any) -> Tensor:
     return Tensor(np.argwhere(a).astype(np.int64))
 
 
-def _segment(kernel: Any, name: str) -> Any:
-    def op(input_x: Any, segment_ids: Any, num_segments: Any) -> Tensor:
-        a = as_tensor_array(input_x)
-        ids = as_tensor_array(segment_ids)
-        n = int(arr(num_segments))
-        return wrap(kernel(a, ids.reshape(-1), n, a.reshape((-1,) + a.shape[ids.ndim :])))
-
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = f"``{name}(input_x, segment_ids, num_segments)``: reduce rows of ``input_x`` by segment id."
-    return op
+def _unsorted_segment(kernel: Any, input_x: Any, segment_ids: Any, num_segments: Any) -> Tensor:
+    a = as_tensor_array(input_x)
+    ids = as_tensor_array(segment_ids)
+    n = int(arr(num_segments))
+    return wrap(kernel(a.reshape((-1,) + a.shape[ids.ndim :]), ids.reshape(-1), n))
 
 
-unsorted_segment_sum = _segment(lambda a, ids, n, flat: jax.ops.segment_sum(flat, ids, n), "unsorted_segment_sum")
-unsorted_segment_max = _segment(lambda a, ids, n, flat: jax.ops.segment_max(flat, ids, n), "unsorted_segment_max")
-unsorted_segment_min = _segment(lambda a, ids, n, flat: jax.ops.segment_min(flat, ids, n), "unsorted_segment_min")
-unsorted_segment_prod = _segment(lambda a, ids, n, flat: jax.ops.segment_prod(flat, ids, n), "unsorted_segment_prod")
+def unsorted_segment_sum(input_x: Any, segment_ids: Any, num_segments: Any) -> Tensor:
+    """Sum the rows of ``input_x`` by ``segment_ids`` into ``num_segments`` rows (ids out of range are dropped)."""
+    return _unsorted_segment(jax.ops.segment_sum, input_x, segment_ids, num_segments)
+
+
+def unsorted_segment_max(x: Any, segment_ids: Any, num_segments: Any) -> Tensor:
+    """The maximum of the rows of ``x`` per segment id (empty segments: the dtype's lowest value)."""
+    return _unsorted_segment(jax.ops.segment_max, x, segment_ids, num_segments)
+
+
+def unsorted_segment_min(x: Any, segment_ids: Any, num_segments: Any) -> Tensor:
+    """The minimum of the rows of ``x`` per segment id (empty segments: the dtype's highest value)."""
+    return _unsorted_segment(jax.ops.segment_min, x, segment_ids, num_segments)
+
+
+def unsorted_segment_prod(x: Any, segment_ids: Any, num_segments: Any) -> Tensor:
+    """The product of the rows of ``x`` per segment id (empty segments: 1)."""
+    return _unsorted_segment(jax.ops.segment_prod, x, segment_ids, num_segments)
 
 
 def _scatter_nd_index(a: Any, indices: Any, op: str, prim: str | None = None) -> Any:

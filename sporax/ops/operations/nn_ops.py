@@ -51,6 +51,9 @@ __all__ = [
 class _Unary(Primitive):
     _fn: Any = None
 
+    def __init__(self) -> None:
+        super().__init__()
+
     def __call__(self, x: Any) -> Any:
         return type(self)._fn(x)
 
@@ -98,10 +101,13 @@ class Softplus(_Unary):
 
 
 class GeLU(Primitive):
-    """Exact (erf) GeLU."""
+    """GeLU with the tanh approximation (MindSpore's GeLU kernel; ``ops.gelu(x)`` is the exact erf form)."""
+
+    def __init__(self) -> None:
+        super().__init__()
 
     def __call__(self, x: Any) -> Any:
-        return NF.gelu(x, "none")
+        return NF.gelu(x, "tanh")
 
 
 class Elu(Primitive):
@@ -125,6 +131,9 @@ class LeakyReLU(Primitive):
 
 
 class PReLU(Primitive):
+    def __init__(self) -> None:
+        super().__init__()
+
     def __call__(self, x: Any, weight: Any) -> Any:
         return NF.prelu(x, weight)
 
@@ -263,6 +272,9 @@ class BiasAdd(Primitive):
 
 class SoftmaxCrossEntropyWithLogits(Primitive):
     """``(loss, dlogits)`` of ``(N, C)`` logits against probability labels."""
+
+    def __init__(self) -> None:
+        super().__init__()
 
     def __call__(self, logits: Any, labels: Any) -> Any:
         return NF.softmax_cross_entropy_with_logits(logits, labels)
