@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from ... import _checkparam as validator
 from ... import ops
 from ...common import dtype as mstype
 from ...common.parameter import Parameter
@@ -34,12 +35,25 @@ __all__ = [
     "Mish",
     "LogSigmoid",
     "PReLU",
+    "PReLUExt",
+    "RReLU",
+    "GLU",
+    "HShrink",
+    "SoftShrink",
+    "Softmin",
+    "Softmax2d",
+    "Tanhshrink",
+    "Threshold",
+    "LogSoftmaxExt",
     "get_activation",
 ]
 
 
 class ReLU(Cell):
     """``max(x, 0)``."""
+
+    def __init__(self) -> None:
+        super().__init__()
 
     def construct(self, x: Any) -> Any:
         return ops.relu(x)
@@ -48,6 +62,9 @@ class ReLU(Cell):
 class ReLU6(Cell):
     """``min(max(x, 0), 6)``."""
 
+    def __init__(self) -> None:
+        super().__init__()
+
     def construct(self, x: Any) -> Any:
         return ops.relu6(x)
 
@@ -55,11 +72,17 @@ class ReLU6(Cell):
 class Sigmoid(Cell):
     """``1 / (1 + exp(-x))``."""
 
+    def __init__(self) -> None:
+        super().__init__()
+
     def construct(self, input_x: Any) -> Any:
         return ops.sigmoid(input_x)
 
 
 class Tanh(Cell):
+    def __init__(self) -> None:
+        super().__init__()
+
     def construct(self, x: Any) -> Any:
         return ops.tanh(x)
 
@@ -78,12 +101,18 @@ class GELU(Cell):
 
 
 class FastGelu(Cell):
+    def __init__(self) -> None:
+        super().__init__()
+
     def construct(self, x: Any) -> Any:
         return ops.fast_gelu(x)
 
 
 class SiLU(Cell):
     """``x * sigmoid(x)``."""
+
+    def __init__(self) -> None:
+        super().__init__()
 
     def construct(self, x: Any) -> Any:
         return ops.silu(x)
@@ -134,6 +163,9 @@ class ELU(Cell):
 
 
 class SeLU(Cell):
+    def __init__(self) -> None:
+        super().__init__()
+
     def construct(self, input_x: Any) -> Any:
         return ops.selu(input_x)
 
@@ -161,6 +193,9 @@ class Softplus(Cell):
 
 
 class Softsign(Cell):
+    def __init__(self) -> None:
+        super().__init__()
+
     def construct(self, x: Any) -> Any:
         return ops.softsign(x)
 
@@ -168,12 +203,18 @@ class Softsign(Cell):
 class HSwish(Cell):
     """``x * relu6(x + 3) / 6``."""
 
+    def __init__(self) -> None:
+        super().__init__()
+
     def construct(self, x: Any) -> Any:
         return ops.hardswish(x)
 
 
 class HSigmoid(Cell):
     """``relu6(x + 3) / 6``."""
+
+    def __init__(self) -> None:
+        super().__init__()
 
     def construct(self, input_x: Any) -> Any:
         return ops.hardsigmoid(input_x)
@@ -193,11 +234,17 @@ class Hardtanh(Cell):
 class Mish(Cell):
     """``x * tanh(softplus(x))``."""
 
+    def __init__(self) -> None:
+        super().__init__()
+
     def construct(self, x: Any) -> Any:
         return ops.mish(x)
 
 
 class LogSigmoid(Cell):
+    def __init__(self) -> None:
+        super().__init__()
+
     def construct(self, input_x: Any) -> Any:
         return ops.logsigmoid(input_x)
 
@@ -232,39 +279,165 @@ class PReLU(Cell):
         return ops.prelu(x, self.w)
 
 
+class PReLUExt(Cell):
+    """``max(0, x) + w * min(0, x)`` with ``num_parameters`` learnable slopes (Parameter ``weight``),
+    all initialised to ``init``; ``dtype`` is the Parameter's dtype (float32 when None)."""
+
+    def __init__(self, num_parameters: int = 1, init: float = 0.25, dtype: Any = None) -> None:
+        super().__init__()
+        value = Tensor(np.full((num_parameters,), init, np.float32), dtype=dtype)
+        self.weight = Parameter(value, name="weight")
+
+    def construct(self, input: Any) -> Any:
+        return ops.prelu(input, self.weight)
+
+
+class RReLU(Cell):
+    """Randomized leaky ReLU: each negative element is scaled by a slope drawn from ``U(lower, upper)``."""
+
+    def __init__(self, lower: float = 1 / 8, upper: float = 1 / 3) -> None:
+        super().__init__()
+        validator.check_value_type("upper", upper, [float, int], "RReLU")
+        validator.check_value_type("lower", lower, [float, int], "RReLU")
+        if lower > upper:
+            raise ValueError(
+                f"For RReLU, the value of 'upper' must be greater than or equal to 'lower', "
+                f"but got upper: {upper}, lower: {lower}. "
+            )
+        self.lower, self.upper = lower, upper
+
+    def construct(self, x: Any) -> Any:
+        if not isinstance(x, Tensor):
+            raise TypeError(f"For 'rrelu', the input must be a Tensor, but got {type(x)}.")
+        return ops.rrelu(x, self.lower, self.upper)
+
+
+class GLU(Cell):
+    """Gated linear unit: ``a * sigmoid(b)`` with ``a, b`` the halves of the input along ``axis``."""
+
+    def __init__(self, axis: int = -1) -> None:
+        super().__init__()
+        self.dim = axis
+
+    def construct(self, x: Any) -> Any:
+        return ops.glu(x, self.dim)
+
+
+class HShrink(Cell):
+    """``x`` where ``|x| > lambd``, else 0."""
+
+    def __init__(self, lambd: float = 0.5) -> None:
+        super().__init__()
+        self.hshrink = ops.HShrink(lambd)
+
+    def construct(self, input: Any) -> Any:
+        return self.hshrink(input)
+
+
+class SoftShrink(Cell):
+    """``x - lambd`` above ``lambd``, ``x + lambd`` below ``-lambd``, else 0."""
+
+    def __init__(self, lambd: float = 0.5) -> None:
+        super().__init__()
+        self.softshrink = ops.SoftShrink(lambd)
+
+    def construct(self, input: Any) -> Any:
+        return self.softshrink(input)
+
+
+class Softmin(Cell):
+    """``softmax(-x)`` along ``axis``."""
+
+    def __init__(self, axis: Any = -1) -> None:
+        super().__init__()
+        self.axis = axis
+
+    def construct(self, x: Any) -> Any:
+        return ops.softmin(x, self.axis)
+
+
+class Softmax2d(Cell):
+    """Softmax over the channel axis (-3) of a ``(C, H, W)`` or ``(N, C, H, W)`` input."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def construct(self, x: Any) -> Any:
+        if x.ndim not in (3, 4):
+            raise ValueError(f"For 'Softmax2d', the in_shape must have 3 or 4 dims, but got {x.ndim}.")
+        return ops.softmax(x, -3)
+
+
+class Tanhshrink(Cell):
+    """``x - tanh(x)``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def construct(self, x: Any) -> Any:
+        return ops.tanhshrink(x)
+
+
+class Threshold(Cell):
+    """``x`` where ``x > threshold``, ``value`` elsewhere."""
+
+    def __init__(self, threshold: float, value: float) -> None:
+        super().__init__()
+        self.threshold, self.value = threshold, value
+
+    def construct(self, input_x: Any) -> Any:
+        return ops.threshold(input_x, self.threshold, self.value)
+
+
+class LogSoftmaxExt(Cell):
+    """Log-softmax along ``dim``; ``dim=None`` takes axis 0 for 0-, 1- and 3-D inputs, else 1."""
+
+    def __init__(self, dim: Any = None) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def construct(self, x: Any) -> Any:
+        return ops.LogSoftmaxExt()(x, self.dim)
+
+
 _ACTIVATIONS: dict[str, type[Cell]] = {
+    "softmin": Softmin,
     "softmax": Softmax,
+    "softmax2d": Softmax2d,
     "logsoftmax": LogSoftmax,
+    "logsoftmaxExt": LogSoftmaxExt,
     "relu": ReLU,
     "relu6": ReLU6,
+    "rrelu": RReLU,
     "silu": SiLU,
     "tanh": Tanh,
+    "tanhshrink": Tanhshrink,
     "hardtanh": Hardtanh,
     "gelu": GELU,
     "fast_gelu": FastGelu,
     "elu": ELU,
-    "selu": SeLU,
-    "celu": CELU,
     "sigmoid": Sigmoid,
     "softsign": Softsign,
-    "softplus": Softplus,
     "prelu": PReLU,
+    "preluExt": PReLUExt,
     "leakyrelu": LeakyReLU,
     "hswish": HSwish,
     "hsigmoid": HSigmoid,
     "logsigmoid": LogSigmoid,
+    "softshrink": SoftShrink,
+    "hshrink": HShrink,
+    "threshold": Threshold,
     "mish": Mish,
 }
 
 
 def get_activation(name: str | None, prim_name: str | None = None) -> Cell | None:
-    """The activation Cell for ``name`` (``'relu'``, ``'gelu'``, ``'softmax'``...); None for None."""
+    """The activation Cell for ``name`` (MindSpore's keys: ``'relu'``, ``'gelu'``, ``'softmax'``,
+    ``'logsoftmaxExt'``...); None for None. ``'threshold'`` needs arguments, so it raises TypeError as in
+    MindSpore."""
     if name is None:
         return None
     msg = f"For '{prim_name}', the" if prim_name else "The"
-    if not isinstance(name, str):
-        raise TypeError(f"{msg} 'name' must be a str, but got {type(name).__name__}.")
-    cls = _ACTIVATIONS.get(name.lower())
-    if cls is None:
+    if not isinstance(name, str) or name not in _ACTIVATIONS:
         raise KeyError(f"{msg} 'name' must be in {list(_ACTIVATIONS)}, but got {name}.")
-    return cls()
+    return _ACTIVATIONS[name]()

@@ -1,7 +1,15 @@
 """Loss functions."""
 
-from . import loss
+from . import ctc, loss, margin, regression, segmentation
+from .ctc import *  # noqa: F403
 from .loss import *  # noqa: F403
+from .margin import *  # noqa: F403
+from .regression import *  # noqa: F403
+from .segmentation import *  # noqa: F403
 
 __all__: list[str] = []
 __all__ += loss.__all__
+__all__ += margin.__all__
+__all__ += regression.__all__
+__all__ += segmentation.__all__
+__all__ += ctc.__all__

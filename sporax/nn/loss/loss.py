@@ -47,15 +47,18 @@ class LossBase(Cell):
         return tuple(range(x.ndim))
 
     def get_loss(self, x: Tensor, weights: Any = 1.0) -> Tensor:
-        """``x * weights`` (computed in float32 for half inputs), reduced per ``reduction``, in ``x``'s dtype."""
+        """``weights * x`` computed in float32 (as MindSpore), reduced over all axes per ``reduction``
+        ('none' keeps the shape), cast back to ``x``'s dtype. ``weights`` is a number or a Tensor
+        broadcastable to ``x``."""
         in_dtype = x.dtype
-        if in_dtype in (mstype.float16, mstype.bfloat16):
-            x = ops.cast(x, mstype.float32)
-        if not (isinstance(weights, (int, float)) and weights == 1.0):
-            x = x * (ops.cast(weights, x.dtype) if isinstance(weights, Tensor) else weights)
-        if self.reduction == "mean":
+        x = ops.cast(x, mstype.float32)
+        if isinstance(weights, Tensor):
+            x = ops.cast(weights, mstype.float32) * x
+        elif not (isinstance(weights, (int, float)) and weights == 1.0):
+            x = x * float(weights)
+        if self.reduce and self.average:
             x = ops.mean(x)
-        elif self.reduction == "sum":
+        elif self.reduce:
             x = ops.sum(x)
         return ops.cast(x, in_dtype) if x.dtype != in_dtype else x
 

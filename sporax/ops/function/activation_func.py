@@ -121,7 +121,8 @@ def relu(input: Any, inplace: bool = False) -> Tensor:
 def relu6(x: Any) -> Tensor:
     """``min(max(x, 0), 6)`` element-wise."""
     a = as_tensor_array(x)
-    return wrap(jnp.clip(a, _const(0, a), _const(6, a)))
+    # where-based (not clip): the gradient is 0 at both kinks, as MindSpore's ReLU6Grad
+    return wrap(jnp.where(a > 0, jnp.where(a < 6, a, _const(6, a)), _const(0, a)))
 
 
 def gelu(input: Any, approximate: str = "none") -> Tensor:
@@ -151,7 +152,8 @@ def silu(input: Any) -> Tensor:
 def leaky_relu(input: Any, alpha: float = 0.2) -> Tensor:
     """``input`` where positive, ``alpha * input`` elsewhere."""
     a = as_tensor_array(input)
-    return wrap(jnp.where(a > 0, a, a * _const(alpha, a)))
+    # max/min (not where): at 0 the gradient is (1 + alpha) / 2, as MindSpore's
+    return wrap(jnp.maximum(a, a * _const(alpha, a)) if alpha <= 1 else jnp.minimum(a, a * _const(alpha, a)))
 
 
 def elu(input_x: Any, alpha: float = 1.0) -> Tensor:
@@ -193,13 +195,17 @@ def softsign(x: Any) -> Tensor:
 def hardswish(input: Any) -> Tensor:
     """``x * relu6(x + 3) / 6``."""
     a = _float_in(input, "hardswish")
-    return wrap(a * jnp.clip(a + 3, 0, 6) / _const(6, a))
+    # gradient (2x + 3) / 6 on [-3, 3] inclusive, as MindSpore's HSwishGrad
+    mid = a * (a + 3) / _const(6, a)
+    return wrap(jnp.where(a < -3, _const(0, a), jnp.where(a > 3, a, mid)))
 
 
 def hardsigmoid(input: Any) -> Tensor:
     """``relu6(x + 3) / 6``."""
     a = _float_in(input, "hardsigmoid")
-    return wrap(jnp.clip(a + 3, 0, 6) / _const(6, a))
+    # gradient 1/6 strictly inside (-3, 3), 0 at the kinks, as MindSpore's HSigmoidGrad
+    mid = (a + 3) / _const(6, a)
+    return wrap(jnp.where(a <= -3, _const(0, a), jnp.where(a >= 3, _const(1, a), mid)))
 
 
 def hardtanh(input: Any, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:

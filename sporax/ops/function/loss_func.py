@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from ..._engine import jax, jnp
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
@@ -114,8 +116,28 @@ def _nll_core(
     return _reduce(loss, reduction)
 
 
+def check_class_index(
+    target: Any, num_classes: int, ignore_index: int | None, op: str, exc: type = RuntimeError
+) -> None:
+    """Raise naming the first class index of a concrete integer ``target`` outside ``[0, num_classes)``
+    (``ignore_index`` allowed). Traced targets are not checked here (XLA would clamp them)."""
+    a = target._data if isinstance(target, Tensor) else target
+    if isinstance(a, jax.core.Tracer) or not hasattr(a, "dtype") or not jnp.issubdtype(a.dtype, jnp.integer):
+        return
+    v = np.asarray(a)
+    bad = (v < 0) | (v >= num_classes)
+    if ignore_index is not None:
+        bad &= v != ignore_index
+    if bad.any():
+        raise exc(f"For '{op}', the label must be in range [0, {num_classes - 1}], but got {v[bad].flat[0]}.")
+
+
+def _num_classes(x: Any) -> int:
+    shape = tuple(x.shape)
+    return shape[0] if len(shape) == 1 else shape[1] if len(shape) > 1 else 0
+
+
 @amp_black
-@compiled_op
 def cross_entropy(
     input: Any,
     target: Any,
@@ -126,6 +148,14 @@ def cross_entropy(
 ) -> Tensor:
     """Cross entropy between logits ``input`` (``(N, C)``, ``(N, C, d1...)`` or ``(C,)``) and ``target``:
     class indices (int32/int64, ``ignore_index`` skipped) or class probabilities (same shape/dtype)."""
+    check_class_index(target, _num_classes(input), ignore_index, "cross_entropy")
+    return _cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing)
+
+
+@compiled_op
+def _cross_entropy(
+    input: Any, target: Any, weight: Any, ignore_index: int, reduction: str, label_smoothing: float
+) -> Tensor:
     _check_reduction(reduction, "cross_entropy")
     if not 0.0 <= label_smoothing <= 1.0:
         raise ValueError(f"For 'cross_entropy', the 'label_smoothing' must be in [0, 1], but got {label_smoothing}.")
@@ -137,7 +167,6 @@ def cross_entropy(
 
 
 @amp_black
-@compiled_op
 def nll_loss(
     inputs: Any,
     target: Any,
@@ -147,6 +176,12 @@ def nll_loss(
     label_smoothing: float = 0.0,
 ) -> Tensor:
     """Negative log-likelihood of log-probabilities ``inputs`` at class indices ``target``."""
+    check_class_index(target, _num_classes(inputs), ignore_index, "nll_loss")
+    return _nll_loss(inputs, target, weight, ignore_index, reduction, label_smoothing)
+
+
+@compiled_op
+def _nll_loss(inputs: Any, target: Any, weight: Any, ignore_index: int, reduction: str, label_smoothing: float) -> Any:
     _check_reduction(reduction, "nll_loss")
     logp = _float_in(inputs, "nll_loss")
     labels = as_tensor_array(target)
@@ -155,6 +190,30 @@ def nll_loss(
             f"For 'nll_loss', the dtype of 'target' must be int32 or int64, but got {mstype.from_np(labels.dtype)}."
         )
     return wrap(_nll_core(logp, labels, weight, ignore_index, reduction, label_smoothing, "nll_loss"))
+
+
+def nll_loss_with_weight(
+    logits: Any, labels: Any, weight: Any, reduction: str, ignore_index: int
+) -> tuple[Tensor, Tensor]:
+    """``ops.NLLLoss``: ``(loss, total_weight)``, the total weight of the counted targets."""
+    check_class_index(labels, _num_classes(logits), ignore_index, "NLLLoss", ValueError)
+    return _nll_total(logits, labels, weight, reduction, ignore_index)
+
+
+@compiled_op
+def _nll_total(logits: Any, labels: Any, weight: Any, reduction: str, ignore_index: int) -> tuple[Tensor, Tensor]:
+    logp = _float_in(logits, "NLLLoss")
+    y = as_tensor_array(labels)
+    if not jnp.issubdtype(y.dtype, jnp.integer):
+        raise TypeError(
+            f"For 'NLLLoss', the dtype of 'labels' must be int32 or int64, but got {mstype.from_np(y.dtype)}."
+        )
+    loss = _nll_core(logp, y, weight, ignore_index, reduction, 0.0, "NLLLoss")
+    valid = y != ignore_index
+    safe = jnp.where(valid, y, 0).astype(jnp.int32)
+    w = jnp.ones((_num_classes(logp),), logp.dtype) if weight is None else as_tensor_array(weight).astype(logp.dtype)
+    total = jnp.sum(jnp.where(valid, w[safe], jnp.zeros((), logp.dtype)))
+    return wrap(loss), wrap(total)
 
 
 def _pair_inputs(input: Any, target: Any, op: str) -> tuple[Any, Any]:
@@ -248,16 +307,21 @@ def binary_cross_entropy_with_logits(
 
 
 @amp_black
+def kl_div(logits: Any, labels: Any, reduction: str = "mean") -> Tensor:
+    """``labels * (log(labels) - logits)`` with log-probability ``logits`` (0 where ``labels`` is 0);
+    'mean' averages over every element, 'batchmean' divides the sum by the batch size."""
+    if not isinstance(reduction, str) or reduction not in ("none", "mean", "batchmean", "sum"):
+        raise ValueError(
+            "For 'kl_div', the 'reduction' must be str and must be in "
+            f"'['none', 'mean', 'batchmean', 'sum']', but got '{reduction}'."
+        )
+    return _kl_div(logits, labels, reduction)
+
+
 @compiled_op
-def kl_div(logits: Any, labels: Any, reduction: str = "mean", log_target: bool = False) -> Tensor:
-    """``labels * (log(labels) - logits)`` with log-probability ``logits``; ``batchmean`` divides the sum
-    by the batch size."""
-    _check_reduction(reduction, "kl_div", ("batchmean",))
+def _kl_div(logits: Any, labels: Any, reduction: str) -> Tensor:
     x, y = _pair_inputs(logits, labels, "kl_div")
-    if log_target:
-        loss = jnp.exp(y) * (y - x)
-    else:
-        loss = jnp.where(y > 0, y * (jnp.log(jnp.where(y > 0, y, 1)) - x), -y * x * 0)
+    loss = jnp.where(y > 0, y * (jnp.log(jnp.where(y > 0, y, 1)) - x), jnp.zeros_like(x))
     if reduction == "batchmean":
         return wrap(jnp.sum(loss) / (x.shape[0] if x.ndim else 1))
     return wrap(_reduce(loss, reduction))
@@ -277,8 +341,14 @@ def softmax_cross_entropy_with_logits(logits: Any, labels: Any) -> tuple[Tensor,
     return wrap(jnp.sum(-y * logp, axis=-1)), wrap(jnp.exp(logp) - y)
 
 
-@compiled_op
 def sparse_softmax_cross_entropy_with_logits(logits: Any, labels: Any, is_grad: bool = False) -> Tensor:
+    """Mean cross entropy of ``(N, C)`` logits at class indices, or its gradient with ``is_grad``."""
+    check_class_index(labels, _num_classes(logits), None, "SparseSoftmaxCrossEntropyWithLogits")
+    return _sparse_softmax_cross_entropy_with_logits(logits, labels, is_grad)
+
+
+@compiled_op
+def _sparse_softmax_cross_entropy_with_logits(logits: Any, labels: Any, is_grad: bool = False) -> Tensor:
     """Mean cross entropy of ``(N, C)`` logits at class indices, or its gradient with ``is_grad``."""
     x = _float_in(logits, "SparseSoftmaxCrossEntropyWithLogits")
     y = as_tensor_array(labels)
