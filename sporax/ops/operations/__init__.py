@@ -9,7 +9,9 @@ from .comm_ops import AllGather, AllReduce, Barrier, Broadcast, ReduceOp, Reduce
 from .math_ops import *  # noqa: F403
 from .nn_ops import *  # noqa: F403
 from .random_ops import *  # noqa: F403
-from . import array_ops, comm_ops, math_ops, nn_ops, random_ops
+from .activation_ops import *  # noqa: F403
+from .loss_ops import *  # noqa: F403
+from . import activation_ops, array_ops, comm_ops, loss_ops, math_ops, nn_ops, random_ops
 
 __all__ = (
     ["Primitive", "PrimitiveWithCheck", "PrimitiveWithInfer", "constexpr", "prim_attr_register"]
@@ -18,6 +20,8 @@ __all__ = (
     + math_ops.__all__
     + nn_ops.__all__
     + random_ops.__all__
+    + activation_ops.__all__
+    + loss_ops.__all__
 )
 
 from . import conv_pool_ops  # noqa: E402
