@@ -23,7 +23,7 @@ from sporax.ops import (
     custom_info_register,
     op_info_register,
 )
-from sporax.ops.operations.custom_ops import registered_op_info
+from sporax.ops.op_info_register import registered_op_info
 
 REF = json.loads((pathlib.Path(__file__).parent / "fixtures" / "custom_op_reference.json").read_text())
 
