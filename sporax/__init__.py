@@ -98,3 +98,16 @@ def __getattr__(name: str):
         if value is not None and not isinstance(value, type(importlib)):
             return value
     raise AttributeError(f"module 'sporax' has no attribute '{name}'")
+
+
+def _env_profiler() -> None:
+    """MindSpore's EnvProfiler: ``MS_PROFILER_OPTIONS='{"start": true, ...}'`` profiles the whole run."""
+    import os
+
+    if os.environ.get("MS_PROFILER_OPTIONS"):
+        from .profiler import EnvProfiler
+
+        EnvProfiler.init_profiler()
+
+
+_env_profiler()

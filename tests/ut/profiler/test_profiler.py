@@ -229,3 +229,17 @@ def test_profiling_is_the_1x_path_with_a_deprecation_warning():
         mod = importlib.import_module("sporax.profiler.profiling")
     assert mod.Profiler is Profiler
     assert ms.profiler.Profiler is Profiler
+
+
+def test_ms_profiler_options_profiles_a_whole_run(tmp_path):
+    """``MS_PROFILER_OPTIONS`` set when sporax is imported: the run is profiled and analysed at exit."""
+    import subprocess
+
+    code = "import numpy as np, sporax as ms\nx = ms.Tensor(np.ones((8, 8), np.float32))\nprint(float(ms.ops.matmul(x, x).sum()))\n"
+    env = dict(os.environ, MS_PROFILER_OPTIONS=json.dumps({"start": True, "output_path": str(tmp_path)}))
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "512.0" in r.stdout and "op_statistic.csv" in r.stdout
+    (session,) = _sessions(tmp_path)
+    stats = _read_csv(os.path.join(session, "PROFILER_OUTPUT", "op_statistic.csv"))
+    assert "dot" in {s["OP Type"] for s in stats}
