@@ -144,6 +144,7 @@ class _Collector:
         self.worker = worker or f"{socket.gethostname()}_{os.getpid()}"
         self.session: str | None = None
         self.run_dir: str | None = None
+        self.tracing = False
         self.finished: list[tuple[str, str | None]] = []  # (session dir, run dir) of stopped sessions
         self.analysed: set[str] = set()
 
@@ -161,12 +162,14 @@ class _Collector:
             self.init()
         try:
             _profiler.start_trace(str(self.session))
-        except RuntimeError as err:
+            self.tracing = True
+        except RuntimeError as err:  # another profiler records (one trace per process)
             _log.error(f"Profiler start failed: {err}")
 
     def stop(self) -> None:
-        if self.session is None:
+        if self.session is None or not self.tracing:
             return
+        self.tracing = False
         self.run_dir = _profiler.stop_trace()
 
     def finalize(self) -> None:

@@ -195,6 +195,14 @@ def test_profiler_options_checked_like_mindspore(tmp_path, caplog):
     with caplog.at_level(logging.ERROR, logger="sporax"):
         prof.stop()
     assert "has not started" in caplog.text
+    # one trace per process: a second profiler logs an error and leaves the first one's trace alone
+    first = Profiler(output_path=str(tmp_path / "a"))
+    with caplog.at_level(logging.ERROR, logger="sporax"):
+        second = Profiler(output_path=str(tmp_path / "b"))
+        second.stop()
+    assert "The profiler has already started" in caplog.text
+    first.stop()
+    assert glob.glob(str(tmp_path / "a" / "*_sporax_ms" / "plugins" / "profile" / "*" / "*.xplane.pb"))
 
 
 def test_env_profiler(train_step, tmp_path, monkeypatch):
