@@ -29,3 +29,8 @@ from .rnn_cells import *  # noqa: E402, F403
 from .rnns import *  # noqa: E402, F403
 
 __all__ += rnns.__all__ + rnn_cells.__all__
+
+from . import transformer  # noqa: E402
+from .transformer import *  # noqa: E402, F403
+
+__all__ += transformer.__all__

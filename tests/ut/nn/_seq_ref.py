@@ -20,6 +20,8 @@ META = json.loads(bytes(DATA["__meta__"]).decode())
 def _build(name, struct, top=True):
     if struct is None:
         return None
+    if isinstance(struct, dict):
+        return struct["py"]
     if isinstance(struct, list):
         items = [_build(name, s, False) for s in struct]
         return items if top else tuple(items)
