@@ -31,16 +31,9 @@ import jax
 import numpy as np
 
 from . import _autograph, _mesh, _state
+from ._errors import TRACE_ERRORS
 
 _log = logging.getLogger("sporax")
-
-# Errors that mean "this Python cannot be traced" (control flow on a tensor's value and the like).
-TRACE_ERRORS: tuple[type[BaseException], ...] = (
-    jax.errors.ConcretizationTypeError,
-    jax.errors.TracerBoolConversionError,
-    jax.errors.TracerIntegerConversionError,
-    jax.errors.TracerArrayConversionError,
-)
 
 
 _MAX_CONVERSIONS = 8  # user functions converted, one per failed trace, before giving up

@@ -7,7 +7,8 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import _checkparam as validator
-from .._engine import StatefulJit, remat_call, warn_user
+from .._engine import remat_call
+from ._compile import compile_call
 
 __all__ = ["jit", "ms_function", "jit_class", "lazy_inline", "no_inline", "recompute", "_cell_graph_executor"]
 
@@ -39,9 +40,7 @@ def jit(
     def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
         if not callable(fn):
             raise TypeError(f"For 'jit', the decorated object must be callable, but got {type(fn).__name__}.")
-        compiled = StatefulJit(
-            fn, fallback="raise" if fullgraph else "eager", name=getattr(fn, "__qualname__", None), warn=warn_user
-        )
+        compiled = compile_call(fn, asked=True, fallback="raise" if fullgraph else "eager")
 
         @functools.wraps(fn)
         def wrapper(*args: Any, **kwargs: Any) -> Any:

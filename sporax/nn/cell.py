@@ -22,9 +22,9 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from .. import context
-from .._engine import StatefulJit, custom_vjp_call, remat_call, state, warn_user
+from .._engine import StatefulJit, custom_vjp_call, remat_call, state
 from ..common import dtype as mstype
+from ..common._compile import call_name, cell_compiles, compile_call
 from ..common.parameter import Parameter, ParameterTuple
 from ..common.tensor import Tensor
 
@@ -351,16 +351,10 @@ class Cell:
         raise NotImplementedError(f"For '{type(self).__name__}', the method 'construct' must be defined.")
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if not state.active() and (self._auto_jit or context.is_graph_mode()):
+        if cell_compiles(self._auto_jit):  # the compile rule: sporax/common/_compile.py
             compiled = self.__dict__["_compiled"]
             if compiled is None:
-                graph = context.is_graph_mode()
-                compiled = StatefulJit(
-                    self._run_construct,
-                    name=f"{type(self).__name__}.construct",
-                    warn=warn_user if graph else _log.info,
-                )
-                self.__dict__["_compiled"] = compiled
+                compiled = self.__dict__["_compiled"] = compile_call(self._run_construct, call_name(self))
             return compiled(*args, **kwargs)
         return self._run_construct(*args, **kwargs)
 

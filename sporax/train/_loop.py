@@ -15,15 +15,17 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from .. import context
-from .._engine import StatefulJit, warn_user
+from ..common._compile import call_name, compile_call
 from ..common.tensor import Tensor
 from ..nn.cell import Cell, GraphCell
 from ._sink import check_columns
+from ._utils import DatasetMarks
 from .callback import RunContext, _CallbackManager, _InternalCallbackParam
 from .dataset_helper import DatasetHelper, connect_network_with_dataset
 
 _log = logging.getLogger("sporax")
+
+_MODEL_OF_DATASET = DatasetMarks()  # the Model that trains each dataset (one Model per dataset)
 
 
 def _transfer_tensor_to_tuple(inputs: Any) -> Any:
@@ -37,13 +39,9 @@ class _Step:
 
     def __init__(self, network: Cell) -> None:
         self.network = network
-        pynative = context.get_context("mode") == context.PYNATIVE_MODE
-        # In PyNative a network that cannot be compiled simply runs eagerly, as PyNative does: no warning.
-        self._jit = StatefulJit(
-            self._call,
-            name=f"{type(network).__name__}.construct",
-            warn=(lambda msg: _log.info(msg)) if pynative else warn_user,
-        )
+        # The compile rule (sporax/common/_compile.py): in PyNative a network that cannot be compiled simply
+        # runs eagerly, as PyNative does (a log line); in GRAPH_MODE that is a warning.
+        self._jit = compile_call(self._call, call_name(network))
 
     def _call(self, *inputs: Any) -> Any:
         return self.network(*inputs)
@@ -147,9 +145,9 @@ class _ModelLoops:
         return [callbacks]
 
     def _check_reuse_dataset(self, dataset: Any) -> None:
-        if not hasattr(dataset, "__model_hash__"):
-            dataset.__model_hash__ = hash(self)
-        if dataset.__model_hash__ != hash(self):
+        if dataset not in _MODEL_OF_DATASET:
+            _MODEL_OF_DATASET.set(dataset, hash(self))
+        if _MODEL_OF_DATASET.get(dataset) != hash(self):
             raise RuntimeError(
                 "The dataset object had been used in other model by model.train(...), please create a new dataset."
             )

@@ -31,7 +31,8 @@ from typing import Any
 
 import numpy as np
 
-from .._engine import TRACE_ERRORS, StatefulJit, scan_steps, warn_user
+from .._engine import is_trace_error, scan_steps
+from ..common._compile import call_name, compile_call
 from ..common.tensor import Tensor
 from ..nn.cell import Cell
 
@@ -66,7 +67,7 @@ class BatchStream:
         epoch, skip = divmod(self.start, size) if size else (0, 0)
         # Start at that epoch: each epoch's order depends only on (seed, epoch), so a resumed run reads
         # what the uninterrupted one read.
-        it._epoch = epoch
+        it.start_at_epoch(epoch)
         self._it = it
         for _ in range(skip):
             if self._next_row() is None:
@@ -79,7 +80,7 @@ class BatchStream:
                 return next(self._it)
             except StopIteration:
                 empty += 1
-                if empty > 1 or (self.num_epochs != -1 and self._it._epoch >= self.num_epochs):
+                if empty > 1 or (self.num_epochs != -1 and self._it.epoch >= self.num_epochs):
                     return None
 
     def next(self) -> list | None:
@@ -233,10 +234,10 @@ class SinkRunner:
         self.stream = stream
         self.sink_size = sink_size
         self.strategy = strategy or choose_strategy(fn)
-        name = f"{type(fn).__name__}.construct" if isinstance(fn, Cell) else getattr(fn, "__qualname__", "step")
-        self._name = name
-        self._step = StatefulJit(self._call, name=name, warn=warn_user)
-        self._scan = StatefulJit(self._scan_call, name=f"{name} (sink)", fallback="raise")
+        name = self._name = call_name(fn)
+        # A sink was asked for: a step that cannot be compiled runs eagerly with a warning (common/_compile.py)
+        self._step = compile_call(self._call, name, asked=True)
+        self._scan = compile_call(self._scan_call, f"{name} (sink)", asked=True, fallback="raise")
         self._feeder: _Feeder | None = None
         self._checked = False
         self.steps_done = 0
@@ -294,7 +295,9 @@ class SinkRunner:
             if self.strategy == "scan":
                 try:
                     out = self._scan(*stacked)
-                except TRACE_ERRORS as err:
+                except Exception as err:
+                    if not is_trace_error(err):
+                        raise
                     _log.info(
                         "sink: '%s' cannot run inside a compiled loop (%s); running it step by step.",
                         self._name,

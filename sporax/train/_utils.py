@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import weakref
 from typing import Any
 
 
@@ -22,3 +23,21 @@ def make_directory(path: Any, arg_name: str = "path") -> str:
     except PermissionError as e:
         raise TypeError("No write permission on the directory.") from e
     return real
+
+
+class DatasetMarks:
+    """What ``train`` remembers about a user's dataset (the Model that trains it, the epoch ``Model.build``
+    warmed it up for, that a sink reads it), held here, keyed weakly by the dataset object, instead of as
+    attributes stamped on it (MindSpore stamps ``__model_hash__`` and ``_warmup_epoch``)."""
+
+    def __init__(self) -> None:
+        self._marks: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+
+    def get(self, dataset: Any, default: Any = None) -> Any:
+        return self._marks.get(dataset, default)
+
+    def set(self, dataset: Any, value: Any) -> None:
+        self._marks[dataset] = value
+
+    def __contains__(self, dataset: Any) -> bool:
+        return dataset in self._marks

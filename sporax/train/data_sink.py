@@ -9,6 +9,9 @@ from collections.abc import Callable
 from typing import Any
 
 from ._sink import BatchStream, SinkRunner
+from ._utils import DatasetMarks
+
+_SUNK = DatasetMarks()  # the datasets a data_sink reads (each at most once), with its runner
 
 __all__ = ["data_sink"]
 
@@ -60,12 +63,12 @@ def data_sink(
         raise TypeError(f"For 'Data sink', the type of 'sink_size' should be int, but got {type(sink_size).__name__}.")
     if sink_size <= 0:
         raise ValueError(f"The 'sink_size' must be positive, but got sink_size {sink_size}.")
-    if getattr(dataset, "__sink_runner__", None) is not None:
+    if dataset in _SUNK:
         raise ValueError("The dataset has been used with network.")
     if input_signature is not None:
         _check_signature(input_signature, dataset)
     runner = SinkRunner(fn, BatchStream(dataset, -1, 0), sink_size)
-    dataset.__sink_runner__ = runner
+    _SUNK.set(dataset, runner)
 
     @functools.wraps(fn)
     def sink_process(*args: Any, **kwargs: Any) -> Any:

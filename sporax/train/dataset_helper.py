@@ -82,7 +82,7 @@ class DatasetHelper:
         if self._iter is None:
             size = self.dataset.get_dataset_size()
             self._iter = self.dataset.create_tuple_iterator(num_epochs=self._num_epochs)
-            self._iter._epoch = self._start // size if size else 0
+            self._iter.start_at_epoch(self._start // size if size else 0)
         return self._iter
 
     def types_shapes(self) -> tuple[list, list]:

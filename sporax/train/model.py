@@ -17,11 +17,14 @@ from ..nn.cell import Cell, GraphCell
 from ..parallel._utils import _get_device_num, _get_parallel_mode
 from ._loop import _ModelLoops, _Step
 from ._sink import check_columns
+from ._utils import DatasetMarks
 from .callback import _CallbackManager, _InternalCallbackParam
 
 __all__ = ["Model"]
 
 _log = logging.getLogger("sporax")
+
+_WARMUP_EPOCH = DatasetMarks()  # the epoch Model.build warmed each dataset up for
 
 _KWARGS = ("loss_scale_manager", "keep_batchnorm_fp32", "boost_config_dict", "acc_level")
 
@@ -245,10 +248,11 @@ class Model(_ModelLoops):
                 f"For '{api}', the parameter 'epoch' must bigger than parameter 'initial_epoch', but got the "
                 f"parameter 'epoch' is {epoch}, 'initial_epoch' is {initial_epoch}."
             )
-        if hasattr(train_dataset, "_warmup_epoch") and train_dataset._warmup_epoch != epoch:
+        warmup_epoch = _WARMUP_EPOCH.get(train_dataset)
+        if warmup_epoch is not None and warmup_epoch != epoch:
             raise ValueError(
                 "when use Model.build to initialize model, the value of parameter 'epoch' in Model.build should be "
-                f"equal to value in {api}, but got the value of epoch in build {train_dataset._warmup_epoch} and "
+                f"equal to value in {api}, but got the value of epoch in build {warmup_epoch} and "
                 f"the value of epoch in train {epoch} separately."
             )
         dataset_size = train_dataset.get_dataset_size()
@@ -476,7 +480,7 @@ class Model(_ModelLoops):
         if train_dataset:
             if not isinstance(train_dataset, Dataset):
                 raise TypeError(f"The type of 'train_dataset' must be `Dataset`, but got {type(train_dataset)}.")
-            train_dataset._warmup_epoch = epoch
+            _WARMUP_EPOCH.set(train_dataset, epoch)
             element = _first_element(train_dataset)
             self._check_train_element(self._train_network, element, train_dataset)
             self._train_network.set_train(True)

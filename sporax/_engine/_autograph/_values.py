@@ -13,6 +13,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .. import _state
+from .._errors import is_trace_error
 
 _Tracer = jax.core.Tracer
 _NUMBER = (bool, int, float, complex, np.bool_, np.number)
@@ -218,9 +219,7 @@ def _record(run: Callable[[], Sequence[Any]], avals: Sequence[Any] = (), bound: 
     except (ControlFlowError, Unconvertible, PrintTraced):
         raise
     except Exception as err:
-        from .._jit import TRACE_ERRORS
-
-        if isinstance(err, TRACE_ERRORS):
+        if is_trace_error(err):
             raise
         raise Unconvertible(f"{type(err).__name__}: {err}", err) from err
     return rec

@@ -100,6 +100,19 @@ class _Iterator:
     def get_col_names(self) -> list[str]:
         return list(self._names)
 
+    @property
+    def epoch(self) -> int:
+        """The dataset epoch this iterator reads (from 0; the number of epochs it has finished)."""
+        return self._epoch
+
+    def start_at_epoch(self, epoch: int) -> None:
+        """Read from dataset epoch ``epoch`` on, with that epoch's order (each epoch's shuffle depends only
+        on the seed and the epoch number): a resumed run reads what the uninterrupted one read. Call it
+        before the first row."""
+        if self._gen is not None:
+            raise RuntimeError("start_at_epoch must be called before the iterator yields its first row.")
+        self._epoch = int(epoch)
+
 
 class TupleIterator(_Iterator):
     """Yields each row as a list (MindSpore yields lists) of Tensors or NumPy arrays."""
