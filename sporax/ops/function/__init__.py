@@ -46,3 +46,8 @@ __all__ += comm_func.__all__ + comm_p2p_func.__all__
 from ._registry import tensor_operator_registry  # noqa: E402
 
 __all__ += ["tensor_operator_registry"]
+
+from . import debug_func  # noqa: E402
+from .debug_func import *  # noqa: E402, F403
+
+__all__ += [n for n in debug_func.__all__ if n not in __all__]

@@ -49,3 +49,8 @@ from .array_layout_ops import *  # noqa: E402, F403
 from .array_layout_ops import identity  # noqa: E402  (not in __all__: ops.identity is the function)
 
 __all__ += [n for n in array_layout_ops.__all__ if n not in __all__]
+
+from . import debug_ops  # noqa: E402
+from .debug_ops import *  # noqa: E402, F403
+
+__all__ += [n for n in debug_ops.__all__ if n not in __all__]
