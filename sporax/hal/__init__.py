@@ -209,7 +209,7 @@ def get_arch_list(device_target: str | None = None) -> list[str] | None:
     return arch
 
 
-def _device_of(device_target: str) -> Any:
+def _device_of(device_target: Any) -> Any:
     return _device.devices(device_target)[0]
 
 

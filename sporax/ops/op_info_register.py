@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 __all__ = [
@@ -62,7 +62,7 @@ class RegOp:
         return True
 
     @staticmethod
-    def _entry(values: list, keys: list[str], checks: list[Callable[[Any], bool]], extra: dict) -> dict:
+    def _entry(values: list, keys: list[str], checks: Sequence[Callable[[Any], bool]], extra: dict) -> dict:
         """The dict of the given (non-None) values under `keys`, each checked (one check: for all)."""
         out = {}
         for i, (v, k) in enumerate(zip(values, keys)):

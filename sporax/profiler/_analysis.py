@@ -75,7 +75,7 @@ def op_statistic(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     for r in rows:
         groups.setdefault((r["Type"], r["Accelerator Core"]), []).append(float(r["Duration(us)"]))
     total = sum(sum(v) for v in groups.values()) or 1.0
-    out = []
+    out: list[dict[str, Any]] = []
     for (op_type, core), durs in groups.items():
         s = sum(durs)
         out.append(
@@ -90,7 +90,7 @@ def op_statistic(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
                 "Ratio(%)": round(100.0 * s / total, 2),
             }
         )
-    out.sort(key=lambda r: -r["Total Time(us)"])
+    out.sort(key=lambda r: -float(r["Total Time(us)"]))
     return out
 
 

@@ -216,14 +216,15 @@ class Custom(Primitive):
                 f"{self.log_prefix}, 'out_dtype' must be one of [mindspore.dtype, tuple, list, function], but got {type(dtype)}"
             )
         multi = isinstance(dtype, tuple | list)
-        if multi:
+        specs: Any
+        if isinstance(dtype, tuple | list):
             if not (
                 isinstance(shape, tuple | list)
                 and len(shape) == len(dtype)
                 and all(isinstance(s, tuple | list) for s in shape)
             ):
                 raise TypeError(f"{self.log_prefix}, 'out_shape' must give one shape per output dtype, but got {shape}")
-            specs = tuple(jax.ShapeDtypeStruct(tuple(s), _np_dtype(d)) for s, d in zip(shape, dtype))
+            specs = tuple(jax.ShapeDtypeStruct(tuple(s), _np_dtype(d)) for s, d in zip(shape, dtype))  # type: ignore[arg-type]
         else:
             specs = jax.ShapeDtypeStruct(tuple(shape), _np_dtype(dtype))
         return specs, multi, placeholder
@@ -232,8 +233,8 @@ class Custom(Primitive):
     def _host(self, specs: Any, multi: bool, placeholder: bool) -> Callable[..., Any]:
         want = list(specs) if multi else [specs]
 
-        def run(*arrays: Any) -> Any:
-            arrays = [np.asarray(a) for a in arrays]
+        def run(*args: Any) -> Any:
+            arrays = [np.asarray(a) for a in args]
             if self._aot is not None:
                 outs = self._run_aot(arrays, want)
             else:
