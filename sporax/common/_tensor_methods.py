@@ -334,6 +334,12 @@ class TensorMethods(TensorArrayMethods):
     def relu(self) -> Tensor:
         return _ops().relu(self)
 
+    def hardshrink(self, lambd: float = 0.5) -> Tensor:
+        return _ops().hardshrink(self, lambd)
+
+    def soft_shrink(self, lambd: float = 0.5) -> Tensor:
+        return _ops().softshrink(self, lambd)
+
     def softmax(self, axis: int = -1) -> Tensor:
         return _ops().softmax(self, axis)
 
