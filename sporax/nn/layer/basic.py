@@ -16,7 +16,18 @@ from ...ops.operations import Primitive
 from ..cell import Cell
 from .activation import get_activation
 
-__all__ = ["Dense", "Flatten", "Unflatten", "Identity", "Dropout"]
+__all__ = [
+    "Dense",
+    "Flatten",
+    "Unflatten",
+    "Identity",
+    "Dropout",
+    "Dropout1d",
+    "Dropout2d",
+    "Dropout3d",
+    "DropoutExt",
+    "Dropout2dExt",
+]
 
 
 class Dense(Cell):
@@ -179,3 +190,118 @@ class Dropout(Cell):
 
     def extend_repr(self) -> str:
         return f"p={self.p}" if self.use_p else f"keep_prob={self.keep_prob}"
+
+
+class _ChannelDropout(Cell):
+    """Dropout of whole channels (feature maps) during training; the identity in inference."""
+
+    _fn: Any = None
+
+    def __init__(self, p: float = 0.5) -> None:
+        super().__init__()
+        validator.check_value_type("p", p, [float], self.cls_name)
+        if p < 0 or p > 1:
+            raise ValueError(f"For '{self.cls_name}', the 'p' must be a number in range [0, 1], but got {p}.")
+        self.p = p
+        self.keep_prob = 1.0 - p
+
+    def construct(self, x: Tensor) -> Tensor:
+        if not self.training or self.p == 0:
+            return x
+        return type(self)._fn(x, self.p)
+
+    def extend_repr(self) -> str:
+        return f"p={self.p}"
+
+
+class Dropout1d(_ChannelDropout):
+    """Zero each channel of a ``(N, C, L)`` or ``(C, L)`` input with probability ``p`` in training, scaling
+    the rest by ``1 / (1 - p)``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import sporax as ms
+        >>> net = ms.nn.Dropout1d(0.5).set_train()
+        >>> net(ms.Tensor(np.ones([2, 3, 4], np.float32))).shape
+        (2, 3, 4)
+    """
+
+    _fn = staticmethod(ops.dropout1d)
+
+
+class Dropout2d(_ChannelDropout):
+    """Zero each channel of a ``(N, C, H, W)`` input with probability ``p`` in training (``ops.Dropout2D``).
+
+    Examples:
+        >>> import numpy as np
+        >>> import sporax as ms
+        >>> net = ms.nn.Dropout2d(0.5).set_train()
+        >>> net(ms.Tensor(np.ones([2, 3, 4, 4], np.float32))).shape
+        (2, 3, 4, 4)
+    """
+
+    _fn = staticmethod(ops.dropout2d)
+
+    def extend_repr(self) -> str:
+        return f"p={self.keep_prob}"  # MindSpore prints the keep probability under the name p
+
+
+class Dropout3d(_ChannelDropout):
+    """Zero each channel of a ``(N, C, D, H, W)`` input with probability ``p`` in training (``ops.Dropout3D``).
+
+    Examples:
+        >>> import numpy as np
+        >>> import sporax as ms
+        >>> net = ms.nn.Dropout3d(0.5).set_train()
+        >>> net(ms.Tensor(np.ones([2, 3, 2, 2, 2], np.float32))).shape
+        (2, 3, 2, 2, 2)
+    """
+
+    _fn = staticmethod(ops.dropout3d)
+
+    def extend_repr(self) -> str:
+        return f"p={self.keep_prob}"
+
+
+class DropoutExt(Cell):
+    """Dropout with probability ``p`` (``ops.dropout``) in training. ``inplace`` is accepted; the result is a
+    new Tensor (sporax Tensors are values).
+
+    Examples:
+        >>> import numpy as np
+        >>> import sporax as ms
+        >>> ms.nn.DropoutExt(0.5)(ms.Tensor(np.ones([2, 3], np.float32))).shape
+        (2, 3)
+    """
+
+    def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
+        super().__init__()
+        self.p = p
+        self.inplace = inplace
+
+    def construct(self, input: Tensor) -> Tensor:
+        if not self.training or self.p == 0:
+            return input
+        return ops.dropout(input, p=self.p, training=True)
+
+
+class Dropout2dExt(Cell):
+    """Channel dropout of a ``(N, C, H, W)`` input with probability ``p`` in training (``inplace`` as in
+    :class:`DropoutExt`).
+
+    Examples:
+        >>> import numpy as np
+        >>> import sporax as ms
+        >>> ms.nn.Dropout2dExt(0.5)(ms.Tensor(np.ones([2, 3, 2, 2], np.float32))).shape
+        (2, 3, 2, 2)
+    """
+
+    def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
+        super().__init__()
+        self.p = p
+        self.inplace = inplace
+
+    def construct(self, input: Tensor) -> Tensor:
+        if not self.training or self.p == 0:
+            return input
+        return ops.dropout2d(input, p=float(self.p), training=True)

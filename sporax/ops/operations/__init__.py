@@ -54,3 +54,8 @@ from . import debug_ops  # noqa: E402
 from .debug_ops import *  # noqa: E402, F403
 
 __all__ += [n for n in debug_ops.__all__ if n not in __all__]
+
+from . import nn_seq_ops  # noqa: E402
+from .nn_seq_ops import *  # noqa: E402, F403
+
+__all__ += [n for n in nn_seq_ops.__all__ if n not in __all__]
