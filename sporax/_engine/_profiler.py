@@ -24,14 +24,24 @@ _lock = threading.Lock()
 _state: dict[str, Any] = {"dir": None}
 
 
-def start_trace(log_dir: str) -> None:
-    """Start collecting a trace into `log_dir` (one session per process, as jax allows)."""
+def start_trace(log_dir: str, host_level: int = 2, python_stack: bool = True) -> None:
+    """Start collecting a trace into `log_dir` (one session per process, as jax allows). `host_level` is the
+    host tracer's verbosity (1-3; XLA's op events are recorded at every level), `python_stack` records the
+    Python calls (the python tracer)."""
     with _lock:
         if _state["dir"] is not None:
             raise RuntimeError("The profiler has already started.")
         os.makedirs(log_dir, exist_ok=True)
-        jax.profiler.start_trace(log_dir)
+        options = jax.profiler.ProfileOptions()
+        options.host_tracer_level = host_level
+        options.python_tracer_level = 1 if python_stack else 0
+        jax.profiler.start_trace(log_dir, profiler_options=options)
         _state["dir"] = log_dir
+
+
+def save_memory_profile(path: str) -> None:
+    """The device memory held by live buffers now, as a pprof profile (``pprof -http=: path``)."""
+    jax.profiler.save_device_memory_profile(path)
 
 
 def stop_trace() -> str | None:

@@ -6,6 +6,7 @@ A profiler session writes, under ``output_path`` (default ``./data``)::
         plugins/profile/<run>/<host>.xplane.pb      TensorBoard's profile plugin (xprof) opens it
         plugins/profile/<run>/<host>.trace.json.gz  Perfetto / chrome://tracing open it
         profiler_info.json                          the profiler's parameters and metadata
+        memory_profile.prof                         with profile_memory: device memory by buffer (pprof)
         PROFILER_OUTPUT/                            written by analyse() / on_trace_ready
             op_statistic.csv    per operator type: count, total/min/avg/max time, ratio
             kernel_details.csv  one row per executed XLA operation
@@ -160,8 +161,9 @@ class _Collector:
     def start(self) -> None:
         if self.session is None:
             self.init()
+        level = {"LevelNone": 1, "Level0": 1, "Level1": 2, "Level2": 3}.get(self.params["profiler_level"].value, 1)
         try:
-            _profiler.start_trace(str(self.session))
+            _profiler.start_trace(str(self.session), host_level=level, python_stack=bool(self.params["with_stack"]))
             self.tracing = True
         except RuntimeError as err:  # another profiler records (one trace per process)
             _log.error(f"Profiler start failed: {err}")
@@ -171,6 +173,8 @@ class _Collector:
             return
         self.tracing = False
         self.run_dir = _profiler.stop_trace()
+        if self.params["profile_memory"]:
+            _profiler.save_memory_profile(os.path.join(str(self.session), "memory_profile.prof"))
 
     def finalize(self) -> None:
         if self.session is None:
@@ -370,11 +374,15 @@ class Profiler(_ProfilerBase):
         schedule (schedule): Which steps are recorded (with :meth:`step`). Default: ``None``, every step.
         on_trace_ready (Callable): Called with the session when it is saved, e.g.
             :func:`tensorboard_trace_handler`. Default: ``None``.
-        profiler_level, activities, aic_metrics, with_stack, profile_memory, data_process,
-        parallel_strategy, l2_cache, hbm_ddr, pcie, sync_enable, data_simplification, record_shapes,
-        export_type, mstx, host_sys ...: MindSpore's options. They are checked (a wrong type is logged
-        and replaced by its default) and recorded in ``profiler_info.json``; the trace always holds the
-        host events and every XLA operation (the options select Ascend/CANN data sources).
+        profiler_level (ProfilerLevel): The host tracer's detail (``Level0``: framework ranges and XLA ops,
+            ``Level1``/``Level2``: more runtime events). XLA's op events are recorded at every level.
+        with_stack (bool): Record the Python calls (jax's python tracer) in the trace. Default: ``False``.
+        profile_memory (bool): Save the device memory held by live buffers when the session stops, as a
+            pprof profile (``memory_profile.prof``). Default: ``False``.
+        activities, aic_metrics, data_process, parallel_strategy, l2_cache, hbm_ddr, pcie, sync_enable,
+        data_simplification, record_shapes, export_type, mstx, host_sys ...: MindSpore's other options,
+        checked (a wrong type is logged and replaced by its default) and recorded in ``profiler_info.json``
+        (they select Ascend/CANN data sources).
 
     :meth:`analyse` writes ``op_statistic.csv`` (time per operator type), ``kernel_details.csv`` and
     ``trace_view.json`` and prints the operator table. See ``docs/profiler.md``.

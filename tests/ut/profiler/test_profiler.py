@@ -90,6 +90,7 @@ def test_profiler_traces_a_lenet_step_and_tables_its_ops(train_step, tmp_path, c
     with gzip.open(trace, "rt") as f:
         events = json.load(f)["traceEvents"]
     assert any(e.get("args", {}).get("hlo_op") for e in events)
+    assert not any(str(e.get("name", "")).startswith("$") for e in events)  # no Python calls without with_stack
     with open(os.path.join(session, "PROFILER_OUTPUT", "trace_view.json")) as f:
         assert len(json.load(f)["traceEvents"]) == len(events)
     # the per-op table: the convolutions' GEMMs and the Dense matmuls are dots (dot_general)
@@ -159,7 +160,12 @@ def test_profile_context_with_schedule_and_tensorboard_handler(train_step, tmp_p
 
 
 def test_start_stop_and_mstx_ranges(train_step, tmp_path):
-    prof = profile(start_profile=False, on_trace_ready=tensorboard_trace_handler(str(tmp_path), analyse_flag=False))
+    prof = profile(
+        start_profile=False,
+        with_stack=True,
+        profile_memory=True,
+        on_trace_ready=tensorboard_trace_handler(str(tmp_path), analyse_flag=False),
+    )
     assert _sessions(tmp_path) == []
     prof.start()
     rid = mstx.range_start("forward", domain="net")
@@ -174,6 +180,8 @@ def test_start_stop_and_mstx_ranges(train_step, tmp_path):
     with gzip.open(trace, "rt") as f:
         names = {e.get("name") for e in json.load(f)["traceEvents"]}
     assert {"net::forward", "done"} <= names
+    assert any(n.startswith("$") for n in names)  # with_stack: the Python calls are in the trace
+    assert os.path.getsize(os.path.join(session, "memory_profile.prof")) > 0  # profile_memory (pprof)
     Profiler.offline_analyse(str(tmp_path))
     assert os.path.exists(os.path.join(session, "PROFILER_OUTPUT", "kernel_details.csv"))
 
