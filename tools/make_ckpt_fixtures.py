@@ -226,7 +226,7 @@ def verify(in_dir: str) -> int:
 def sporax_write(out_dir: str) -> None:
     import sporax as ms
     from sporax import Parameter, Tensor
-    from sporax.train import serialization as ser
+    from sporax.train import _ckpt_format as ser  # the .ckpt codec (its _SLICE_BYTES is patched below)
 
     os.makedirs(out_dir, exist_ok=True)
     rng = np.random.default_rng(7)

@@ -18,7 +18,7 @@ import pytest
 import sporax as ms
 from sporax import Parameter, Tensor, nn
 from sporax.train import _checkpoint_pb as pb
-from sporax.train import load_checkpoint, load_checkpoint_async, load_param_into_net, save_checkpoint
+from sporax.train import _ckpt_format, load_checkpoint, load_checkpoint_async, load_param_into_net, save_checkpoint
 from sporax.train import serialization as ser
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures")
@@ -254,7 +254,7 @@ def test_legacy_dims_zero_scalar_is_read_as_scalar(tmp_path):
 
 
 def test_large_tensors_are_split_and_rejoined(tmp_path, monkeypatch):
-    monkeypatch.setattr(ser, "_SLICE_BYTES", 48)
+    monkeypatch.setattr(_ckpt_format, "_SLICE_BYTES", 48)
     a = np.arange(35, dtype=np.float32).reshape(7, 5)
     b = np.arange(3, dtype=np.int64)
     f = str(tmp_path / "big.ckpt")
@@ -488,7 +488,7 @@ def test_crash_midway_leaves_previous_file_intact(tmp_path, monkeypatch):
             raise OSError("disk full (simulated)")
         real(fh, data)
 
-    monkeypatch.setattr(ser, "_write_chunk", dying_write)
+    monkeypatch.setattr(_ckpt_format, "_write_chunk", dying_write)
     with pytest.raises(OSError, match="simulated"):
         save_checkpoint(SmallNet(fill=2.0), f)
     assert read(f) == before
@@ -516,7 +516,7 @@ def test_async_save(tmp_path, monkeypatch):
     def boom(fh, data):
         raise OSError("disk full (simulated)")
 
-    monkeypatch.setattr(ser, "_write_chunk", boom)
+    monkeypatch.setattr(_ckpt_format, "_write_chunk", boom)
     save_checkpoint(net, f, async_save=True)
     with pytest.raises(OSError, match="simulated"):
         ser._wait_async_thread_save_ckpt()
