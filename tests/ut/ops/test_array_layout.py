@@ -123,7 +123,7 @@ def test_matrix_ops_and_classes():
 
 
 GRAD_CASES = [
-    ("matrix_diag_part", lambda t: ops.matrix_diag_part(t, T([-1, 1], I32), T(0.0, ms.float64))),
+    ("matrix_diag_part", lambda t: ops.matrix_diag_part(t, [-1, 1], 0.0)),
     ("matrix_set_diag", lambda t: ops.matrix_set_diag(t * 2, t[:, 0] * t[:, 1])),
     ("space_to_batch_nd", lambda t: ops.space_to_batch_nd(ops.reshape(t, (1, 1, 3, 4)), (1, 2), ((1, 0), (0, 2)))),
     ("reverse_sequence", lambda t: ops.reverse_sequence(t, T([1, 2, 3]), 1)),
@@ -143,11 +143,12 @@ def test_gradients_match_finite_differences(name, fn):
         return ops.sum(out * T(w[: out.size].reshape(out.shape)))
 
     g = ms.grad(loss)(T(x))
+    compiled = ms.jit(loss)
     ref = np.zeros_like(x)
     for i in np.ndindex(x.shape):
         d = np.zeros_like(x)
         d[i] = 1e-6
-        ref[i] = (float(loss(T(x + d)).asnumpy()) - float(loss(T(x - d)).asnumpy())) / 2e-6
+        ref[i] = (float(compiled(T(x + d)).asnumpy()) - float(compiled(T(x - d)).asnumpy())) / 2e-6
     np.testing.assert_allclose(g.asnumpy(), ref, rtol=1e-5, atol=1e-5)
 
 
