@@ -1,8 +1,8 @@
 """The devices XLA runs on: their names, counts, memory counters, and waiting for queued work.
 
 ``runtime`` and ``hal`` are built on these. Memory counters come from the PJRT client
-(``Device.memory_stats()``): GPUs report ``bytes_in_use``, ``peak_bytes_in_use``, ``bytes_reserved``,
-``bytes_limit`` ...; XLA:CPU reports none (``memory_stats()`` is None), and then every counter is 0.
+(``Device.memory_stats()``): GPUs report ``bytes_in_use``, ``peak_bytes_in_use``, ``pool_bytes``,
+``peak_pool_bytes``, ``bytes_limit`` ... (the pool's bytes are MindSpore's "reserved" memory); XLA:CPU reports none (``memory_stats()`` is None), and then every counter is 0.
 Peaks are reset by remembering an offset: XLA's own peak counter cannot be reset, so after a reset the
 peak is the largest value seen since, sampled whenever a statistic is read.
 """
@@ -87,11 +87,12 @@ def memory_counters(d: Any | None = None) -> dict[str, int]:
     d = d if d is not None else jax.local_devices()[0]
     s = raw_memory_stats(d)
     allocated = s.get("bytes_in_use", 0)
-    reserved = s.get("bytes_reserved", s.get("pool_bytes", allocated))
+    # the BFC pool's size is what MindSpore calls reserved memory ("bytes_reserved" is a separate reserve)
+    reserved = s.get("pool_bytes", s.get("bytes_reserved", allocated))
     peaks = _peaks.get(_key(d))
     if peaks is None:
         peak_alloc = s.get("peak_bytes_in_use", allocated)
-        peak_res = s.get("peak_bytes_reserved", s.get("peak_pool_bytes", reserved))
+        peak_res = s.get("peak_pool_bytes", s.get("peak_bytes_reserved", reserved))
     else:
         peaks["allocated"] = max(peaks["allocated"], allocated)
         peaks["reserved"] = max(peaks["reserved"], reserved)

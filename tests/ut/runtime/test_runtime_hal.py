@@ -68,8 +68,9 @@ def test_counters_and_peaks_from_a_device_that_reports_them(monkeypatch):
     counters = {
         "bytes_in_use": 300,
         "peak_bytes_in_use": 900,
-        "bytes_reserved": 1024,
-        "peak_bytes_reserved": 4096,
+        "pool_bytes": 1024,
+        "peak_pool_bytes": 4096,
+        "bytes_reserved": 0,
         "bytes_limit": 1 << 30,
     }
     monkeypatch.setattr(_device, "raw_memory_stats", lambda d=None: dict(counters))
