@@ -15,6 +15,7 @@ from . import dtype as mstype
 from ._op_registry import op_function
 from ._op_registry import ops as _ops
 from ._tensor_array_methods import TensorArrayMethods
+from ._tensor_math_methods import TensorMathMethods
 
 if TYPE_CHECKING:
     from .tensor import Tensor
@@ -30,7 +31,7 @@ def _shape_args(shape: tuple[Any, ...]) -> Any:
     return tuple(shape)
 
 
-class TensorMethods(TensorArrayMethods):
+class TensorMethods(TensorArrayMethods, TensorMathMethods):
     """Mixin of :class:`Tensor`: the methods that call ``sporax.ops``."""
 
     __slots__ = ()
@@ -234,11 +235,11 @@ class TensorMethods(TensorArrayMethods):
     ) -> Any:
         return _ops().tensor_min(self, axis, keepdims, initial=initial, where=where, return_indices=return_indices)
 
-    def amax(self, axis: Any = None, keepdims: bool = False) -> Tensor:
-        return _ops().amax(self, axis, keepdims)
+    def amax(self, axis: Any = None, keepdims: bool = False, *, initial: Any = None, where: Any = None) -> Tensor:
+        return _ops().amax(self, axis, keepdims, initial=initial, where=where)
 
-    def amin(self, axis: Any = None, keepdims: bool = False) -> Tensor:
-        return _ops().amin(self, axis, keepdims)
+    def amin(self, axis: Any = None, keepdims: bool = False, *, initial: Any = None, where: Any = None) -> Tensor:
+        return _ops().amin(self, axis, keepdims, initial=initial, where=where)
 
     def argmax(self, axis: Any = None, keepdims: bool = False) -> Tensor:
         return _ops().argmax(self, axis, keepdims)

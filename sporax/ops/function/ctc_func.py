@@ -16,7 +16,6 @@ import numpy as np
 from ... import _checkparam as validator
 from ..._engine import jax, jnp, lax
 from ...common.tensor import Tensor
-from .._amp import amp_black
 from .._utils import compiled_op, wrap
 
 __all__ = ["ctc_loss", "ctc_greedy_decoder"]
@@ -192,7 +191,6 @@ def _ctc_v2(log_probs: Any, targets: Any, input_lengths: Any, target_lengths: An
     return wrap(nll), wrap(log_alpha)
 
 
-@amp_black
 def ctc_loss(
     log_probs: Any,
     targets: Any,

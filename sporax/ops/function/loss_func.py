@@ -192,6 +192,7 @@ def _nll_loss(inputs: Any, target: Any, weight: Any, ignore_index: int, reductio
     return wrap(_nll_core(logp, labels, weight, ignore_index, reduction, label_smoothing, "nll_loss"))
 
 
+@amp_black
 def nll_loss_with_weight(
     logits: Any, labels: Any, weight: Any, reduction: str, ignore_index: int
 ) -> tuple[Tensor, Tensor]:

@@ -4,7 +4,8 @@
 ``ops.triplet_margin_loss``, ``ops.gaussian_nll_loss``...).
 
 Reductions follow MindSpore's ``_get_loss``: the unreduced loss is computed in its own dtype, then
-weighted and reduced in float32 and cast back.
+weighted and reduced in float32 and cast back. Under ``amp_level="auto"`` the losses MindSpore's AmpAuto
+black-lists (MultiMargin, MultilabelMargin, SoftMargin, TripletMargin, MSELossExt) compute in float32.
 """
 
 from __future__ import annotations
@@ -73,7 +74,6 @@ def _check_reduction(reduction: Any, op: str) -> None:
 
 
 # ----------------------------------------------------------------- embedding losses
-@amp_black
 def cosine_embedding_loss(
     input1: Any, input2: Any, target: Any, margin: float = 0.0, reduction: str = "mean"
 ) -> Tensor:
@@ -107,7 +107,6 @@ def _cosine_embedding(input1: Any, input2: Any, target: Any, margin: float, redu
     return wrap(get_loss(loss, reduction, "cosine_embedding_loss"))
 
 
-@amp_black
 def hinge_embedding_loss(inputs: Any, targets: Any, margin: float = 1.0, reduction: str = "mean") -> Tensor:
     """``x`` where ``target > 0``, ``max(0, margin - x)`` where ``target < 0`` (0 where ``target == 0``)."""
     op = "HingeEmbeddingLoss"
@@ -142,7 +141,6 @@ def _plain_reduce(loss: Any, reduction: str) -> Any:
     return loss
 
 
-@amp_black
 def margin_ranking_loss(input1: Any, input2: Any, target: Any, margin: float = 0.0, reduction: str = "mean") -> Tensor:
     """``max(0, -target * (input1 - input2) + margin)``."""
     op = "margin_ranking_loss"
@@ -163,7 +161,6 @@ def _margin_ranking(input1: Any, input2: Any, target: Any, margin: float, reduct
 
 
 # ------------------------------------------------------------- multi-class margins
-@amp_black
 def multi_margin_loss(
     input: Any, target: Any, p: int = 1, margin: int = 1, weight: Any = None, reduction: str = "mean"
 ) -> Tensor:
@@ -173,6 +170,7 @@ def multi_margin_loss(
     return multi_margin_core(input, target, weight, p, float(margin), reduction, "MultiMarginLoss")
 
 
+@amp_black
 def multi_margin_core(input: Any, target: Any, weight: Any, p: int, margin: float, reduction: str, op: str) -> Tensor:
     validator.check_value_type("p", p, [int], op)
     if p not in (1, 2):
@@ -210,13 +208,13 @@ def _multi_margin(input: Any, target: Any, weight: Any, p: int, margin: float, r
     return wrap(_plain_reduce(loss, reduction))
 
 
-@amp_black
 def multilabel_margin_loss(input: Any, target: Any, reduction: str = "mean") -> Tensor:
     """Multi-label hinge loss: ``sum_{j in targets} sum_{i not in targets} max(0, 1 - (x[j] - x[i])) / C``;
     ``target`` holds class indices, ended by the first -1."""
     return multilabel_margin_core(input, target, reduction, "MultilabelMarginLoss")[0]
 
 
+@amp_black
 def multilabel_margin_core(input: Any, target: Any, reduction: str, op: str) -> tuple[Tensor, Tensor]:
     _check_reduction(reduction, op)
     x = _tensor(input, "x", op)
@@ -256,7 +254,6 @@ def _multilabel_margin(input: Any, target: Any, reduction: str) -> tuple[Tensor,
     return wrap(_plain_reduce(loss, reduction)), wrap(it)
 
 
-@amp_black
 def multilabel_soft_margin_loss(input: Any, target: Any, weight: Any = None, reduction: str = "mean") -> Tensor:
     """``-mean_c(y log sigmoid(x) + (1 - y) log sigmoid(-x))`` per sample (classes on the last axis)."""
     op = "multilabel_soft_margin_loss"
@@ -277,12 +274,12 @@ def _multilabel_soft_margin(input: Any, target: Any, weight: Any, reduction: str
     return wrap(get_loss(loss, reduction, "multilabel_soft_margin_loss"))
 
 
-@amp_black
 def soft_margin_loss(input: Any, target: Any, reduction: str = "mean") -> Tensor:
     """``log(1 + exp(-target * input))``, reduced."""
     return soft_margin_core(input, target, reduction, "SoftMarginLoss")
 
 
+@amp_black
 def soft_margin_core(input: Any, target: Any, reduction: str, op: str) -> Tensor:
     _check_reduction(reduction, op)
     x, t = _tensor(input, "logits", op), _tensor(target, "labels", op)
@@ -306,7 +303,6 @@ def _soft_margin(input: Any, target: Any, reduction: str) -> Tensor:
 
 
 # ---------------------------------------------------------------------- triplets
-@amp_black
 def triplet_margin_loss(
     anchor: Any,
     positive: Any,
@@ -322,6 +318,7 @@ def triplet_margin_loss(
     return triplet_margin_core(anchor, positive, negative, margin, p, eps, swap, reduction, "TripletMarginLoss")
 
 
+@amp_black
 def triplet_margin_core(
     anchor: Any, positive: Any, negative: Any, margin: Any, p: Any, eps: Any, swap: Any, reduction: Any, op: str
 ) -> Tensor:
@@ -362,7 +359,6 @@ def _triplet(anchor: Any, positive: Any, negative: Any, margin: Any, p: int, eps
 
 
 # -------------------------------------------------------------- regression losses
-@amp_black
 def gaussian_nll_loss(
     x: Any, target: Any, var: Any, full: bool = False, eps: float = 1e-6, reduction: str = "mean"
 ) -> Tensor:
@@ -392,6 +388,7 @@ def _gaussian_nll(x: Any, target: Any, var: Any, full: bool, eps: float, reducti
     return wrap(_plain_reduce(loss, reduction))
 
 
+@amp_black
 @compiled_op
 def mse_loss_ext(input: Any, target: Any, reduction: str = "mean") -> Tensor:
     """``(input - target)^2`` (broadcast), reduced per ``reduction``."""
@@ -402,7 +399,6 @@ def mse_loss_ext(input: Any, target: Any, reduction: str = "mean") -> Tensor:
     return wrap(_plain_reduce(jnp.square(a.astype(dt) - b.astype(dt)), reduction))
 
 
-@amp_black
 @compiled_op
 def l2_loss(input: Any) -> Tensor:
     """``sum(input^2) / 2`` (``ops.L2Loss``)."""
@@ -414,7 +410,6 @@ def l2_loss(input: Any) -> Tensor:
     return wrap(jnp.sum(jnp.square(a)) / jnp.asarray(2, a.dtype))
 
 
-@amp_black
 @compiled_op
 def sigmoid_cross_entropy_with_logits(logits: Any, label: Any) -> Tensor:
     """Element-wise ``-label log sigmoid(logits) - (1 - label) log(1 - sigmoid(logits))`` (unreduced)."""

@@ -59,3 +59,14 @@ from . import nn_seq_ops  # noqa: E402
 from .nn_seq_ops import *  # noqa: E402, F403
 
 __all__ += [n for n in nn_seq_ops.__all__ if n not in __all__]
+
+from . import linalg_ops  # noqa: E402
+from .linalg_ops import *  # noqa: E402, F403
+
+__all__ += [n for n in linalg_ops.__all__ if n not in __all__]
+
+from . import float_status_ops, index_ops  # noqa: E402
+from .float_status_ops import *  # noqa: E402, F403
+from .index_ops import *  # noqa: E402, F403
+
+__all__ += float_status_ops.__all__ + [n for n in index_ops.__all__ if n not in __all__]

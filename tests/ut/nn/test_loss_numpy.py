@@ -257,3 +257,30 @@ def test_ctc_loss_impossible_alignment():
     loss, grad = ops.CTCLoss(ignore_longer_outputs_than_inputs=True)(x, idx, val, seq)
     close(loss, [0.0])
     close(grad, np.zeros((2, 1, 3)))
+
+
+# ------------------------------------------------------------------ amp 'auto'
+def test_amp_auto_black_listed_losses():
+    """Under amp_level='auto' the losses MindSpore's AmpAuto black-lists compute in float32; the others
+    (cosine_embedding_loss: elementwise ops and sums) keep the float16 of a white-listed MatMul's output."""
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.w = ms.Parameter(T(np.eye(4, dtype=np.float32)), name="w")
+
+        def construct(self, x, t):
+            h = ops.matmul(x, self.w)
+            y = T(np.ones(2, np.int32))
+            return (
+                ops.multi_margin_loss(h, t),
+                ops.MultilabelMarginLoss()(h, T(np.array([[0, -1, 0, 0], [1, 2, -1, 0]], np.int32)))[0],
+                ops.soft_margin_loss(h, h),
+                ops.kl_div(h, h),
+                ops.cosine_embedding_loss(h, h, y),
+                h,
+            )
+
+    net = ms.amp.auto_mixed_precision(Net(), "auto", ms.float16)
+    out = net(T(rng.uniform(0.1, 1.0, (2, 4)).astype(np.float32)), T(np.array([0, 1], np.int64)))
+    assert [o.dtype for o in out] == [ms.float32] * 4 + [ms.float16] * 2
