@@ -32,6 +32,7 @@ def start_trace(log_dir: str, host_level: int = 2, python_stack: bool = True) ->
         if _state["dir"] is not None:
             raise RuntimeError("The profiler has already started.")
         os.makedirs(log_dir, exist_ok=True)
+        synchronize()  # work queued before the start stays out of the trace
         options = jax.profiler.ProfileOptions()
         options.host_tracer_level = host_level
         options.python_tracer_level = 1 if python_stack else 0

@@ -62,7 +62,7 @@ def test_cpu_memory_statistics_are_mindsporeS_cpu_form():
 
 
 def test_counters_and_peaks_from_a_device_that_reports_them(monkeypatch):
-    """A GPU's PJRT counters (bytes_in_use, peak_bytes_in_use, bytes_reserved ...) as MindSpore's statistics;
+    """A GPU's PJRT counters (bytes_in_use, peak_bytes_in_use, pool_bytes ...) as MindSpore's statistics;
     XLA's peak cannot be reset, so after a reset the peak is the largest value sampled since."""
     dev = _device.devices()[0]
     counters = {
