@@ -20,7 +20,8 @@ from ..common.tensor import Tensor
 from ..nn.cell import Cell, GraphCell
 from ._sink import check_columns
 from ._utils import DatasetMarks
-from .callback import RunContext, _CallbackManager, _InternalCallbackParam
+from .callback import RunContext, TimeMonitor, _CallbackManager, _InternalCallbackParam
+from .callback._callback import is_builtin_callback
 from .dataset_helper import DatasetHelper, connect_network_with_dataset
 
 _log = logging.getLogger("sporax")
@@ -52,8 +53,14 @@ class _Step:
 
 class _ModelLoops:
     """Training and evaluation loops of :class:`sporax.train.Model` (MindSpore's ``_train_process``,
-    ``_train_dataset_sink_process``, ``_eval_process`` ...)."""
+    ``_train_dataset_sink_process``, ``_eval_process`` ...).
 
+    The loops' own state is set in ``__init__``; the networks, metrics and parallel settings they run are
+    :class:`~sporax.train.Model`'s (built by its ``__init__``), declared here for the reader and the type
+    checker.
+    """
+
+    # Model's, set by Model.__init__ before any loop runs
     _train_network: Cell
     _eval_network: Any
     _network: Cell
@@ -64,12 +71,14 @@ class _ModelLoops:
     _eval_indexes: list | None
     _parallel_mode: Any
     _device_number: int
-    _backbone_is_train: bool
-    _steps: dict
-    _current_epoch_num: int
-    _current_step_num: int
-    epoch_iter: int
-    batch_num: int
+
+    def __init__(self) -> None:
+        self._steps: dict[int, tuple[Cell, _Step]] = {}  # id(network) -> (network, its compiled step)
+        self._backbone_is_train = True  # whether the backbone was last set to training
+        self._current_epoch_num = 0  # the epoch running (for MindSpore's Model attributes)
+        self._current_step_num = 0  # the step in that epoch
+        self.epoch_iter = 0  # epochs done in a sink-mode train
+        self.batch_num = -1  # steps per epoch of the current train (-1 before the first)
 
     # ------------------------------------------------------------ metrics
     def _clear_metrics(self) -> None:
@@ -154,13 +163,10 @@ class _ModelLoops:
 
     @staticmethod
     def _check_methods_for_custom_callbacks(callbacks: Any, current_mode: str) -> None:
-        from . import callback as cb_module
-
-        internal = set(getattr(cb_module, "__all__", ()))
         legacy = {"begin", "end", "epoch_begin", "epoch_end", "step_begin", "step_end"}
         for cb in callbacks if isinstance(callbacks, list) else [callbacks]:
             name = type(cb).__name__
-            if name in internal:
+            if is_builtin_callback(cb):
                 continue
             invalid = set(type(cb).__dict__) & legacy
             if not invalid:
@@ -359,18 +365,14 @@ class _ModelLoops:
         valid_dataset, valid_frequency, valid_dataset_sink_mode = valid_infos
         if not (valid_dataset and self._should_eval(cb_params.cur_epoch_num, valid_frequency)):
             return
-        from . import callback as cb_module
-
-        internal = set(getattr(cb_module, "__all__", ()))
-        time_monitor = getattr(cb_module, "TimeMonitor", None)
         train_cur_step_num = cb_params.cur_step_num
         train_batch_num = cb_params.batch_num
         train_dataset_sink_mode = cb_params.dataset_sink_mode
         train_net_outputs = cb_params.net_outputs
         eval_callback = []
         for cb in list_callback.callbacks:
-            if type(cb).__name__ in internal:
-                if time_monitor is not None and isinstance(cb, time_monitor):
+            if is_builtin_callback(cb):
+                if isinstance(cb, TimeMonitor):
                     eval_callback.append(cb)
             else:
                 eval_callback.append(cb)

@@ -15,7 +15,7 @@ from ..common.tensor import Tensor
 from ..context import ParallelMode  # noqa: F401  (programs import mindspore.train.model.ParallelMode)
 from ..nn.cell import Cell, GraphCell
 from ..parallel._utils import _get_device_num, _get_parallel_mode
-from ._loop import _ModelLoops, _Step
+from ._loop import _ModelLoops
 from ._sink import check_columns
 from ._utils import DatasetMarks
 from .callback import _CallbackManager, _InternalCallbackParam
@@ -87,6 +87,7 @@ class Model(_ModelLoops):
         boost_level: str = "O0",
         **kwargs: Any,
     ) -> None:
+        super().__init__()
         self._network = network
         self._loss_fn = loss_fn
         self._optimizer = optimizer
@@ -107,12 +108,6 @@ class Model(_ModelLoops):
         self._train_network = self._build_train_network()
         self._build_eval_network(metrics, eval_network, eval_indexes)
         self._build_predict_network()
-        self._current_epoch_num = 0
-        self._current_step_num = 0
-        self.epoch_iter = 0
-        self._backbone_is_train = True
-        self.batch_num = -1
-        self._steps: dict[int, tuple[Cell, _Step]] = {}
 
     # ------------------------------------------------------------ building
     @staticmethod

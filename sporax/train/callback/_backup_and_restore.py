@@ -78,6 +78,8 @@ class BackupAndRestore(Callback):
         >>> backup_ckpt = BackupAndRestore("backup")
     """
 
+    _builtin_callback = True  # sporax's own (see Callback._builtin_callback)
+
     def __init__(self, backup_dir, save_freq="epoch", delete_checkpoint=True):
         super().__init__()
         ckpt_dir = make_directory(backup_dir)

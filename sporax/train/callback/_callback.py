@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from contextlib import ExitStack
+from typing import Any
 
 import numpy as np
 
@@ -29,6 +30,11 @@ class Callback:
         ...         cb_params = run_context.original_args()
         ...         print("step_num: ", cb_params.cur_step_num)
     """
+
+    # Whether this class is one of sporax's own callbacks (set on the class itself, not inherited: a
+    # user's subclass is a custom callback). Model checks custom callbacks' legacy hooks, and its
+    # fit runs only custom callbacks and TimeMonitor during evaluation.
+    _builtin_callback = True
 
     def __enter__(self):
         """Return the enter target."""
@@ -276,3 +282,8 @@ def _handle_loss(loss):
     if isinstance(loss, Tensor):
         loss = float(np.mean(loss.asnumpy()))
     return loss
+
+
+def is_builtin_callback(cb: Any) -> bool:
+    """Whether ``cb`` is an instance of one of sporax's own callback classes (not of a user's subclass)."""
+    return bool(vars(type(cb)).get("_builtin_callback", False))

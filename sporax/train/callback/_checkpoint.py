@@ -324,6 +324,8 @@ class ModelCheckpoint(Callback):
         >>> ckpoint_cb = ModelCheckpoint(prefix="lenet", directory="./ckpt", config=config)
     """
 
+    _builtin_callback = True  # sporax's own (see Callback._builtin_callback)
+
     def __init__(self, prefix="CKP", directory=None, config=None):
         super().__init__()
         self._latest_ckpt_file_name = ""

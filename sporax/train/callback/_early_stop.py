@@ -45,6 +45,8 @@ class EarlyStopping(Callback):
         >>> cb = EarlyStopping(monitor="eval_loss", patience=3)
     """
 
+    _builtin_callback = True  # sporax's own (see Callback._builtin_callback)
+
     def __init__(
         self,
         monitor="eval_loss",

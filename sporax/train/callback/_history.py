@@ -21,6 +21,8 @@ class History(Callback):
         >>> history_cb = History()
     """
 
+    _builtin_callback = True  # sporax's own (see Callback._builtin_callback)
+
     def __init__(self):
         super().__init__()
         self.history = {}

@@ -33,6 +33,8 @@ class LambdaCallback(Callback):
         ...     on_train_epoch_end=lambda run_context: print("loss:", run_context.original_args().net_outputs))
     """
 
+    _builtin_callback = True  # sporax's own (see Callback._builtin_callback)
+
     def __init__(
         self,
         on_train_epoch_begin=None,

@@ -31,6 +31,8 @@ class LossMonitor(Callback):
         >>> loss_monitor = LossMonitor()
     """
 
+    _builtin_callback = True  # sporax's own (see Callback._builtin_callback)
+
     def __init__(self, per_print_times=1):
         super().__init__()
         check_non_negative_int(per_print_times)

@@ -29,6 +29,8 @@ class LearningRateScheduler(Callback):
         >>> lr_cb = LearningRateScheduler(learning_rate_function)
     """
 
+    _builtin_callback = True  # sporax's own (see Callback._builtin_callback)
+
     def __init__(self, learning_rate_function):
         super().__init__()
         self.learning_rate_function = learning_rate_function

@@ -51,6 +51,8 @@ class OnRequestExit(Callback):
         >>> on_request_exit = OnRequestExit(file_name='LeNet5', directory='./checkpoint')
     """
 
+    _builtin_callback = True  # sporax's own (see Callback._builtin_callback)
+
     def __init__(
         self, save_ckpt=True, save_mindir=True, file_name="Net", directory="./", config_file=None, sig=signal.SIGTERM
     ):

@@ -37,6 +37,8 @@ class ProgressBar(Callback):
         >>> progress = ProgressBar()
     """
 
+    _builtin_callback = True  # sporax's own (see Callback._builtin_callback)
+
     def __init__(self, lines_per_epoch=10, file=None, dynamic=None):
         super().__init__()
         self.lines_per_epoch = check_positive_int(lines_per_epoch)

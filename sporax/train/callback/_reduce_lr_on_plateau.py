@@ -43,6 +43,8 @@ class ReduceLROnPlateau(Callback):
         >>> cb = ReduceLROnPlateau(monitor="eval_loss", patience=3)
     """
 
+    _builtin_callback = True  # sporax's own (see Callback._builtin_callback)
+
     def __init__(
         self,
         monitor="eval_loss",

@@ -55,6 +55,8 @@ class SummaryCollector(Callback):
         >>> summary_collector = SummaryCollector(summary_dir='./summary_dir', collect_freq=1)
     """
 
+    _builtin_callback = True  # sporax's own (see Callback._builtin_callback)
+
     _DEFAULT_SPECIFIED_DATA = {
         "collect_metric": True,
         "collect_graph": True,

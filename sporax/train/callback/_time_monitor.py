@@ -29,6 +29,8 @@ class TimeMonitor(Callback):
         >>> time_monitor = TimeMonitor()
     """
 
+    _builtin_callback = True  # sporax's own (see Callback._builtin_callback)
+
     def __init__(self, data_size=None, data_time=False):
         super().__init__()
         self.data_size = data_size
