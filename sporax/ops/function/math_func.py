@@ -613,3 +613,64 @@ __all__ += [
     "sgn",
 ]
 __all__ += clip_func.__all__ + compare_func.__all__ + reduce_func.__all__ + special_func.__all__
+
+
+# ----------------------------------------------------------- grids and boxes
+def logspace(start: Any, end: Any, steps: int, base: int = 10, *, dtype: Any = mstype.float32) -> Tensor:
+    """``steps`` numbers ``base ** t`` for ``t`` evenly spaced from ``start`` to ``end``."""
+    if dtype not in (mstype.float16, mstype.float32, mstype.float64):
+        raise TypeError(
+            "For 'LogSpace', the 'dtype' should be one of [mindspore.float16, mindspore.float32, "
+            f"mindspore.float64], but got '{dtype!r}'."
+        )
+    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 0:
+        raise ValueError(f"For 'logspace', the 'steps' must be a non-negative int, but got {steps}.")
+    lo = float(jnp.asarray(as_tensor_array(start)))
+    hi = float(jnp.asarray(as_tensor_array(end)))
+    return wrap(jnp.logspace(lo, hi, steps, base=float(base), dtype=mstype.to_np(dtype)))
+
+
+def rot90(input: Any, k: int, dims: Any) -> Tensor:
+    """``input`` rotated by 90 degrees ``k`` times in the plane of ``dims``, from the first towards the second."""
+    a = as_tensor_array(input)
+    if len(dims) != 2 or dims[0] % a.ndim == dims[1] % a.ndim:
+        raise ValueError(f"For 'rot90', the 'dims' must be two different axes, but got {dims}.")
+    return wrap(jnp.rot90(a, k, axes=tuple(dims)))
+
+
+def row_stack(tensors: Any) -> Tensor:
+    """The tensors stacked as rows (``vstack``: 1-D tensors become rows)."""
+    arrays = [as_tensor_array(t) for t in tensors]
+    dt = arrays[0].dtype
+    for a in arrays[1:]:
+        dt = jnp.promote_types(dt, a.dtype)
+    return wrap(jnp.vstack([a.astype(dt) for a in arrays]))
+
+
+def iou(anchor_boxes: Any, gt_boxes: Any, mode: str = "iou") -> Tensor:
+    """Intersection over union (``'iou'``) or over the ground-truth box (``'iof'``) of ``(x0, y0, x1, y1)``
+    boxes with MindSpore's pixel convention (a box spans ``x1 - x0 + 1`` pixels): shape ``(M, N)`` for
+    ``M`` ground-truth and ``N`` anchor boxes."""
+    if mode not in ("iou", "iof"):
+        raise KeyError(f"For 'iou', only 'iou' or 'iof' are supported, but got '{mode}'.")
+    a = float_result(as_tensor_array(anchor_boxes))[:, :4]
+    g = float_result(as_tensor_array(gt_boxes))[:, :4].astype(a.dtype)
+    lt = jnp.maximum(g[:, None, :2], a[None, :, :2])
+    rb = jnp.minimum(g[:, None, 2:], a[None, :, 2:])
+    wh = jnp.maximum(rb - lt + 1, 0)
+    inter = wh[..., 0] * wh[..., 1]
+    area_a = (a[:, 2] - a[:, 0] + 1) * (a[:, 3] - a[:, 1] + 1)
+    area_g = (g[:, 2] - g[:, 0] + 1) * (g[:, 3] - g[:, 1] + 1)
+    denom = (
+        area_g[:, None] + area_a[None, :] - inter if mode == "iou" else jnp.broadcast_to(area_g[:, None], inter.shape)
+    )
+    return wrap(inter / denom)
+
+
+__all__ += ["logspace", "rot90", "row_stack", "iou"]
+
+from . import inplace_func, sampling_func  # noqa: E402
+from .inplace_func import *  # noqa: E402, F403
+from .sampling_func import *  # noqa: E402, F403
+
+__all__ += inplace_func.__all__ + sampling_func.__all__
