@@ -52,3 +52,8 @@ from . import debug_func  # noqa: E402
 from .debug_func import *  # noqa: E402, F403
 
 __all__ += [n for n in debug_func.__all__ if n not in __all__]
+
+from . import scalar_func  # noqa: E402
+from .scalar_func import *  # noqa: E402, F403
+
+__all__ += [n for n in scalar_func.__all__ if n not in __all__]

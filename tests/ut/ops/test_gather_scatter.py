@@ -210,18 +210,18 @@ def test_bad_types_and_shapes():
 
 
 PARAM_UPDATES = [
-    ("scatter_update", lambda o, u: u),
-    ("scatter_add", np.add),
-    ("scatter_sub", np.subtract),
-    ("scatter_mul", np.multiply),
-    ("scatter_div", np.divide),
-    ("scatter_max", np.maximum),
-    ("scatter_min", np.minimum),
+    ("scatter_update", ops.ScatterUpdate, lambda o, u: u),
+    ("scatter_add", ops.ScatterAdd, np.add),
+    ("scatter_sub", ops.ScatterSub, np.subtract),
+    ("scatter_mul", ops.ScatterMul, np.multiply),
+    ("scatter_div", ops.ScatterDiv, np.divide),
+    ("scatter_max", ops.ScatterMax, np.maximum),
+    ("scatter_min", ops.ScatterMin, np.minimum),
 ]
 
 
-@pytest.mark.parametrize("name,fn", PARAM_UPDATES, ids=[p[0] for p in PARAM_UPDATES])
-def test_parameter_row_updates(name, fn):
+@pytest.mark.parametrize("name,cls,fn", PARAM_UPDATES, ids=[p[0] for p in PARAM_UPDATES])
+def test_parameter_row_updates(name, cls, fn):
     base = np.arange(1.0, 13.0, dtype=np.float32).reshape(3, 4)
     upd = np.full((2, 4), 2.0, np.float32)
     p = ms.Parameter(T(base), name="p")
@@ -230,34 +230,30 @@ def test_parameter_row_updates(name, fn):
     ref = base.copy()
     ref[[2, 0]] = fn(ref[[2, 0]], upd)
     eq(p, ref)
-    cls = getattr(ops, "".join(w.capitalize() for w in name.split("_")))
     q = ms.Parameter(T(base), name="q")
     cls()(q, T([2, 0]), T(upd))
     eq(q, ref)
 
 
 ND_UPDATES = [
-    ("scatter_nd_update", lambda o, u: u),
-    ("scatter_nd_add", np.add),
-    ("scatter_nd_sub", np.subtract),
-    ("scatter_nd_mul", np.multiply),
-    ("scatter_nd_div", np.divide),
-    ("scatter_nd_max", np.maximum),
-    ("scatter_nd_min", np.minimum),
+    ("scatter_nd_update", ops.ScatterNdUpdate, lambda o, u: u),
+    ("scatter_nd_add", ops.ScatterNdAdd, np.add),
+    ("scatter_nd_sub", ops.ScatterNdSub, np.subtract),
+    ("scatter_nd_mul", ops.ScatterNdMul, np.multiply),
+    ("scatter_nd_div", ops.ScatterNdDiv, np.divide),
+    ("scatter_nd_max", ops.ScatterNdMax, np.maximum),
+    ("scatter_nd_min", ops.ScatterNdMin, np.minimum),
 ]
 
 
-@pytest.mark.parametrize("name,fn", ND_UPDATES, ids=[p[0] for p in ND_UPDATES])
-def test_parameter_nd_updates(name, fn):
+@pytest.mark.parametrize("name,cls,fn", ND_UPDATES, ids=[p[0] for p in ND_UPDATES])
+def test_parameter_nd_updates(name, cls, fn):
     base = np.arange(1.0, 13.0, dtype=np.float32).reshape(3, 4)
     p = ms.Parameter(T(base), name="p")
     assert ms.ops.function.__dict__[name](p, T(I2), T([4.0, 8.0])) is p
     eq(p, _scatter_ref(base, I2, np.array([4.0, 8.0], np.float32), fn))
-    cls = {"scatter_nd_update": ops.ScatterNdUpdate}.get(name) or getattr(
-        ops, "ScatterNd" + name.split("_")[-1].capitalize()
-    )
     q = ms.Parameter(T(base), name="q")
-    cls()(q, T(I2), T([4.0, 8.0]))
+    cls(use_locking=True)(q, T(I2), T([4.0, 8.0]))
     eq(q, p.asnumpy())
 
 
@@ -346,17 +342,18 @@ def test_sorted_segment_ops(name, red, empty):
 def test_unsorted_segment_ops_and_classes():
     x = np.array([1.0, 5.0, 3.0, 2.0], np.float32)
     ids = T([0, 1, 0, 1])
-    for name, ref in [
-        ("unsorted_segment_sum", [4, 7]),
-        ("unsorted_segment_max", [3, 5]),
-        ("unsorted_segment_min", [1, 2]),
-        ("unsorted_segment_prod", [3, 10]),
+    for name, cls, ref in [
+        ("unsorted_segment_sum", ops.UnsortedSegmentSum, [4, 7]),
+        ("unsorted_segment_max", ops.UnsortedSegmentMax, [3, 5]),
+        ("unsorted_segment_min", ops.UnsortedSegmentMin, [1, 2]),
+        ("unsorted_segment_prod", ops.UnsortedSegmentProd, [3, 10]),
     ]:
         eq(getattr(ops, name)(T(x), ids, 2), ref)
-        cls = getattr(ops, "".join(w.capitalize() for w in name.split("_")))
         eq(cls()(T(x), ids, 2), ref)
         if name != "unsorted_segment_sum":
             eq(getattr(T(x), name)(ids, 2), ref)
+    g = ms.grad(lambda t: ops.sum(ops.unsorted_segment_max(t, ids, 2)))(T(x.astype(np.float64)))
+    eq(g, [0, 1, 1, 0])
 
 
 def test_tensor_methods():
