@@ -15,6 +15,7 @@ from .composite import grad, jvp, value_and_grad, vjp, vmap
 from .composite._multitype import mixed_precision_cast
 from .function import *  # noqa: F403
 from .function import __all__ as _function_all
+from .operations import array_ops as _array_ops
 from .operations import math_ops as _math_ops
 
 __all__ = [
@@ -32,10 +33,16 @@ __all__ = [
     "make_tuple",
     "tuple_len",
     "reduce_prod",
+    "Median",
+    "Roll",
 ]
 
 # the tensor_* operator aliases and reduce_sum/reduce_mean/reduce_max/reduce_min are ops.function's
 reduce_prod = _math_ops.ReduceProd()
+
+# MindSpore's ops.functional also holds these two primitive classes
+Median = _math_ops.Median
+Roll = _array_ops.Roll
 
 
 def scalar_cast(input_x: Any, input_t: Any) -> Any:
