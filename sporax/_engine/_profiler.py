@@ -18,7 +18,7 @@ from typing import Any
 
 import jax
 
-from ._device import synchronize
+from ._device import SYNC_MODULE, synchronize
 
 _lock = threading.Lock()
 _state: dict[str, Any] = {"dir": None}
@@ -106,6 +106,8 @@ def xla_op_events(xplane_path: str) -> list[tuple[str, str, float, float]]:
                 if op is None:
                     continue
                 module = str(stats.get("hlo_module", ""))
+                if module == SYNC_MODULE:  # synchronize()'s marker, not the user's work
+                    continue
                 out.append((module, str(op), ev.start_ns / 1e3, ev.duration_ns / 1e3))
     # where devices report their ops (GPU), host-side launch records of the same ops are not op time
     return device or host
