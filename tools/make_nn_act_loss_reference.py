@@ -55,6 +55,8 @@ def case(name, call, args, kwargs=None, init=None, grad=(0,)):
         if isinstance(v, np.ndarray):
             arrays[key] = v
             return {"array": f"{name}.{key}"}
+        if isinstance(v, tuple):
+            return [enc(e, f"{key}_{i}") for i, e in enumerate(v)]
         return v
 
     spec = {
@@ -390,6 +392,39 @@ case(
     [LOGITS, LABELS],
     init={"sparse": True, "reduction": "mean"},
 )
+SS_W, SS_B = f32(10, 3), f32(10)
+case(
+    "nn_SampledSoftmaxLoss",
+    "nn.SampledSoftmaxLoss",
+    [SS_W, SS_B, np.array([[1], [3], [4]], np.int32), f32(3, 3)],
+    init={
+        "num_sampled": 4,
+        "num_classes": 10,
+        "reduction": "mean",
+        "sampled_values": (
+            np.array([5, 8, 7, 9], np.int32),
+            np.full((3, 1), 0.4, np.float32),
+            np.full((4,), 0.4, np.float32),
+        ),
+    },
+    grad=(0, 1, 3),
+)
+case(
+    "nn_SampledSoftmaxLoss_true2",
+    "nn.SampledSoftmaxLoss",
+    [SS_W, SS_B, np.array([[1, 2], [3, 0], [4, 6]], np.int64), f32(3, 3)],
+    init={
+        "num_sampled": 3,
+        "num_classes": 10,
+        "num_true": 2,
+        "sampled_values": (
+            np.array([5, 8, 9], np.int32),
+            np.full((3, 2), 0.3, np.float32),
+            np.full((3,), 0.3, np.float32),
+        ),
+    },
+    grad=(3,),
+)
 case("nn_LossBase_get_loss", "getloss", [f32(3, 4), f32(3, 4, lo=0.0, hi=1.0)], init={"reduction": "sum"}, grad=(0,))
 case(
     "nn_LossBase_get_loss_mean",
@@ -407,6 +442,8 @@ def resolve(spec, arrays, lib):
     def dec(v):
         if isinstance(v, dict) and "array" in v:
             return Tensor(arrays[v["array"]])
+        if isinstance(v, list) and v and all(isinstance(e, dict) for e in v):
+            return tuple(dec(e) for e in v)
         return v
 
     args = [dec(a) for a in spec["args"]]

@@ -284,3 +284,28 @@ def test_amp_auto_black_listed_losses():
     net = ms.amp.auto_mixed_precision(Net(), "auto", ms.float16)
     out = net(T(rng.uniform(0.1, 1.0, (2, 4)).astype(np.float32)), T(np.array([0, 1], np.int64)))
     assert [o.dtype for o in out] == [ms.float32] * 4 + [ms.float16] * 2
+
+
+def test_sampled_softmax_loss_sampler():
+    """Without ``sampled_values`` the classes are drawn without replacement, never a true class of the
+    batch (remove_accidental_hits), each with expected count num_sampled / num_classes."""
+    w = T(rng.standard_normal((10, 3)).astype(np.float32))
+    b = T(rng.standard_normal(10).astype(np.float32))
+    labels = T(np.array([[1], [3], [4]], np.int32))
+    x = T(rng.standard_normal((3, 3)).astype(np.float32))
+    loss = nn.SampledSoftmaxLoss(num_sampled=4, num_classes=10)
+    ms.set_seed(5)
+    sampled, tc, sc = loss._sample(labels)
+    s = sampled.asnumpy()
+    assert len(set(s.tolist())) == 4 and not set(s.tolist()) & {1, 3, 4}
+    close(tc, np.full((3, 1), 0.4))
+    close(sc, np.full(4, 0.4))
+    ms.set_seed(5)
+    out = loss(w, b, labels, x)
+    assert out.shape == (3,) and np.isfinite(out.asnumpy()).all()
+    # the same sample given explicitly gives the same loss
+    close(nn.SampledSoftmaxLoss(4, 10, sampled_values=(sampled, tc, sc))(w, b, labels, x), out.asnumpy())
+    with pytest.raises(ValueError, match="'num_sampled' must be smaller than or equal to 'num_classes'"):
+        nn.SampledSoftmaxLoss(11, 10)
+    with pytest.raises(TypeError, match="the type of 'labels' should be one of"):
+        loss(w, b, T(np.ones((3, 1), np.float32)), x)

@@ -41,7 +41,7 @@ EXERCISED = {
         FocalLoss GELU GLU GaussianNLLLoss HShrink HSigmoid HSwish Hardtanh HingeEmbeddingLoss HuberLoss
         KLDivLoss L1Loss LeakyReLU LogSigmoid MAELoss MSELoss MarginRankingLoss Mish MultiClassDiceLoss
         MultiLabelSoftMarginLoss MultiMarginLoss NLLLoss PReLU PReLUExt PoissonNLLLoss RMSELoss ReLU ReLU6 SeLU
-        SiLU Sigmoid SmoothL1Loss SoftShrink Softmax2d SoftmaxCrossEntropyWithLogits Softmin Softsign Tanh
+        SampledSoftmaxLoss SiLU Sigmoid SmoothL1Loss SoftShrink Softmax2d SoftmaxCrossEntropyWithLogits Softmin Softsign Tanh
         Tanhshrink Threshold TripletMarginWithDistanceLoss""",
 }
 TOL = {"rtol": 2e-5, "atol": 2e-6}
