@@ -131,6 +131,23 @@ def _attention_cases():
     ]
 
 
+def _embedding_cases():
+    r = _rng(4)
+    ids = np.array([[1, 3, 3], [0, 2, 4]], np.int32)
+    vals = r.uniform(-1, 1, (2, 3)).astype(np.float32)
+    vals[1, 1] = 0.0
+    fields = np.array([[0, 1, 1], [2, 0, 0]], np.int32)
+    return [
+        ("embedding_onehot", lambda: nn.Embedding(5, 3, use_one_hot=True), [ids]),
+        # (EmbeddingLookup's max_norm is not here: MindSpore 2.10's ClipByNorm over the last axis of a 3-D
+        # output divides rows by other rows' norms; tests check sporax's per-row clip against NumPy)
+        ("embedding_lookup", lambda: nn.EmbeddingLookup(5, 3), [ids]),
+        ("mfe_sum", lambda: nn.MultiFieldEmbeddingLookup(5, 3, 3, operator="SUM"), [ids, vals, fields]),
+        ("mfe_mean", lambda: nn.MultiFieldEmbeddingLookup(5, 3, 3, operator="MEAN"), [ids, vals, fields]),
+        ("mfe_max", lambda: nn.MultiFieldEmbeddingLookup(5, 3, 3, operator="MAX"), [ids, vals, fields]),
+    ]
+
+
 def _fn_cases():
     """Functional ops: (name, function of MindSpore tensors, inputs; the first input is differentiated)."""
     r = _rng(2)
@@ -220,11 +237,19 @@ def run_case(name, factory, args, store, meta, train=False):
             total = total + (fo[k] * Tensor(probes[k])).sum()
         return total
 
-    grad_fn = ms.value_and_grad(loss_fn, grad_position=0, weights=net.trainable_params())
-    _, (gx, gw) = grad_fn(*ms_args)
-    store[f"{name}/grad/in.0"] = gx.asnumpy()
-    for pn, g in zip(names, gw):
-        store[f"{name}/grad/param/{pn}"] = g.asnumpy()
+    float_in = np.issubdtype(np.asarray(args[0]).dtype, np.floating)
+    grad_fn = ms.value_and_grad(loss_fn, grad_position=0 if float_in else None, weights=net.trainable_params())
+    _, grads = grad_fn(*ms_args)
+    gx, gw = grads if float_in else (None, grads)
+    if float_in:
+        store[f"{name}/grad/in.0"] = gx.asnumpy()
+    for pn, p, g in zip(names, net.trainable_params(), gw):
+        g = g.asnumpy()
+        if g.shape != tuple(p.shape):  # a sparse lookup's gradient: one row per looked-up index; made dense
+            dense = np.zeros(p.shape, np.float32)
+            np.add.at(dense, np.asarray(args[0]).reshape(-1), g)
+            g = dense
+        store[f"{name}/grad/param/{pn}"] = g
     meta[name] = {"params": names, "outputs": keys, "args": _struct(args, "in")}
 
 
@@ -256,6 +281,8 @@ def main():
     for name, factory, args, *train in _norm_cases():
         run_case(name, factory, args, store, meta, train=bool(train and train[0]))
     for name, factory, args in _attention_cases():
+        run_case(name, factory, args, store, meta)
+    for name, factory, args in _embedding_cases():
         run_case(name, factory, args, store, meta)
     for name, fn, inputs in _fn_cases():
         run_fn_case(name, fn, inputs, store, meta)

@@ -27,11 +27,12 @@ __all__ += [
     if n not in __all__
 ]
 
-from . import dropout_func, norm_func  # noqa: E402
+from . import dropout_func, embedding_func, norm_func  # noqa: E402
 from .dropout_func import *  # noqa: E402, F403
+from .embedding_func import *  # noqa: E402, F403
 from .norm_func import *  # noqa: E402, F403
 
-__all__ += norm_func.__all__ + dropout_func.__all__
+__all__ += norm_func.__all__ + dropout_func.__all__ + embedding_func.__all__
 
 from . import conv_pool_func  # noqa: E402
 from .conv_pool_func import *  # noqa: E402, F403

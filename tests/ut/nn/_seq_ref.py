@@ -64,8 +64,11 @@ def check_case(name, net, rtol=1e-5, atol=1e-5, grads=True):
             total = total + (fo[k] * probes[k]).sum()
         return total
 
-    _, (gx, gw) = ms.value_and_grad(loss_fn, grad_position=0, weights=params)(*args)
-    np.testing.assert_allclose(gx.asnumpy(), DATA[f"{name}/grad/in.0"], rtol=rtol, atol=atol, err_msg=f"{name} dx")
+    float_in = f"{name}/grad/in.0" in DATA.files
+    _, grads = ms.value_and_grad(loss_fn, grad_position=0 if float_in else None, weights=params)(*args)
+    gx, gw = grads if float_in else (None, grads)
+    if float_in:
+        np.testing.assert_allclose(gx.asnumpy(), DATA[f"{name}/grad/in.0"], rtol=rtol, atol=atol, err_msg=f"{name} dx")
     for p, g in zip(params, gw):
         np.testing.assert_allclose(
             g.asnumpy(), DATA[f"{name}/grad/param/{p.name}"], rtol=rtol, atol=atol, err_msg=f"{name} d{p.name}"
