@@ -58,3 +58,8 @@ from . import scalar_func  # noqa: E402
 from .scalar_func import *  # noqa: E402, F403
 
 __all__ += [n for n in scalar_func.__all__ if n not in __all__]
+
+from . import other_func  # noqa: E402
+from .other_func import *  # noqa: E402, F403
+
+__all__ += [n for n in other_func.__all__ if n not in __all__]

@@ -70,3 +70,8 @@ from .float_status_ops import *  # noqa: E402, F403
 from .index_ops import *  # noqa: E402, F403
 
 __all__ += float_status_ops.__all__ + [n for n in index_ops.__all__ if n not in __all__]
+
+from . import other_ops  # noqa: E402
+from .other_ops import *  # noqa: E402, F403
+
+__all__ += [n for n in other_ops.__all__ if n not in __all__]
