@@ -1,8 +1,8 @@
 """More collective primitives (MindSpore's ``ops.Reduce``, ``ops.AlltoAll``, ``ops.Send``/``ops.Receive`` ...),
 each delegating to the communication functions of ``ops/function/comm_func`` and ``comm_p2p_func`` (the same
 collectives as ``ops.AllReduce``). They run in PyNative; every rank makes the same collective calls in the
-same order. ``Send``/``Receive``/``BatchISendIRecv``/``NeighborExchange`` are point-to-point (through the
-process group's coordinator). ``NeighborExchangeV2`` (Ascend's 2-D halo exchange) is not supported.
+same order. ``Send``/``Receive``/``BatchISendIRecv``/``NeighborExchange(V2)`` are point-to-point (through the
+process group's coordinator).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ..._engine import _parallel
+from ..._engine import _p2p, _parallel
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
 from .._utils import arr, jnp, wrap
@@ -398,11 +398,15 @@ class NeighborExchange(Primitive):
 
 
 class NeighborExchangeV2(Primitive):
-    """Not supported: Ascend's 8-direction 2-D halo exchange. Use :class:`NeighborExchange` (or
-    ``mint.distributed.batch_isend_irecv``) with the halo slices.
+    """A 2-D halo exchange of NCHW tensors with the 8 neighbours (directions: top, top-right, right,
+    bottom-right, bottom, bottom-left, left, top-left; -1: none). `send_lens` / `recv_lens` are the
+    ``[top, bottom, left, right]`` widths sent and received; the output is the input padded by `recv_lens`
+    with the received blocks in place (corners from the diagonal neighbours, zeros where nothing is received).
+    Point-to-point through the process group's coordinator, in PyNative.
 
     Raises:
-        RuntimeError: When called.
+        TypeError: If the rank lists or lens are not lists.
+        ValueError: If they have the wrong length or values, or `data_format` is not ``"NCHW"``.
     """
 
     def __init__(
@@ -415,12 +419,60 @@ class NeighborExchangeV2(Primitive):
         group: str = HCCL_WORLD_COMM_GROUP,
     ) -> None:
         super().__init__("NeighborExchangeV2")
-        self.send_rank_ids, self.send_lens = send_rank_ids, send_lens
-        self.recv_rank_ids, self.recv_lens, self.data_format = recv_rank_ids, recv_lens, data_format
+        for what, v, n in (
+            ("send_rank_ids", send_rank_ids, 8),
+            ("recv_rank_ids", recv_rank_ids, 8),
+            ("send_lens", send_lens, 4),
+            ("recv_lens", recv_lens, 4),
+        ):
+            if not isinstance(v, list):
+                raise TypeError(f"For 'NeighborExchangeV2', the '{what}' must be a list, but got {type(v).__name__}.")
+            if len(v) != n or not all(isinstance(i, int) and not isinstance(i, bool) for i in v):
+                raise ValueError(f"For 'NeighborExchangeV2', the '{what}' must be a list of {n} ints, but got {v}.")
+            low = -1 if what.endswith("ids") else 0
+            if any(i < low for i in v):
+                raise ValueError(
+                    f"For 'NeighborExchangeV2', the values of '{what}' must be at least {low}, but got {v}."
+                )
+        if data_format != "NCHW":
+            raise ValueError(f"For 'NeighborExchangeV2', the 'data_format' must be 'NCHW', but got {data_format}.")
+        self.send_rank_ids, self.send_lens = list(send_rank_ids), list(send_lens)
+        self.recv_rank_ids, self.recv_lens, self.data_format = list(recv_rank_ids), list(recv_lens), data_format
+        self.format = data_format
         self.group = check_group(group, "NeighborExchangeV2")
+        self.rank_size = _parallel.size()
 
-    def __call__(self, input_x: Any) -> Any:
-        raise RuntimeError(
-            "For 'NeighborExchangeV2', the 2-D halo exchange is only supported on Ascend: use ops.NeighborExchange "
-            "or mint.distributed.batch_isend_irecv with the halo slices."
-        )
+    _TAG = 1 << 20  # + the sender's direction
+
+    def __call__(self, input_x: Tensor) -> Tensor:
+        cf.check_tensor(input_x, "NeighborExchangeV2")
+        a = np.asarray(arr(input_x))
+        if a.ndim != 4:
+            raise ValueError(f"For 'NeighborExchangeV2', the input must be 4-D (NCHW), but got shape {a.shape}.")
+        h, w = a.shape[2], a.shape[3]
+        st, sb, sl, sr = self.send_lens
+        rt, rb, rl, rr = self.recv_lens
+        rows = {"t": (slice(0, st), st), "b": (slice(h - sb, h), sb), "m": (slice(0, h), h)}
+        cols = {"l": (slice(0, sl), sl), "r": (slice(w - sr, w), sr), "m": (slice(0, w), w)}
+        where = ["tm", "tr", "mr", "br", "bm", "bl", "ml", "tl"]  # the 8 directions as (row, col) parts
+        for k, peer in enumerate(self.send_rank_ids):
+            if peer != -1:
+                (ri, _), (ci, _) = rows[where[k][0]], cols[where[k][1]]
+                p2p._peer(peer, "NeighborExchangeV2", "send_rank_ids")
+                _p2p.send_bytes(_p2p.encode(np.ascontiguousarray(a[:, :, ri, ci])), peer, self._TAG + k)
+        out = np.zeros((a.shape[0], a.shape[1], h + rt + rb, w + rl + rr), a.dtype)
+        out[:, :, rt : rt + h, rl : rl + w] = a
+        orow = {"t": slice(0, rt), "b": slice(rt + h, rt + h + rb), "m": slice(rt, rt + h)}
+        ocol = {"l": slice(0, rl), "r": slice(rl + w, rl + w + rr), "m": slice(rl, rl + w)}
+        for k, peer in enumerate(self.recv_rank_ids):
+            if peer != -1:
+                p2p._peer(peer, "NeighborExchangeV2", "recv_rank_ids")
+                block = _p2p.decode(_p2p.recv_bytes(peer, self._TAG + (k + 4) % 8))  # sent towards us
+                target = out[:, :, orow[where[k][0]], ocol[where[k][1]]]
+                if block.shape != target.shape:
+                    raise ValueError(
+                        f"For 'NeighborExchangeV2', the block from rank {peer} has shape {block.shape}, but "
+                        f"'recv_lens' {self.recv_lens} gives {target.shape}."
+                    )
+                out[:, :, orow[where[k][0]], ocol[where[k][1]]] = block
+        return wrap(jnp.asarray(out))

@@ -219,8 +219,18 @@ def test_more_primitives_with_one_rank():
         ops.BatchISendIRecv(("isend",), (0, 1))
     with pytest.raises(ValueError, match="the rank ids and shapes must have the same lengths"):
         ops.NeighborExchange([1], [1], [], [[2]], ms.float32)
-    with pytest.raises(RuntimeError, match="2-D halo exchange is only supported on Ascend"):
-        ops.NeighborExchangeV2([-1] * 8, [0] * 4, [-1] * 8, [0] * 4, "NCHW")(x)
+    alone = ops.NeighborExchangeV2([-1] * 8, [0] * 4, [-1] * 8, [1, 0, 0, 2], "NCHW")
+    img = Tensor(np.arange(4, dtype=np.float32).reshape(1, 1, 2, 2))
+    out = alone(img).asnumpy()  # nothing received: the input, padded by recv_lens with zeros
+    assert out.shape == (1, 1, 3, 4) and out[0, 0, 1:, :2].tolist() == [[0.0, 1.0], [2.0, 3.0]] and out.sum() == 6
+    with pytest.raises(ValueError, match="the 'data_format' must be 'NCHW', but got NHWC"):
+        ops.NeighborExchangeV2([-1] * 8, [0] * 4, [-1] * 8, [0] * 4, "NHWC")
+    with pytest.raises(ValueError, match="the 'send_lens' must be a list of 4 ints"):
+        ops.NeighborExchangeV2([-1] * 8, [0] * 3, [-1] * 8, [0] * 4, "NCHW")
+    with pytest.raises(TypeError, match="the 'recv_rank_ids' must be a list"):
+        ops.NeighborExchangeV2([-1] * 8, [0] * 4, (-1,) * 8, [0] * 4, "NCHW")
+    with pytest.raises(ValueError, match="must not be the rank of this process"):
+        ops.NeighborExchangeV2([0] + [-1] * 7, [1, 0, 0, 0], [-1] * 8, [0] * 4, "NCHW")(img)
     with pytest.raises(ValueError, match="must not be the rank of this process"):
         ops.Send(0, 0)(x)
     with pytest.raises(ValueError, match="must not be the rank of this process"):

@@ -42,5 +42,7 @@ def test_every_communication_family_on_two_ranks(tmp_path):
     assert o0["AlltoAll"] == [[0.0, 0.0], [1.0, 0.0]] and o1["AlltoAll"] == [[0.0, 1.0], [1.0, 1.0]]
     assert (o0["CollectiveScatter"], o1["CollectiveScatter"]) == ([[1.0, 0.0]], [[1.0, 1.0]])
     assert o1["Receive"] == [9.0, 8.0]
+    assert o0["NeighborExchangeV2"] == [[[[1.0, 1.0], [1.0, 1.0], [2.0, 2.0]]]]  # MindSpore's documented example
+    assert o1["NeighborExchangeV2"] == [[[[1.0, 1.0], [2.0, 2.0], [2.0, 2.0]]]]
     assert (o0["comm_func_reduce"], o1["comm_func_reduce"]) == ([0.0], [5.0, 2.0])
     assert (o0["comm_func_scatter"], o1["comm_func_scatter"]) == ([[0.0, 0.0]], [[0.0, 1.0]])

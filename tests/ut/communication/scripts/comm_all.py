@@ -106,6 +106,17 @@ if r == 0:
     ops.Send(3, 1)(t([9.0, 8.0]))
 else:
     out["Receive"] = ops.Receive(3, 0, [2], ms.float32)().asnumpy().tolist()
+# MindSpore's NeighborExchangeV2 example: rank 0 exchanges its bottom row with rank 1's top row
+if r == 0:
+    nx = ops.NeighborExchangeV2(
+        [-1, -1, -1, -1, 1, -1, -1, -1], [0, 1, 0, 0], [-1, -1, -1, -1, 1, -1, -1, -1], [0, 1, 0, 0], "NCHW"
+    )
+    out["NeighborExchangeV2"] = nx(Tensor(np.ones([1, 1, 2, 2]), ms.float32)).asnumpy().tolist()
+else:
+    nx = ops.NeighborExchangeV2(
+        [0, -1, -1, -1, -1, -1, -1, -1], [1, 0, 0, 0], [0, -1, -1, -1, -1, -1, -1, -1], [1, 0, 0, 0], "NCHW"
+    )
+    out["NeighborExchangeV2"] = nx(Tensor(np.ones([1, 1, 2, 2]) * 2, ms.float32)).asnumpy().tolist()
 out["comm_func_reduce"] = comm_func.reduce(t([r + 2.0, 1.0]), dst=1).asnumpy().tolist()
 out["comm_func_scatter"] = comm_func.scatter_tensor(t([[r, 0.0], [r, 1.0]]), src=0).asnumpy().tolist()
 store = ops.TCPStore("127.0.0.1", 0)
