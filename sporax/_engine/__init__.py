@@ -24,7 +24,7 @@ from . import _state as state  # noqa: E402
 from ._autograph import run_if, traced_text  # noqa: E402
 from ._autodiff import custom_vjp_call, ones_cotangent, remat_call, vjp_stateful, zeros_cotangent  # noqa: E402
 from ._errors import TRACE_ERRORS, is_trace_error  # noqa: E402
-from ._jit import StatefulJit, warn_user  # noqa: E402
+from ._jit import StatefulJit, request_compiler_options, warn_user  # noqa: E402
 from ._loops import scan_steps  # noqa: E402
 from . import _parallel  # noqa: E402
 
@@ -38,6 +38,7 @@ __all__ = [
     "state",
     "concrete",
     "StatefulJit",
+    "request_compiler_options",
     "scan_steps",
     "TRACE_ERRORS",
     "is_trace_error",

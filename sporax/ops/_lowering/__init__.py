@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from ..._engine import jax, jnp
-from ..._engine._jit import request_compiler_options
+from ..._engine import request_compiler_options
 from . import conv as _conv
 from . import pool as _pool
 from .pool import CPU_POOL_OPTIONS
