@@ -41,6 +41,18 @@ _REL_TEXT = {EQ: "=", NE: "!=", LT: "<", LE: "<=", GT: ">", GE: ">=", IN: "in", 
 _RANGE_TEXT = {INC_NEITHER: "({}, {})", INC_LEFT: "[{}, {})", INC_RIGHT: "({}, {}]", INC_BOTH: "[{}, {}]"}
 
 
+# Error classes for checks MindSpore makes in C++. MindSpore raises RuntimeError there (a Conv2d given the wrong
+# number of input channels, an optimizer given fewer gradients than parameters, a MatMul of mismatched shapes)
+# for what is a bad value or type; Python code catches either MindSpore's class or the natural one, so these
+# are both.
+class ValueRuntimeError(ValueError, RuntimeError):
+    """A bad value or shape that MindSpore reports as RuntimeError: an instance of ValueError and RuntimeError."""
+
+
+class TypeRuntimeError(TypeError, RuntimeError):
+    """A bad type that MindSpore reports as RuntimeError: an instance of TypeError and RuntimeError."""
+
+
 def _holds(value: Any, bound: Any, rel: int) -> bool:
     """Whether ``value <rel> bound``."""
     if rel == EQ:

@@ -143,6 +143,22 @@ def main() -> None:
     ref["recompute"] = [_val(w_plain), _val(w_remat)]
     ref["recompute_error"] = _err(lambda: ms.recompute(lambda a: a, ones))
 
+    # error classes of C++ checks (issue 12)
+    ref["tensor_errors"] = {
+        "ragged": _err(lambda: Tensor([[1, 2], [3]])),
+        "ragged_float": _err(lambda: Tensor([[1.0, 2.0], [3.0]])),
+        "strings": _err(lambda: Tensor(["a", "b"])),
+    }
+    ref["conv_errors"] = {
+        "conv1d": _err(lambda: nn.Conv1d(3, 4, 3)(Tensor(np.ones((1, 2, 5), np.float32))).asnumpy()),
+        "conv2d": _err(lambda: nn.Conv2d(3, 4, 3)(Tensor(np.ones((1, 2, 5, 5), np.float32))).asnumpy()),
+        "conv2d_group": _err(lambda: nn.Conv2d(4, 4, 3, group=2)(Tensor(np.ones((1, 2, 5, 5), np.float32))).asnumpy()),
+        "conv3d": _err(lambda: nn.Conv3d(3, 4, 3)(Tensor(np.ones((1, 2, 5, 5, 5), np.float32))).asnumpy()),
+    }
+    dense = nn.Dense(3, 2)
+    opt = nn.Momentum(dense.trainable_params(), 0.1, 0.9)
+    ref["optimizer_fewer_grads"] = _err(lambda: opt((Tensor(np.ones((2, 3), np.float32)),)))
+
     # log
     ref["log"] = {
         "default": _log_config_in_subprocess({}),

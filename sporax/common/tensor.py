@@ -37,14 +37,12 @@ def _list_to_numpy(data: Any) -> np.ndarray:
     )
     try:
         out = np.asarray(items)
-    except ValueError as err:
-        raise ValueError(
-            f"For 'Tensor', the input list must be rectangular (every row the same length): {err}"
-        ) from None
+    except ValueError:  # ragged: MindSpore raises TypeError with this message
+        out = None
+    if out is None or out.dtype == object or out.dtype.kind in "USV":
+        raise TypeError(f"For Tensor, the input_data is {data} that contain unsupported element.")
     if out.dtype == np.float64 and has_float(data):
         out = out.astype(np.float32)
-    if out.dtype == object or out.dtype.kind in "USV":
-        raise TypeError(f"For 'Tensor', the input data must be numbers, but got a list holding {out.dtype}.")
     return out
 
 

@@ -6,6 +6,7 @@ import math
 from typing import Any
 
 from ... import ops
+from ..._checkparam import ValueRuntimeError
 from ..._engine import state
 from ...common import dtype as mstype
 from ...common.initializer import HeUniform, Uniform, initializer
@@ -125,7 +126,8 @@ class _Conv(Cell):
         if x.ndim != self._nsp + 2:
             raise ValueError(f"For '{op}', the dimension of 'x' must be {self._nsp + 2}, but got {x.ndim}.")
         if x.shape[1] != self.in_channels:
-            raise ValueError(
+            # MindSpore checks this in C++ and raises RuntimeError (ValueError for Conv3D): both classes here
+            raise ValueRuntimeError(
                 f"For '{op}', the 'x' shape[1] (channels) must be equal to 'in_channels': {self.in_channels}, "
                 f"but got {x.shape[1]} (x shape {x.shape})."
             )

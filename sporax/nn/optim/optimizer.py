@@ -373,8 +373,8 @@ class Optimizer(Cell):
                 f"For '{self.cls_name}', the 'gradients' must be a tuple of Tensors, but got {type(gradients).__name__}."
             )
         gradients = tuple(gradients)
-        if len(gradients) != self.param_length:
-            raise ValueError(
+        if len(gradients) != self.param_length:  # MindSpore: RuntimeError from HyperMap; both classes here
+            raise validator.ValueRuntimeError(
                 f"For '{self.cls_name}', the number of gradients must be equal to the number of parameters "
                 f"{self.param_length}, but got {len(gradients)}."
             )
