@@ -34,3 +34,9 @@ from . import transformer  # noqa: E402
 from .transformer import *  # noqa: E402, F403
 
 __all__ += transformer.__all__
+
+from . import padding, resize  # noqa: E402
+from .padding import *  # noqa: E402, F403
+from .resize import *  # noqa: E402, F403
+
+__all__ += padding.__all__ + resize.__all__

@@ -386,9 +386,9 @@ def avg_pool2d(
     padding: Any = 0,
     ceil_mode: bool = False,
     count_include_pad: bool = True,
-    divisor_override: Any = None,
+    divisor_override: int = 0,
 ) -> Tensor:
-    """2-D average pooling of a 3-D or 4-D input."""
+    """2-D average pooling of a 3-D or 4-D input (``divisor_override`` 0: the window's element count)."""
     return pool2d(
         input_x,
         "avg",

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from ..._engine import jax, jnp, lax
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
@@ -347,81 +345,5 @@ def pad(input_x: Any, padding: Any, mode: str = "constant", value: Any = None) -
 
 
 # ------------------------------------------------------------------ interpolate
-def _interp_matrix(n_in: int, n_out: int, align_corners: bool, scale: float | None) -> np.ndarray:
-    """Linear-interpolation weights ``[n_out, n_in]`` (PyTorch's source-index convention)."""
-    m = np.zeros((n_out, n_in), np.float64)
-    for i in range(n_out):
-        if align_corners:
-            src = i * (n_in - 1) / (n_out - 1) if n_out > 1 else 0.0
-        else:
-            r = 1.0 / scale if scale else n_in / n_out
-            src = max((i + 0.5) * r - 0.5, 0.0)
-        lo = min(int(np.floor(src)), n_in - 1)
-        hi = min(lo + 1, n_in - 1)
-        w = src - lo
-        m[i, lo] += 1 - w
-        m[i, hi] += w
-    return m
-
-
-def interpolate(
-    input: Any,
-    size: Any = None,
-    scale_factor: Any = None,
-    mode: str = "nearest",
-    align_corners: bool | None = None,
-    recompute_scale_factor: bool | None = None,
-) -> Tensor:
-    """Resize the spatial dimensions (all but N, C): ``nearest`` (3-5-D), ``linear`` (3-D),
-    ``bilinear`` (4-D), by ``size`` or ``scale_factor``."""
-    a = as_tensor_array(input)
-    nsp = a.ndim - 2
-    if nsp < 1:
-        raise ValueError(f"For 'interpolate', the dimension of 'input' must be >= 3, but got {a.ndim}.")
-    if (size is None) == (scale_factor is None):
-        raise ValueError("For 'interpolate', exactly one of 'size' and 'scale_factor' must be given.")
-    modes = {"nearest": (1, 2, 3), "linear": (1,), "bilinear": (2,)}
-    if mode not in modes:
-        raise ValueError(f"For 'interpolate', the 'mode' must be one of {list(modes)}, but got '{mode}'.")
-    if nsp not in modes[mode]:
-        raise ValueError(f"For 'interpolate', mode '{mode}' does not support a {a.ndim}-D input.")
-    if mode == "nearest" and align_corners:
-        raise ValueError("For 'interpolate', 'align_corners' must be None or False for mode 'nearest'.")
-    in_sp = a.shape[2:]
-    scales: list[float | None]
-    if size is not None:
-        out_sp = (size,) * nsp if isinstance(size, int) else tuple(int(s) for s in size)
-        scales = [None] * nsp
-    else:
-        sf = (scale_factor,) * nsp if isinstance(scale_factor, (int, float)) else tuple(scale_factor)
-        out_sp = tuple(int(np.floor(n * s)) for n, s in zip(in_sp, sf))
-        scales = [None if recompute_scale_factor else float(s) for s in sf]
-    if len(out_sp) != nsp or any(s <= 0 for s in out_sp):
-        raise ValueError(f"For 'interpolate', the output size must hold {nsp} positive ints, but got {out_sp}.")
-    out = a if jnp.issubdtype(a.dtype, jnp.inexact) or mode == "nearest" else a.astype(jnp.float32)
-    for d in range(nsp):
-        axis = 2 + d
-        n_in, n_out = in_sp[d], out_sp[d]
-        if mode == "nearest":
-            r = 1.0 / scales[d] if scales[d] else n_in / n_out
-            idx = np.minimum(np.floor(np.arange(n_out) * r).astype(np.int64), n_in - 1)
-            out = jnp.take(out, jnp.asarray(idx), axis=axis)
-        else:
-            w = jnp.asarray(_interp_matrix(n_in, n_out, bool(align_corners), scales[d]), out.dtype)
-            out = jnp.moveaxis(jnp.tensordot(out, w, axes=([axis], [1])), -1, axis)
-    return wrap(out)
-
-
-def resize_nearest_neighbor(input_x: Any, size: Any, align_corners: bool = False) -> Tensor:
-    """Nearest resize of the last two dimensions to ``size`` (``ops.ResizeNearestNeighbor``)."""
-    a = as_tensor_array(input_x)
-    out = a
-    for d, n_out in enumerate(size):
-        axis = a.ndim - 2 + d
-        n_in = a.shape[axis]
-        if align_corners and n_out > 1:
-            idx = np.round(np.arange(n_out) * (n_in - 1) / (n_out - 1)).astype(np.int64)
-        else:
-            idx = np.floor(np.arange(n_out) * (n_in / n_out)).astype(np.int64)
-        out = jnp.take(out, jnp.asarray(np.minimum(idx, n_in - 1)), axis=axis)
-    return wrap(out)
+# (ops/function/_resize_func.py: every mode and the resize primitives' coordinate rules)
+from ._resize_func import interpolate  # noqa: E402

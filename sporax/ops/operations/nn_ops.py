@@ -249,6 +249,11 @@ class MaxPool(_Pool):
 class AvgPool(_Pool):
     _kind = "avg"
 
+    def __init__(
+        self, kernel_size: Any = 1, strides: Any = 1, pad_mode: str = "VALID", data_format: str = "NCHW"
+    ) -> None:
+        super().__init__(kernel_size, strides, pad_mode, data_format)
+
 
 class AdaptiveAvgPool2D(Primitive):
     def __init__(self, output_size: Any) -> None:
@@ -381,10 +386,17 @@ class Pad(Primitive):
 
 
 class ResizeNearestNeighbor(Primitive):
-    def __init__(self, size: Any, align_corners: bool = False) -> None:
+    """Nearest resize of the last two dimensions to ``size``: ``align_corners`` rounds
+    ``i * (in - 1) / (out - 1)``, else floors ``i * in / out``. As MindSpore 2.10's kernel,
+    ``half_pixel_centers`` is recorded but changes nothing (``ResizeNearestNeighborV2`` honours it)."""
+
+    def __init__(self, size: Any, align_corners: bool = False, half_pixel_centers: bool = False) -> None:
         super().__init__()
-        self.size, self.align_corners = tuple(size), align_corners
-        self.attrs.update(size=self.size, align_corners=align_corners)
+        self.size, self.align_corners, self.half_pixel_centers = tuple(size), align_corners, half_pixel_centers
+        self.attrs.update(size=self.size, align_corners=align_corners, half_pixel_centers=half_pixel_centers)
 
     def __call__(self, input_x: Any) -> Any:
-        return NF.resize_nearest_neighbor(input_x, self.size, self.align_corners)
+        from ..function import _resize_func as RF
+
+        coord = "align" if self.align_corners else "asym"
+        return wrap(RF.resize_axes(as_tensor_array(input_x), tuple(int(v) for v in self.size), "nearest", coord))
