@@ -75,3 +75,8 @@ from . import other_ops  # noqa: E402
 from .other_ops import *  # noqa: E402, F403
 
 __all__ += [n for n in other_ops.__all__ if n not in __all__]
+
+from . import image_ops  # noqa: E402
+from .image_ops import *  # noqa: E402, F403
+
+__all__ += [n for n in image_ops.__all__ if n not in __all__]
