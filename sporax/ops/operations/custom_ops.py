@@ -13,9 +13,11 @@ What each ``func_type`` of ``Custom`` means on XLA:
   ``g++``) exporting MindSpore's AOT kernel signature
   ``int func(int nparam, void **params, int *ndims, int64_t **shapes, const char **dtypes, void *stream,
   void *extra)``; it runs on the host like a pyfunc (params: the inputs, then the outputs).
-- ``"hybrid"``, ``"akg"``, ``"tbe"``, ``"aicpu"`` and ``"aot"`` on GPU (``.cu``) need MindSpore's AKG or Ascend
-  compilers (or device pointers), which XLA does not have: constructing them raises RuntimeError naming
-  the func_type and the alternative, ``func_type="pyfunc"``.
+- ``"hybrid"``: a function decorated by ``ops.kernel`` (it carries ``ms_kernel_flag``) runs on the host like a
+  pyfunc, executing its DSL in Python (MindSpore compiles it with AKG); `out_shape` and `out_dtype` are needed.
+- ``"akg"``, ``"tbe"``, ``"aicpu"`` and ``"aot"`` on GPU (``.cu``) need MindSpore's AKG or Ascend compilers (or
+  device pointers), which XLA does not have: constructing them raises RuntimeError naming the func_type and
+  the alternative, ``func_type="pyfunc"``.
 
 The registration helpers are in ``sporax.ops.op_info_register`` (re-exported here, as in MindSpore's ``ops``).
 """
@@ -70,7 +72,7 @@ _log = logging.getLogger("sporax")
 # ------------------------------------------------------------------------------------------- Custom
 _FUNC_TYPES = ["hybrid", "akg", "tbe", "aicpu", "aot", "pyfunc"]
 _NEEDS = {
-    "hybrid": "MindSpore's AKG compiler (the hybrid DSL of ops.kernel)",
+    "hybrid": "MindSpore's AKG compiler",
     "akg": "MindSpore's AKG compiler",
     "tbe": "Ascend's TBE compiler",
     "aicpu": "an Ascend AI CPU",
@@ -163,9 +165,15 @@ class Custom(Primitive):
                 raise TypeError(f"{self.log_prefix}, 'func' must be of type function, but got {type(func)}")
         elif func_type == "aot":
             self._aot = self._load_aot(func)
-        elif func_type == "hybrid" and not getattr(func, "ms_kernel_flag", False) and not isinstance(func, str):
-            raise TypeError(f"{self.log_prefix}, 'func' must be a function decorated by kernel")
-        if func_type in _NEEDS:
+        elif func_type == "hybrid":
+            if not getattr(func, "ms_kernel_flag", False):
+                raise TypeError(f"{self.log_prefix}, 'func' must be a function decorated by kernel")
+            if out_shape is None or out_dtype is None:
+                raise RuntimeError(
+                    f"{self.log_prefix}, a hybrid kernel runs on the host here (no AKG compiler): give 'out_shape' and "
+                    "'out_dtype' (they are inferred by compiling the DSL in MindSpore)."
+                )
+        if func_type in _NEEDS and not (func_type == "hybrid" and getattr(func, "ms_kernel_flag", False)):
             raise RuntimeError(
                 f"{self.log_prefix}, func_type '{func_type}' needs {_NEEDS[func_type]}, which XLA does not have. "
                 "Use func_type='pyfunc' (a Python function on NumPy arrays, with bprop for gradients) instead."

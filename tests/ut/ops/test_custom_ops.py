@@ -210,6 +210,20 @@ def test_func_types_that_need_other_compilers_say_so():
         Custom("lib.so", (2,), ms.float32, "aot")
     with pytest.raises(TypeError, match="'func' must be a function decorated by kernel"):
         Custom(f, (2,), ms.float32, "hybrid")
+
+    def hybrid_add(a, b):  # a hybrid-DSL kernel runs on the host (ops.kernel sets ms_kernel_flag)
+        c = np.empty_like(a)
+        for i in range(a.shape[0]):
+            c[i] = a[i] + b[i]
+        return c
+
+    hybrid_add.ms_kernel_flag = True
+    h = Custom(hybrid_add, lambda a, b: a, lambda a, b: a, "hybrid")
+    np.testing.assert_array_equal(
+        h(Tensor(np.ones(3, np.float32)), Tensor(np.ones(3, np.float32))).asnumpy(), [2.0] * 3
+    )
+    with pytest.raises(RuntimeError, match="give 'out_shape' and 'out_dtype'"):
+        Custom(hybrid_add, None, None, "hybrid")
     for ft in ("akg", "tbe", "aicpu"):
         with pytest.raises(RuntimeError, match=f"func_type '{ft}' needs .* Use func_type='pyfunc'"):
             Custom(f, (2,), ms.float32, ft)
