@@ -17,6 +17,7 @@ from .function import *  # noqa: F403
 from .function import __all__ as _function_all
 from .operations import array_ops as _array_ops
 from .operations import math_ops as _math_ops
+from .operations._removed_ops import control_depend  # noqa: F401  (MindSpore 1.x F.control_depend; warns once)
 
 __all__ = [
     *_function_all,

@@ -8,6 +8,7 @@ from ..context import ParallelMode, get_auto_parallel_context
 __all__ = [
     "_get_device_num",
     "_get_gradients_mean",
+    "_get_mirror_mean",
     "_get_parallel_mode",
     "_get_global_rank",
     "_is_in_auto_parallel_mode",
@@ -21,6 +22,14 @@ def _get_device_num() -> int:
 
 def _get_gradients_mean() -> bool:
     return bool(get_auto_parallel_context("gradients_mean"))
+
+
+def _get_mirror_mean() -> bool:
+    """MindSpore 1.0's name of :func:`_get_gradients_mean` (removed since); warns once."""
+    from .._deprecated import warn_removed
+
+    warn_removed("mindspore.parallel._utils._get_mirror_mean", "mindspore.parallel._utils._get_gradients_mean")
+    return _get_gradients_mean()
 
 
 def _get_parallel_mode() -> ParallelMode:

@@ -343,6 +343,11 @@ class GradOperation:
     """
 
     def __init__(self, get_all: bool = False, get_by_list: bool = False, sens_param: bool = False) -> None:
+        if isinstance(get_all, str):  # MindSpore 1.0's GradOperation('grad', get_by_list=True, ...)
+            from ..._deprecated import warn_removed
+
+            warn_removed("GradOperation(name, ...)", "GradOperation(get_all=..., get_by_list=..., sens_param=...)")
+            get_all = False
         for name, v in (("get_all", get_all), ("get_by_list", get_by_list), ("sens_param", sens_param)):
             if not isinstance(v, bool):
                 raise TypeError(f"For 'GradOperation', the '{name}' must be a bool, but got {type(v).__name__}.")
