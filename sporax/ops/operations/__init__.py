@@ -76,6 +76,11 @@ from .other_ops import *  # noqa: E402, F403
 
 __all__ += [n for n in other_ops.__all__ if n not in __all__]
 
+from . import image_ops  # noqa: E402
+from .image_ops import *  # noqa: E402, F403
+
+__all__ += [n for n in image_ops.__all__ if n not in __all__]
+
 # Names MindSpore 2.x removed that programs still use: MindSpore 1.x's behaviour, a one-time DeprecationWarning
 from ._removed_ops import ControlDepend, Sum  # noqa: E402
 
