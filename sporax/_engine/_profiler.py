@@ -113,6 +113,20 @@ def xla_op_events(xplane_path: str) -> list[tuple[str, str, float, float]]:
     return device or host
 
 
+def step_events(xplane_path: str, name: str = "ProfilerStep") -> list[tuple[int, float, float]]:
+    """The steps marked in the trace (:func:`step_annotation`): ``(step_num, start_us, duration_us)``."""
+    from jax.profiler import ProfileData
+
+    out = []
+    for plane in ProfileData.from_file(xplane_path).planes:
+        for line in plane.lines:
+            for ev in line.events:
+                if ev.name == name:
+                    stats = dict(ev.stats)
+                    out.append((int(stats.get("step_num", -1)), ev.start_ns / 1e3, ev.duration_ns / 1e3))
+    return sorted(out, key=lambda e: e[1])
+
+
 def _varint(b: bytes, i: int) -> tuple[int, int]:
     r = s = 0
     while True:

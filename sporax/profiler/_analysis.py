@@ -1,5 +1,6 @@
-"""Turning a trace into MindSpore's tables: ``op_statistic.csv`` (time per operator type) and
-``kernel_details.csv`` (one row per executed operator), plus ``trace_view.json`` (the Chrome trace).
+"""Turning a trace into MindSpore's tables: ``op_statistic.csv`` (time per operator type),
+``kernel_details.csv`` (one row per executed operator), ``step_trace_time.csv`` (per marked step: computing,
+communication and free time) and ``trace_view.json`` (the Chrome trace).
 
 The operators are the XLA operations the trace recorded (``_engine/_profiler``). An XLA operation is
 often a fusion of several HLO instructions; its type is the opcode of its main instruction (a
@@ -22,6 +23,7 @@ from .._engine import _profiler
 
 OP_STATISTIC = "op_statistic.csv"
 KERNEL_DETAILS = "kernel_details.csv"
+STEP_TRACE = "step_trace_time.csv"
 TRACE_VIEW = "trace_view.json"
 OUTPUT_DIR = "PROFILER_OUTPUT"
 
@@ -36,6 +38,16 @@ STAT_HEADERS = [
     "Ratio(%)",
 ]
 DETAIL_HEADERS = ["Name", "Type", "JAX Op", "HLO Module", "Accelerator Core", "Start Time(us)", "Duration(us)"]
+
+STEP_HEADERS = ["Step", "Computing(us)", "Communication(us)", "Free(us)", "Step Time(us)"]
+_COLLECTIVES = {
+    "all-reduce",
+    "all-gather",
+    "reduce-scatter",
+    "collective-permute",
+    "all-to-all",
+    "collective-broadcast",
+}
 
 _SUFFIX = re.compile(r"\.\d+$")
 
@@ -94,6 +106,30 @@ def op_statistic(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def step_trace(run_dir: str, rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per marked step (``prof.step()`` under a schedule): the time of its computing and communication
+    operations and the rest of the step (free: host work, waiting), in us."""
+    xplane, _ = _profiler.trace_files(run_dir)
+    if xplane is None:
+        return []
+    out = []
+    for step, start, dur in _profiler.step_events(xplane):
+        end = start + dur
+        inside = [r for r in rows if start <= float(r["Start Time(us)"]) < end]
+        comm = sum(float(r["Duration(us)"]) for r in inside if r["Type"] in _COLLECTIVES)
+        comp = sum(float(r["Duration(us)"]) for r in inside if r["Type"] not in _COLLECTIVES)
+        out.append(
+            {
+                "Step": step,
+                "Computing(us)": round(comp, 3),
+                "Communication(us)": round(comm, 3),
+                "Free(us)": round(max(dur - comp - comm, 0.0), 3),
+                "Step Time(us)": round(dur, 3),
+            }
+        )
+    return out
+
+
 def _write_csv(path: str, headers: list[str], rows: Sequence[dict[str, Any]]) -> None:
     with open(path, "w", newline="", encoding="utf-8") as f:
         w = csv.DictWriter(f, fieldnames=headers)
@@ -108,6 +144,9 @@ def analyse_run(run_dir: str, out_dir: str, pretty: bool = False) -> list[dict[s
     stats = op_statistic(rows)
     _write_csv(os.path.join(out_dir, KERNEL_DETAILS), DETAIL_HEADERS, rows)
     _write_csv(os.path.join(out_dir, OP_STATISTIC), STAT_HEADERS, stats)
+    steps = step_trace(run_dir, rows)
+    if steps:
+        _write_csv(os.path.join(out_dir, STEP_TRACE), STEP_HEADERS, steps)
     _, trace = _profiler.trace_files(run_dir)
     if trace is not None:
         target = os.path.join(out_dir, TRACE_VIEW)

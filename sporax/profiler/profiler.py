@@ -283,10 +283,17 @@ class _ProfilerBase:
         for action in self._actions.get((prev, cur), []):
             action()
 
-    def _mark_step(self) -> None:
+    def _close_step(self) -> None:
+        """End the current step's range; with `sync_enable` (the default) after its device work has run, so
+        the step's operations fall inside it (XLA dispatches asynchronously)."""
         if self._step_mark is not None:
+            if self._params["sync_enable"]:
+                _profiler.synchronize()
             self._step_mark.__exit__(None, None, None)
             self._step_mark = None
+
+    def _mark_step(self) -> None:
+        self._close_step()
         if self._record_steps and self._has_started and _profiler.tracing():
             self._step_mark = _profiler.step_annotation(PROFILER_STEP, self.step_num)
             self._step_mark.__enter__()
@@ -317,9 +324,7 @@ class _ProfilerBase:
         prev = self.current_action
         self.step_num += 1
         self.current_action = self.schedule(self.step_num)
-        if self._step_mark is not None:
-            self._step_mark.__exit__(None, None, None)
-            self._step_mark = None
+        self._close_step()
         self._transit(prev, self.current_action)
         self._mark_step()
 
@@ -374,12 +379,15 @@ class Profiler(_ProfilerBase):
         schedule (schedule): Which steps are recorded (with :meth:`step`). Default: ``None``, every step.
         on_trace_ready (Callable): Called with the session when it is saved, e.g.
             :func:`tensorboard_trace_handler`. Default: ``None``.
+        sync_enable (bool): With a schedule, each step's range ends after its device work has run, so
+            ``step_trace_time.csv`` attributes the work to its step (XLA dispatches asynchronously).
+            Default: ``True``.
         profiler_level (ProfilerLevel): The host tracer's detail (``Level0``: framework ranges and XLA ops,
             ``Level1``/``Level2``: more runtime events). XLA's op events are recorded at every level.
         with_stack (bool): Record the Python calls (jax's python tracer) in the trace. Default: ``False``.
         profile_memory (bool): Save the device memory held by live buffers when the session stops, as a
             pprof profile (``memory_profile.prof``). Default: ``False``.
-        activities, aic_metrics, data_process, parallel_strategy, l2_cache, hbm_ddr, pcie, sync_enable,
+        activities, aic_metrics, data_process, parallel_strategy, l2_cache, hbm_ddr, pcie,
         data_simplification, record_shapes, export_type, mstx, host_sys ...: MindSpore's other options,
         checked (a wrong type is logged and replaced by its default) and recorded in ``profiler_info.json``
         (they select Ascend/CANN data sources).

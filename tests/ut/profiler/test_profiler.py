@@ -153,6 +153,11 @@ def test_profile_context_with_schedule_and_tensorboard_handler(train_step, tmp_p
     assert len(sessions) == 2 and all(os.path.basename(s).startswith("w0_") for s in sessions)
     for s in sessions:
         assert os.path.exists(os.path.join(s, "PROFILER_OUTPUT", "op_statistic.csv"))
+    # the recorded step's time split (no collectives in one process: computing + free = the step)
+    (step,) = _read_csv(os.path.join(sessions[0], "PROFILER_OUTPUT", "step_trace_time.csv"))
+    assert step["Step"] == "1" and float(step["Computing(us)"]) > 0 and float(step["Communication(us)"]) == 0
+    total = float(step["Computing(us)"]) + float(step["Free(us)"])
+    assert total == pytest.approx(float(step["Step Time(us)"]), rel=1e-3, abs=0.01)
     assert capsys.readouterr().out.count("op_statistic.csv") == 2
     # the recorded step is marked in the trace (xprof's step view)
     (trace,) = glob.glob(os.path.join(sessions[0], "plugins", "profile", "*", "*.trace.json.gz"))
