@@ -1,0 +1,420 @@
+"""Operations on the flow of rows and on columns: ``shuffle``, ``repeat``, ``take``, ``skip``, ``sync_wait``;
+``project``, ``rename``, ``zip``, ``concat``."""
+
+from __future__ import annotations
+
+import numbers
+import threading
+from collections.abc import Iterator
+
+import numpy as np
+
+from . import _random
+from ._block import BLOCK_ROWS, Block, concat, item, maybe_stack
+from .datasets import Dataset, _as_list
+from .errors import pipeline_error
+
+# ====================================================================== shuffle / repeat / take / skip
+__all__ = [
+    "ShuffleDataset",
+    "RepeatDataset",
+    "TakeDataset",
+    "SkipDataset",
+    "SyncWaitDataset",
+    "ProjectDataset",
+    "RenameDataset",
+    "ZipDataset",
+    "ConcatDataset",
+]
+
+
+class ShuffleDataset(Dataset):
+    """The result of :meth:`Dataset.shuffle`."""
+
+    def __init__(self, child, buffer_size) -> None:
+        super().__init__([child])
+        if (
+            isinstance(buffer_size, bool)
+            or not isinstance(buffer_size, numbers.Integral)
+            or not 2 <= buffer_size <= 2**31 - 1
+        ):
+            raise ValueError(
+                f"Input buffer_size is not within the required interval of [2, 2147483647], got {buffer_size!r}."
+            )
+        self.buffer_size = int(buffer_size)
+
+    def _iter(self, ctx, key):
+        rng = _random.make(ctx.seed, *ctx.path, *key, 3)
+        child = self.children[0]._iter(ctx, key + (0,))
+        buf: list = []
+        out: list = []
+        start = 0
+        ncols = None
+        cap = self.buffer_size
+
+        def flush():
+            nonlocal out, start
+            cols = [_gather_rows(out, k) for k in range(ncols)]
+            b = Block(cols, len(out), start)
+            start += len(out)
+            out = []
+            return b
+
+        try:
+            draws = iter(())
+            for blk in child:
+                if ncols is None:
+                    ncols = len(blk.cols)
+                for i in range(blk.n):
+                    if len(buf) < cap:
+                        buf.append((blk, i))
+                        continue
+                    j = next(draws, None)
+                    if j is None:
+                        draws = iter(rng.integers(0, cap, 4096).tolist())
+                        j = next(draws)
+                    out.append(buf[j])
+                    buf[j] = (blk, i)
+                    if len(out) == BLOCK_ROWS:
+                        yield flush()
+            for j in rng.permutation(len(buf)).tolist():
+                out.append(buf[j])
+                if len(out) == BLOCK_ROWS:
+                    yield flush()
+            if out:
+                yield flush()
+        finally:
+            child.close()
+
+
+def _gather_rows(refs: list, k: int):
+    """Column ``k`` of rows ``(block, index)`` from several blocks, stacked when the blocks' columns are."""
+    first = refs[0][0].cols[k]
+    if isinstance(first, np.ndarray):
+        tail = (first.shape[1:], first.dtype)
+        if all(isinstance(b.cols[k], np.ndarray) and (b.cols[k].shape[1:], b.cols[k].dtype) == tail for b, _ in refs):
+            out = np.empty((len(refs), *tail[0]), tail[1])
+            for j, (b, i) in enumerate(refs):
+                out[j] = b.cols[k][i]
+            return out
+    return maybe_stack([item(b.cols[k], i) for b, i in refs])
+
+
+class RepeatDataset(Dataset):
+    """The result of :meth:`Dataset.repeat`."""
+
+    def __init__(self, child, count=None) -> None:
+        super().__init__([child])
+        if count is None:
+            count = -1
+        if isinstance(count, bool) or not isinstance(count, numbers.Integral) or count == 0 or count < -1:
+            raise ValueError(
+                f"Input count is not within the required interval of [-1, 2147483647] (and not 0), got {count!r}."
+            )
+        self.count = int(count)
+
+    def _size(self):
+        n = self.children[0]._size()
+        if self.count == -1 or n is None:
+            return None if n is None or n else 0
+        return n * self.count
+
+    def get_dataset_size(self):
+        if self.count == -1:
+            return -1 if self.children[0].get_dataset_size() else 0
+        return super().get_dataset_size()
+
+    def _iter(self, ctx, key):
+        r = 0
+        start = 0
+        while self.count == -1 or r < self.count:
+            it = self.children[0]._iter(ctx.sub(r), key + (0,))
+            got = 0
+            try:
+                for blk in it:
+                    got += blk.n
+                    yield Block(blk.cols, blk.n, start)
+                    start += blk.n
+            finally:
+                it.close()
+            if not got:
+                return
+            r += 1
+
+
+class TakeDataset(Dataset):
+    """The result of :meth:`Dataset.take`."""
+
+    def __init__(self, child, count=-1) -> None:
+        super().__init__([child])
+        if isinstance(count, bool) or not isinstance(count, numbers.Integral) or count < -1 or count == 0:
+            raise ValueError(
+                f"Input count is not within the required interval of [-1, 2147483647] (and not 0), got {count!r}."
+            )
+        self.count = int(count)
+
+    def _size(self):
+        n = self.children[0]._size()
+        if self.count == -1:
+            return n
+        return None if n is None else min(n, self.count)
+
+    def _iter(self, ctx, key):
+        it = self.children[0]._iter(ctx, key + (0,))
+        left = self.count
+        try:
+            if left == -1:
+                yield from it
+                return
+            for blk in it:
+                if blk.n >= left:
+                    yield Block([c[:left] for c in blk.cols], left, blk.start)
+                    return
+                left -= blk.n
+                yield blk
+        finally:
+            it.close()
+
+
+class SkipDataset(Dataset):
+    """The result of :meth:`Dataset.skip`."""
+
+    def __init__(self, child, count) -> None:
+        super().__init__([child])
+        if isinstance(count, bool) or not isinstance(count, numbers.Integral) or count < 0:
+            raise ValueError(f"Input count is not within the required interval of [0, 2147483647], got {count!r}.")
+        self.count = int(count)
+
+    def _size(self):
+        n = self.children[0]._size()
+        return None if n is None else max(0, n - self.count)
+
+    def _iter(self, ctx, key):
+        it = self.children[0]._iter(ctx, key + (0,))
+        left = self.count
+        try:
+            for blk in it:
+                if left >= blk.n:
+                    left -= blk.n
+                    continue
+                if left:
+                    blk = Block([c[left:] for c in blk.cols], blk.n - left, blk.start + left)
+                    left = 0
+                yield blk
+        finally:
+            it.close()
+
+
+class SyncWaitDataset(Dataset):
+    """The result of :meth:`Dataset.sync_wait`."""
+
+    def __init__(self, child, condition_name, num_batch=1, callback=None) -> None:
+        super().__init__([child])
+        if not isinstance(condition_name, str):
+            raise TypeError(f"condition_name should be a str, but got {type(condition_name).__name__}.")
+        if isinstance(num_batch, bool) or not isinstance(num_batch, numbers.Integral) or num_batch < 1:
+            raise ValueError(f"num_batch should be a positive integer, but got {num_batch!r}.")
+        if callback is not None and not callable(callback):
+            raise TypeError("callback should be callable.")
+        self.condition_name = condition_name
+        self.num_batch = int(num_batch)
+        self.callback = callback
+        self._batch_size = 1
+        self._cond = threading.Condition()
+        self._allowed = 0
+
+    def _release(self, num_batch, data) -> None:
+        if self.callback is not None:
+            self.callback(data)
+        with self._cond:
+            self._allowed += (num_batch or self.num_batch) * self._batch_size
+            self._cond.notify_all()
+
+    def _iter(self, ctx, key):
+        from ._exec import stopping
+
+        ctx.gate[0] = True
+        with self._cond:
+            self._allowed = self.num_batch * self._batch_size
+        passed = 0
+        it = self.children[0]._iter(ctx, key + (0,))
+        try:
+            for blk in it:
+                a = 0
+                while a < blk.n:
+                    with self._cond:
+                        while self._allowed <= passed:
+                            s = stopping(ctx)
+                            if s is None:  # introspection (no consumer to call sync_update): do not block
+                                self._allowed = passed + blk.n - a
+                                break
+                            if s:
+                                return
+                            self._cond.wait(0.05)
+                        take = min(blk.n - a, self._allowed - passed)
+                    passed += take
+                    if a == 0 and take == blk.n:
+                        yield blk
+                    else:
+                        yield Block([c[a : a + take] for c in blk.cols], take, blk.start + a)
+                    a += take
+        finally:
+            it.close()
+
+
+# ====================================================================== columns
+class ProjectDataset(Dataset):
+    """The result of :meth:`Dataset.project`."""
+
+    def __init__(self, child, columns) -> None:
+        super().__init__([child])
+        self.columns = _as_list(columns, "columns")
+        if not self.columns:
+            raise ValueError("project: columns must not be empty.")
+
+    def _columns(self):
+        cols = self.children[0]._columns()
+        for c in self.columns:
+            if c not in cols:
+                raise pipeline_error(f"Invalid column, column name: {c} does not exist.")
+        return list(self.columns)
+
+    def _iter(self, ctx, key):
+        cols = self.children[0]._columns()
+        idx = [cols.index(c) for c in self.columns]
+        it = self.children[0]._iter(ctx, key + (0,))
+        try:
+            for blk in it:
+                yield Block([blk.cols[i] for i in idx], blk.n, blk.start)
+        finally:
+            it.close()
+
+
+class RenameDataset(Dataset):
+    """The result of :meth:`Dataset.rename`."""
+
+    def __init__(self, child, input_columns, output_columns) -> None:
+        super().__init__([child])
+        self.input_columns = _as_list(input_columns, "input_columns")
+        self.output_columns = _as_list(output_columns, "output_columns")
+        if len(self.input_columns) != len(self.output_columns):
+            raise ValueError("rename: input_columns and output_columns must have the same length.")
+
+    def _columns(self):
+        cols = self.children[0]._columns()
+        for c in self.input_columns:
+            if c not in cols:
+                raise pipeline_error(f"Invalid column, column to be renamed does not exist: {c}.")
+        m = dict(zip(self.input_columns, self.output_columns))
+        out = [m.get(c, c) for c in cols]
+        if len(set(out)) != len(out):
+            raise pipeline_error(f"Invalid column, duplicate column names after rename: {out}.")
+        return out
+
+    def _iter(self, ctx, key):
+        return self.children[0]._iter(ctx, key + (0,))
+
+
+class _RowReader:
+    """Reads a block stream ``k`` rows at a time."""
+
+    def __init__(self, it: Iterator[Block]) -> None:
+        self.it = it
+        self.cur: Block | None = None
+        self.pos = 0
+
+    def read(self, k: int) -> list | None:
+        pieces, have = [], 0
+        while have < k:
+            if self.cur is None or self.pos >= self.cur.n:
+                self.cur = next(self.it, None)
+                self.pos = 0
+                if self.cur is None:
+                    break
+                continue
+            t = min(k - have, self.cur.n - self.pos)
+            pieces.append([c[self.pos : self.pos + t] for c in self.cur.cols])
+            self.pos += t
+            have += t
+        if not have:
+            return None
+        return [have, [concat([p[j] for p in pieces]) for j in range(len(pieces[0]))]]
+
+
+class ZipDataset(Dataset):
+    """The result of :meth:`Dataset.zip`."""
+
+    def __init__(self, datasets) -> None:
+        datasets = tuple(datasets)
+        if len(datasets) < 1 or not all(isinstance(d, Dataset) for d in datasets):
+            raise TypeError("zip: datasets must be a tuple of Dataset.")
+        super().__init__(datasets)
+
+    def _columns(self):
+        out: list[str] = []
+        for d in self.children:
+            for c in d._columns():
+                if c in out:
+                    raise pipeline_error(
+                        f"Invalid data, duplicate column name: {c} in the zipped datasets; rename it first."
+                    )
+                out.append(c)
+        return out
+
+    def _size(self):
+        sizes = [d._size() for d in self.children]
+        return None if any(s is None for s in sizes) else min(sizes)
+
+    def _iter(self, ctx, key):
+        its = [d._iter(ctx, key + (k,)) for k, d in enumerate(self.children)]
+        readers = [_RowReader(it) for it in its]
+        start = 0
+        try:
+            while True:
+                parts = [r.read(BLOCK_ROWS) for r in readers]
+                if any(p is None for p in parts):
+                    return
+                m = min(p[0] for p in parts)
+                cols = []
+                for p in parts:
+                    cols.extend(c[:m] for c in p[1])
+                yield Block(cols, m, start)
+                start += m
+                if m < BLOCK_ROWS:
+                    return
+        finally:
+            for it in its:
+                it.close()
+
+
+class ConcatDataset(Dataset):
+    """The result of :meth:`Dataset.concat`."""
+
+    def __init__(self, datasets) -> None:
+        if not all(isinstance(d, Dataset) for d in datasets):
+            raise TypeError("concat: datasets must be Dataset objects.")
+        super().__init__(datasets)
+
+    def _columns(self):
+        first = self.children[0]._columns()
+        for d in self.children[1:]:
+            if d._columns() != first:
+                raise pipeline_error(
+                    f"Invalid data, the column names of the concatenated datasets differ: {first} vs {d._columns()}."
+                )
+        return first
+
+    def _size(self):
+        sizes = [d._size() for d in self.children]
+        return None if any(s is None for s in sizes) else sum(sizes)
+
+    def _iter(self, ctx, key):
+        start = 0
+        for k, d in enumerate(self.children):
+            it = d._iter(ctx, key + (k,))
+            try:
+                for blk in it:
+                    yield Block(blk.cols, blk.n, start)
+                    start += blk.n
+            finally:
+                it.close()

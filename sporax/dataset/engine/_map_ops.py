@@ -1,0 +1,221 @@
+"""``map`` and ``filter``: operations applied to each row, to a whole block at once where they are
+vectorised, row by row otherwise, on ``num_parallel_workers`` threads (or processes,
+``python_multiprocessing=True``); results are taken back in order, so the output is the same whatever
+the number of workers."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _random
+from ._block import Block, gather, item, maybe_stack, to_np
+from ._exec import ordered_map
+from .datasets import Dataset, _as_list, _is_builtin_op, _op_name
+from .errors import pipeline_error, wrap_user_call
+
+# ====================================================================== map
+__all__ = ["MapDataset", "FilterDataset"]
+
+
+class _MapStep:
+    """One ``map``: its operations and where its inputs come from and its outputs go."""
+
+    def __init__(self, ops, in_idx, layout, n_out, out_names) -> None:
+        self.ops = ops
+        self.in_idx = in_idx
+        self.layout = layout
+        self.n_out = n_out
+        self.out_names = out_names
+        self.random = any(getattr(op, "_random", False) or not _is_builtin_op(op) for op in ops)
+
+    def apply(self, cols: list, n: int) -> list:
+        cur = [cols[i] for i in self.in_idx]
+        for op in self.ops:
+            cur = _apply_op(op, cur, n)
+        if len(cur) != self.n_out:
+            raise pipeline_error(
+                "Invalid columns, the number of columns returned in 'map' operations should match the number of "
+                f"'output_columns', but got the number of columns returned in 'map' operations: {len(cur)}, "
+                f"the number of 'output_columns': {self.n_out}."
+            )
+        return [cols[j] if kind == 0 else cur[j] for kind, j in self.layout]
+
+
+def _apply_op(op, cols: list, n: int) -> list:
+    builtin = _is_builtin_op(op)
+    if builtin and len(cols) == 1 and isinstance(cols[0], np.ndarray):
+        out = op._apply_batch(cols[0])
+        if out is not NotImplemented:
+            return [out]
+    outs: list | None = None
+    for i in range(n):
+        args = [item(c, i) for c in cols]
+        try:
+            r = op(*args)
+        except Exception as e:
+            if builtin:
+                raise pipeline_error(f"map operation: [{type(op).__name__}] failed. {e}") from e
+            raise wrap_user_call(e, "map operation: [PyFunc] failed.") from None
+        r = r if isinstance(r, tuple) else (r,)
+        if outs is None:
+            outs = [[] for _ in r]
+        elif len(r) != len(outs):
+            raise pipeline_error(
+                f"map operation: [{_op_name(op)}] returned {len(r)} columns for one row and {len(outs)} for another."
+            )
+        for o, v in zip(outs, r):
+            o.append(to_np(v))
+    if outs is None:
+        return [[] for _ in cols]
+    return [maybe_stack(o) for o in outs]
+
+
+class MapDataset(Dataset):
+    """The result of :meth:`Dataset.map`."""
+
+    def __init__(
+        self,
+        child,
+        operations,
+        input_columns,
+        output_columns,
+        column_order,
+        num_parallel_workers,
+        python_multiprocessing,
+    ) -> None:
+        super().__init__([child], num_parallel_workers)
+        if operations is None:
+            raise ValueError("map: operations must be given.")
+        ops = list(operations) if isinstance(operations, (list, tuple)) else [operations]
+        for op in ops:
+            if not callable(op):
+                raise TypeError(f"map: operation {op!r} is not callable.")
+        self.operations = ops
+        self.input_columns = _as_list(input_columns, "input_columns")
+        self.output_columns = _as_list(output_columns, "output_columns")
+        self.column_order = _as_list(column_order, "column_order")
+        self.python_multiprocessing = bool(python_multiprocessing)
+
+    def _step(self) -> tuple[_MapStep, list[str]]:
+        cols = self.children[0]._columns()
+        ins = self.input_columns or cols[:1]
+        for c in ins:
+            if c not in cols:
+                raise pipeline_error(
+                    f"Invalid parameter, input column name: {c} doesn't exist in the dataset columns {cols}."
+                )
+        outs = self.output_columns or ins
+        in_idx = [cols.index(c) for c in ins]
+        if len(outs) == len(ins):
+            pos = {cols.index(c): k for k, c in enumerate(ins)}
+            names = [outs[pos[i]] if i in pos else c for i, c in enumerate(cols)]
+            layout = [(1, pos[i]) if i in pos else (0, i) for i in range(len(cols))]
+        else:
+            rest = [i for i, c in enumerate(cols) if c not in ins]
+            names = list(outs) + [cols[i] for i in rest]
+            layout = [(1, k) for k in range(len(outs))] + [(0, i) for i in rest]
+        if len(set(names)) != len(names):
+            raise pipeline_error(f"Invalid parameter, duplicate column names after map: {names}.")
+        step = _MapStep(self.operations, in_idx, layout, len(outs), names)
+        if self.column_order is not None:
+            for c in self.column_order:
+                if c not in names:
+                    raise pipeline_error(f"Invalid column, column name: {c} does not exist.")
+            order = [names.index(c) for c in self.column_order]
+            step.layout = [step.layout[i] for i in order]
+            names = list(self.column_order)
+        return step, names
+
+    def _columns(self):
+        return self._step()[1]
+
+    def _fusable_child(self):
+        c = self.children[0]
+        if isinstance(c, MapDataset) and c.python_multiprocessing == self.python_multiprocessing:
+            return c
+        return None
+
+    def _iter(self, ctx, key):
+        # fuse a chain of maps into one stage: one pass over each block, one hand-off between threads
+        chain, node, nkey = [], self, key
+        while True:
+            chain.append((node._step()[0], nkey))
+            nxt = node._fusable_child()
+            if nxt is None:
+                break
+            node, nkey = nxt, nkey + (0,)
+        chain.reverse()
+        workers = max(n._workers() for n in self._fused_nodes())
+        source = node.children[0]._iter(ctx, nkey + (0,))
+        seed, path = ctx.seed, ctx.path
+
+        def run(block: Block) -> Block:
+            cols = block.cols
+            for step, skey in chain:
+                if step.random:
+                    with _random.use(_random.make(seed, *path, *skey, block.start, 7)):
+                        cols = step.apply(cols, block.n)
+                else:
+                    cols = step.apply(cols, block.n)
+            return Block(cols, block.n, block.start)
+
+        try:
+            yield from ordered_map(source, run, workers, ctx, processes=self.python_multiprocessing and workers > 1)
+        finally:
+            source.close()
+
+    def _fused_nodes(self):
+        node = self
+        while node is not None:
+            yield node
+            node = node._fusable_child()
+
+
+class FilterDataset(Dataset):
+    """The result of :meth:`Dataset.filter`."""
+
+    def __init__(self, child, predicate, input_columns=None, num_parallel_workers=None) -> None:
+        super().__init__([child], num_parallel_workers)
+        if not callable(predicate):
+            raise TypeError("filter: predicate must be callable.")
+        self.predicate = predicate
+        self.input_columns = _as_list(input_columns, "input_columns")
+
+    def _columns(self):
+        cols = self.children[0]._columns()
+        for c in self.input_columns or []:
+            if c not in cols:
+                raise pipeline_error(
+                    f"Invalid parameter, input column name: {c} doesn't exist in the dataset columns {cols}."
+                )
+        return cols
+
+    def _size(self):
+        return None
+
+    def _iter(self, ctx, key):
+        cols = self._columns()
+        idx = [cols.index(c) for c in self.input_columns] if self.input_columns else list(range(len(cols)))
+        child = self.children[0]._iter(ctx, key + (0,))
+
+        def run(blk: Block):
+            keep = []
+            for i in range(blk.n):
+                try:
+                    ok = self.predicate(*[item(blk.cols[j], i) for j in idx])
+                except Exception as e:
+                    raise wrap_user_call(e, "filter operation: [predicate] failed.") from None
+                if bool(np.asarray(ok)):
+                    keep.append(i)
+            if len(keep) == blk.n:
+                return blk
+            return Block([gather(c, keep) for c in blk.cols], len(keep), blk.start)
+
+        start = 0
+        try:
+            for blk in ordered_map(child, run, self._workers(), ctx):
+                if blk.n:
+                    yield Block(blk.cols, blk.n, start)
+                    start += blk.n
+        finally:
+            child.close()
