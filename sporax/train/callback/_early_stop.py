@@ -10,10 +10,10 @@ from sporax.common.tensor import Tensor
 from ..._checkparam import check_bool, check_non_negative_int, check_value_type
 from ..serialization import load_param_into_net
 from ._callback import Callback
-from ._reduce import _get_monitor_value, _mean_over_ranks, _smaller_better_metrics
+from ._reduce import _get_monitor_value, _mean_over_ranks, _MonitorRule
 
 
-class EarlyStopping(Callback):
+class EarlyStopping(_MonitorRule, Callback):
     """
     Stop training when a monitored metric has stopped improving.
 
@@ -69,17 +69,7 @@ class EarlyStopping(Callback):
         self.wait = 0
         self.stopped_epoch = 0
         self.best_weights_param_dict = None
-        if self.mode not in ["auto", "min", "max"]:
-            raise ValueError(f"mode should be 'auto', 'min' or 'max', but got {self.mode}.")
-        if self._smaller_is_better():
-            self.is_improvement = lambda a, b: np.less(a, b - self.min_delta)
-            self.best = np.inf
-        else:
-            self.is_improvement = lambda a, b: np.greater(a, b + self.min_delta)
-            self.best = -np.inf
-
-    def _smaller_is_better(self):
-        return self.mode == "min" or (self.mode == "auto" and self.monitor in _smaller_better_metrics)
+        self._init_monitor()
 
     def on_train_begin(self, run_context):
         """Initialize variables at the beginning of training."""

@@ -22,6 +22,29 @@ _smaller_better_metrics = [
 ]
 
 
+class _MonitorRule:
+    """What "better" means for the monitored value (MindSpore's rule, shared by EarlyStopping and
+    ReduceLROnPlateau): lower for ``mode="min"`` and for loss-like names under ``"auto"``, higher otherwise,
+    by more than ``min_delta``."""
+
+    monitor: str
+    mode: str
+    min_delta: float
+
+    def _init_monitor(self) -> None:
+        if self.mode not in ["auto", "min", "max"]:
+            raise ValueError(f"mode should be 'auto', 'min' or 'max', but got {self.mode}.")
+        if self._smaller_is_better():
+            self.is_improvement = lambda a, b: np.less(a, b - self.min_delta)
+            self.best = np.inf
+        else:
+            self.is_improvement = lambda a, b: np.greater(a, b + self.min_delta)
+            self.best = -np.inf
+
+    def _smaller_is_better(self) -> bool:
+        return self.mode == "min" or (self.mode == "auto" and self.monitor in _smaller_better_metrics)
+
+
 def _rank_size():
     """The number of ranks the monitored value is averaged over (1 in stand-alone mode)."""
     from sporax.communication import get_group_size

@@ -9,10 +9,10 @@ from sporax.common.tensor import Tensor
 
 from ..._checkparam import INC_NEITHER, check_bool, check_float_range, check_non_negative_int, check_value_type
 from ._callback import Callback
-from ._reduce import _get_monitor_value, _mean_over_ranks, _smaller_better_metrics
+from ._reduce import _get_monitor_value, _mean_over_ranks, _MonitorRule
 
 
-class ReduceLROnPlateau(Callback):
+class ReduceLROnPlateau(_MonitorRule, Callback):
     """
     Reduce learning rate when the monitor has stopped improving.
 
@@ -68,17 +68,7 @@ class ReduceLROnPlateau(Callback):
         self.min_lr = check_value_type("min_lr", min_lr, [float, int])
         self.cooldown_counter = 0
         self.wait = 0
-        if self.mode not in ["auto", "min", "max"]:
-            raise ValueError(f"mode should be 'auto', 'min' or 'max', but got {self.mode}.")
-        if self._smaller_is_better():
-            self.is_improvement = lambda a, b: np.less(a, b - self.min_delta)
-            self.best = np.inf
-        else:
-            self.is_improvement = lambda a, b: np.greater(a, b + self.min_delta)
-            self.best = -np.inf
-
-    def _smaller_is_better(self):
-        return self.mode == "min" or (self.mode == "auto" and self.monitor in _smaller_better_metrics)
+        self._init_monitor()
 
     def on_train_begin(self, run_context):
         """Initialize variables at the beginning of training."""
