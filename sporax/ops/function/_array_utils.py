@@ -42,8 +42,13 @@ def _bad_index(idx: Any, lo: int, hi: int) -> int | None:
     if isinstance(idx, jax.core.Tracer):
         return None
     v = np.asarray(idx)
-    if v.size == 0:
-        return None
+    if v.size <= 512:  # small index arrays (the usual case): Python's min/max beat NumPy's call overhead
+        if not v.size:
+            return None
+        flat = v.ravel().tolist()
+        if lo <= min(flat) and max(flat) < hi:
+            return None
+        return next(int(b) for b in flat if not lo <= b < hi)
     if v.min() >= lo and v.max() < hi:
         return None
     bad = v[(v < lo) | (v >= hi)]

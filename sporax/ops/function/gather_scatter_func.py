@@ -70,6 +70,34 @@ __all__ = [
 ]
 
 
+# Pre-compiled kernels (static configuration as static arguments): eagerly one dispatch each instead of
+# one per jnp call; inside a trace they are inlined. Out-of-range indices give zeros (gathers) or are
+# dropped (scatters) there, as MindSpore on GPU; eager calls check them first.
+def _take_fill(a: Any, i: Any, axis: int) -> Any:
+    return jnp.take(a, i, axis=axis, mode="fill", fill_value=0)
+
+
+def _take_along_fill(a: Any, i: Any, axis: int) -> Any:
+    return jnp.take_along_axis(a, i, axis=axis, mode="fill", fill_value=0)
+
+
+def _nd_apply(a: Any, idx: Any, u: Any, method: str) -> Any:
+    ref = a.at[tuple(jnp.moveaxis(idx, -1, 0))]
+    if method == "get":
+        return ref.get(mode="fill", fill_value=0)
+    return getattr(ref, method)(u.astype(a.dtype))
+
+
+def _rows_apply(a: Any, idx: Any, u: Any, method: str) -> Any:
+    return getattr(a.at[idx], method)(u.astype(a.dtype))
+
+
+_take_k = jax.jit(_take_fill, static_argnums=2)
+_take_along_k = jax.jit(_take_along_fill, static_argnums=2)
+_nd_k = jax.jit(_nd_apply, static_argnums=3)
+_rows_k = jax.jit(_rows_apply, static_argnums=3)
+
+
 def gather(input_params: Any, input_indices: Any, axis: int, batch_dims: int = 0) -> Tensor:
     """Take slices along ``axis`` at ``input_indices`` (MindSpore's Gather).
 
@@ -92,7 +120,7 @@ def gather(input_params: Any, input_indices: Any, axis: int, batch_dims: int = 0
         for _ in builtins.range(batch_dims):
             fn = jax.vmap(fn)
         return wrap(fn(a, idx))
-    return wrap(jnp.take(a, idx, axis=ax, mode="fill", fill_value=0))
+    return wrap(_take_k(a, idx, ax))
 
 
 def gather_elements(input: Any, dim: int, index: Any) -> Tensor:
@@ -109,7 +137,7 @@ def gather_elements(input: Any, dim: int, index: Any) -> Tensor:
         )
     n = a.shape[ax]
     _check_index(idx, -n, n, lambda b: f"For 'GatherD', the value of 'index' must be in [{-n}, {n}), but got: {b}")
-    return wrap(jnp.take_along_axis(a, idx, axis=ax, mode="fill", fill_value=0))
+    return wrap(_take_along_k(a, idx, ax))
 
 
 def gather_d(x: Any, dim: int, index: Any) -> Tensor:
@@ -128,7 +156,7 @@ def gather_nd(input_x: Any, indices: Any) -> Tensor:
             f"but got indices shape {tuple(idx.shape)}."
         )
     _check_nd_indices(idx, tuple(a.shape), "GatherNd")
-    return wrap(a.at[tuple(jnp.moveaxis(idx, -1, 0))].get(mode="fill", fill_value=0))
+    return wrap(_nd_k(a, idx, None, "get"))
 
 
 def take(input: Any, index: Any) -> Tensor:
@@ -139,7 +167,7 @@ def take(input: Any, index: Any) -> Tensor:
         raise TypeError(f"For 'Take', the 'index' must be an int Tensor, but got {mstype.from_np(idx.dtype)}.")
     n = a.shape[0]
     _check_index(idx, -n, n, lambda b: f"For 'Take', the 'index' must be in range [{-n}, {n}), but got {b}.")
-    return wrap(jnp.take(a, idx, mode="fill", fill_value=0))
+    return wrap(_take_k(a, idx, None))
 
 
 def index_select(input: Any, axis: int, index: Any) -> Tensor:
@@ -150,9 +178,19 @@ def index_select(input: Any, axis: int, index: Any) -> Tensor:
     return gather(input, idx, axis)
 
 
+def _masked_fill_apply(a: Any, mask: Any, value: Any) -> Any:
+    return jnp.where(mask, value.astype(a.dtype), a)
+
+
+_masked_fill_k = jax.jit(_masked_fill_apply)
+
+
 def masked_fill(input_x: Any, mask: Any, value: Any) -> Tensor:
+    """``input_x`` with ``value`` (a number or 0-d Tensor, cast to ``input_x``'s dtype) where ``mask`` is True."""
     a = as_tensor_array(input_x)
-    return wrap(jnp.where(as_tensor_array(mask), jnp.asarray(arr(value), a.dtype), a))
+    v = arr(value)
+    v = v if hasattr(v, "dtype") else np.asarray(v, a.dtype)
+    return wrap(_masked_fill_k(a, as_tensor_array(mask), v))
 
 
 def masked_select(input: Any, mask: Any) -> Tensor:
@@ -291,22 +329,22 @@ def tensor_scatter_update(*args: Any) -> Tensor:
 
 def _tensor_scatter_update(input_x: Any, indices: Any, updates: Any) -> Tensor:
     a = as_tensor_array(input_x)
-    ref = a.at[_scatter_nd_index(a, indices, "tensor_scatter_update", "TensorScatterUpdate")]
-    return wrap(ref.set(as_tensor_array(updates).astype(a.dtype)))
+    idx = _scatter_nd_index(a, indices, "tensor_scatter_update", "TensorScatterUpdate")
+    return wrap(_nd_k(a, idx, as_tensor_array(updates), "set"))
 
 
 def tensor_scatter_add(input_x: Any, indices: Any, updates: Any) -> Tensor:
     """A copy of ``input_x`` with ``updates`` added at the N-d ``indices``."""
     a = as_tensor_array(input_x)
-    ref = a.at[_scatter_nd_index(a, indices, "tensor_scatter_add", "TensorScatterAdd")]
-    return wrap(ref.add(as_tensor_array(updates).astype(a.dtype)))
+    idx = _scatter_nd_index(a, indices, "tensor_scatter_add", "TensorScatterAdd")
+    return wrap(_nd_k(a, idx, as_tensor_array(updates), "add"))
 
 
 def scatter_nd(indices: Any, updates: Any, shape: Any) -> Tensor:
     """Zeros of ``shape`` with ``updates`` added at the N-d ``indices`` (repeated indices accumulate)."""
     u = as_tensor_array(updates)
     z = jnp.zeros(_shape_arg(shape, "scatter_nd"), u.dtype)
-    return wrap(z.at[_scatter_nd_index(z, indices, "scatter_nd", "ScatterNd")].add(u))
+    return wrap(_nd_k(z, _scatter_nd_index(z, indices, "scatter_nd", "ScatterNd"), u, "add"))
 
 
 def scatter(input: Any, axis: int, index: Any, src: Any) -> Tensor:
@@ -405,7 +443,7 @@ def _scatter_nd_index(a: Any, indices: Any, op: str, prim: str | None = None) ->
             f"the rank of the input ({a.ndim})."
         )
     _check_nd_indices(idx, tuple(a.shape), prim or op)
-    return tuple(jnp.moveaxis(idx, -1, 0))
+    return idx
 
 
 def _tensor_scatter(method: str, name: str) -> Any:
@@ -413,8 +451,8 @@ def _tensor_scatter(method: str, name: str) -> Any:
 
     def op(input_x: Any, indices: Any, updates: Any) -> Tensor:
         a = as_tensor_array(input_x)
-        ref = a.at[_scatter_nd_index(a, indices, name, prim)]
-        return wrap(getattr(ref, method)(as_tensor_array(updates).astype(a.dtype)))
+        idx = _scatter_nd_index(a, indices, name, prim)
+        return wrap(_nd_k(a, idx, as_tensor_array(updates), method))
 
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"Out-of-place ``{method}`` of ``updates`` into ``input_x`` at the N-d ``indices``."
@@ -475,11 +513,11 @@ def _is_parameter(x: Any) -> bool:
 
 
 def _nd(method: str) -> Any:
-    return lambda a, i, u, p: getattr(a.at[_scatter_nd_index(a, i, p, p)], method)(u)
+    return lambda a, i, u, p: _nd_k(a, _scatter_nd_index(a, i, p, p), u, method)
 
 
 def _row(method: str) -> Any:
-    return lambda a, i, u, p: getattr(a.at[_rows(a, i, p)], method)(u)
+    return lambda a, i, u, p: _rows_k(a, _rows(a, i, p), u, method)
 
 
 _scatter_nd_update = _param_update("scatter_nd_update", _nd("set"), True)
