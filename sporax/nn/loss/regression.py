@@ -49,7 +49,9 @@ class L1LossExt(LossBase):
         super().__init__(reduction)
 
     def construct(self, logits: Any, labels: Any) -> Any:
-        return ops.l1_loss(logits, labels, self.reduction)
+        from ...ops.function.margin_loss_func import l1_loss_ext
+
+        return l1_loss_ext(logits, labels, self.reduction)
 
 
 class PoissonNLLLoss(LossBase):

@@ -399,6 +399,17 @@ def mse_loss_ext(input: Any, target: Any, reduction: str = "mean") -> Tensor:
     return wrap(_plain_reduce(jnp.square(a.astype(dt) - b.astype(dt)), reduction))
 
 
+@amp_black
+@compiled_op
+def l1_loss_ext(input: Any, target: Any, reduction: str = "mean") -> Tensor:
+    """``|input - target|`` (broadcast), reduced per ``reduction`` (``nn.L1LossExt``; float32 under amp 'auto')."""
+    if reduction not in _REDUCTIONS:
+        raise ValueError(f"For 'L1LossExt', the 'reduction' must be in ['mean', 'sum', 'none'], but got {reduction}.")
+    a, b = _tensor(input, "input", "L1LossExt"), _tensor(target, "target", "L1LossExt")
+    dt = jnp.promote_types(a.dtype, b.dtype)
+    return wrap(_plain_reduce(jnp.abs(a.astype(dt) - b.astype(dt)), reduction))
+
+
 @compiled_op
 def l2_loss(input: Any) -> Tensor:
     """``sum(input^2) / 2`` (``ops.L2Loss``)."""

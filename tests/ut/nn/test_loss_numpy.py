@@ -309,3 +309,25 @@ def test_sampled_softmax_loss_sampler():
         nn.SampledSoftmaxLoss(11, 10)
     with pytest.raises(TypeError, match="the type of 'labels' should be one of"):
         loss(w, b, T(np.ones((3, 1), np.float32)), x)
+
+
+def test_ctc_loss_trains_a_layer():
+    """nn.CTCLoss in a train step (value_and_grad compiles itself; Adam updates): the loss falls."""
+    ms.set_seed(1)
+    net = nn.Dense(4, 5)
+    x = T(rng.standard_normal((6, 2, 4)).astype(np.float32))
+    tg = T(np.array([[1, 2, 2], [3, 4, 0]], np.int32))
+    il, tl = T(np.array([6, 5], np.int32)), T(np.array([3, 2], np.int32))
+    loss_fn = nn.CTCLoss()
+
+    def forward(a):
+        return loss_fn(ops.log_softmax(net(a), -1), tg, il, tl)
+
+    grad_fn = ms.value_and_grad(forward, None, net.trainable_params())
+    opt = nn.Adam(net.trainable_params(), 0.1)
+    first = None
+    for _ in range(30):
+        loss, grads = grad_fn(x)
+        opt(grads)
+        first = float(loss.asnumpy()) if first is None else first
+    assert float(loss.asnumpy()) < 0.5 * first
