@@ -116,7 +116,7 @@ def _check_number(arg_value: Any, value: Any, rel: int, arg_type: type, arg_name
     subject = _subject(arg_name, prim_name)
     if not isinstance(arg_value, arg_type):
         raise TypeError(f"{subject} must be {arg_type.__name__}, but got '{type(arg_value).__name__}'")
-    if math.isinf(arg_value) or math.isnan(arg_value):
+    if isinstance(arg_value, float) and not math.isfinite(arg_value):
         raise ValueError(f"{subject} must be a legal value, but got '{arg_value}'.")
     is_bool = isinstance(arg_value, bool)
     if is_bool or not _holds(arg_value, value, rel):
@@ -204,7 +204,7 @@ def check_is_number(arg_value: Any, arg_type: type, arg_name: str | None = None,
         raise TypeError(
             f"{_the(prim_name)} type of {name} must be '{arg_type.__name__}', but got '{type(arg_value).__name__}'."
         )
-    if math.isinf(arg_value) or math.isnan(arg_value):
+    if isinstance(arg_value, float) and not math.isfinite(arg_value):
         raise ValueError(f"{_the(prim_name)} {name} must be a legal float, but got '{arg_value}'.")
     return arg_value
 
@@ -439,6 +439,16 @@ def check_axis_valid(axes: Any, ndim: int) -> tuple[int, ...]:
 
 # ------------------------------------------------------------------------- sporax's shorter forms
 # These keep messages that sporax APIs already give (tests pin them); new code uses the MindSpore forms above.
+
+
+def check_instance(arg_value: Any, cls: type, arg_name: str, prim_name: str) -> Any:
+    """An instance of ``cls``, with the wrappers' message: ``For 'WithLossCell', the 'backbone' must be a Cell,
+    but got int.``"""
+    if not isinstance(arg_value, cls):
+        raise TypeError(
+            f"For '{prim_name}', the '{arg_name}' must be a {cls.__name__}, but got {type(arg_value).__name__}."
+        )
+    return arg_value
 
 
 def check_arg_type(arg_name: str, arg_value: Any, valid_types: Any, prim_name: str | None = None) -> Any:

@@ -123,3 +123,11 @@ def test_sporax_forms():
             0, 10)  # fmt: skip
     with pytest.raises(TypeError, match=r"Argument num with value 'a' is not of type \[<class 'int'>\]"):
         v.check_pipeline_int("a", "num", 1, 4)
+
+
+def test_check_instance_and_legal_floats():
+    _raises(TypeError, "For 'WithLossCell', the 'backbone' must be a int, but got str.",
+            v.check_instance, "x", int, "backbone", "WithLossCell")  # fmt: skip
+    assert v.check_instance(3, int, "n", "Op") == 3
+    _raises(ValueError, "The 'f' must be a legal value, but got 'inf'.", v.check_non_negative_float, float("inf"), "f")
+    assert v.check_positive_int(10**400, "n") == 10**400  # a huge int is a legal int

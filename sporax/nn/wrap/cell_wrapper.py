@@ -11,6 +11,7 @@ import numbers
 from collections.abc import Callable
 from typing import Any
 
+from ... import _checkparam as validator
 from ... import _engine, context, ops
 from ..._engine import is_tracer
 from ...common import dtype as mstype
@@ -22,19 +23,13 @@ from .grad_reducer import DistributedGradReducer
 __all__ = ["WithLossCell", "WithEvalCell", "WithGradCell", "TrainOneStepCell", "ForwardValueAndGrad"]
 
 
-def check_cell(value: Any, op: str, arg: str) -> Cell:
-    if not isinstance(value, Cell):
-        raise TypeError(f"For '{op}', the '{arg}' must be a Cell, but got {type(value).__name__}.")
-    return value
-
-
 class WithLossCell(Cell):
     """``loss_fn(backbone(data), label)``."""
 
     def __init__(self, backbone: Cell, loss_fn: Cell) -> None:
         super().__init__(auto_prefix=False)
-        self._backbone = check_cell(backbone, "WithLossCell", "backbone")
-        self._loss_fn = check_cell(loss_fn, "WithLossCell", "loss_fn")
+        self._backbone = validator.check_instance(backbone, Cell, "backbone", "WithLossCell")
+        self._loss_fn = validator.check_instance(loss_fn, Cell, "loss_fn", "WithLossCell")
 
     def construct(self, data: Any, label: Any) -> Any:
         out = self._backbone(data)
@@ -50,8 +45,8 @@ class WithEvalCell(Cell):
 
     def __init__(self, network: Cell, loss_fn: Cell, add_cast_fp32: bool = False) -> None:
         super().__init__(auto_prefix=False)
-        self._network = check_cell(network, "WithEvalCell", "network")
-        self._loss_fn = check_cell(loss_fn, "WithEvalCell", "loss_fn")
+        self._network = validator.check_instance(network, Cell, "network", "WithEvalCell")
+        self._loss_fn = validator.check_instance(loss_fn, Cell, "loss_fn", "WithEvalCell")
         self.add_cast_fp32 = add_cast_fp32
 
     def construct(self, data: Any, label: Any) -> Any:
@@ -71,7 +66,7 @@ class WithGradCell(Cell):
 
     def __init__(self, network: Cell, loss_fn: Cell | None = None, sens: Any = None) -> None:
         super().__init__(auto_prefix=False)
-        self.network = check_cell(network, "WithGradCell", "network")
+        self.network = validator.check_instance(network, Cell, "network", "WithGradCell")
         self.loss_fn = loss_fn
         self.weights = ParameterTuple(network.trainable_params())
         self.grad = ops.GradOperation(get_by_list=True, sens_param=(sens is not None))
@@ -135,9 +130,9 @@ class TrainOneStepCell(Cell):
 
     def __init__(self, network: Cell, optimizer: Cell, sens: Any = None, return_grad: bool = False) -> None:
         super().__init__(auto_prefix=False)
-        self.network = check_cell(network, "TrainOneStepCell", "network")
+        self.network = validator.check_instance(network, Cell, "network", "TrainOneStepCell")
         self.network.set_grad()
-        self.optimizer = check_cell(optimizer, "TrainOneStepCell", "optimizer")
+        self.optimizer = validator.check_instance(optimizer, Cell, "optimizer", "TrainOneStepCell")
         if not hasattr(optimizer, "parameters"):
             raise TypeError("For 'TrainOneStepCell', the 'optimizer' must be an Optimizer (with 'parameters').")
         self.weights = self.optimizer.parameters
@@ -178,7 +173,7 @@ class ForwardValueAndGrad(Cell):
         sens_param: bool = False,
     ) -> None:
         super().__init__(auto_prefix=False)
-        self.network = check_cell(network, "ForwardValueAndGrad", "network")
+        self.network = validator.check_instance(network, Cell, "network", "ForwardValueAndGrad")
         # MindSpore takes a ParameterTuple or a plain list/tuple of Parameters (net.trainable_params()), and
         # ignores 'weights' when get_by_list is False.
         if get_by_list and not isinstance(weights, (ParameterTuple, list, tuple)):

@@ -18,12 +18,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import _checkparam as validator
 from ... import ops
 from ...common import dtype as mstype
 from ...common.parameter import Parameter
 from ...common.tensor import Tensor
 from ..cell import Cell
-from .cell_wrapper import TrainOneStepCell, check_cell, run_if
+from .cell_wrapper import TrainOneStepCell, run_if
 from .loss_scale import TrainOneStepWithLossScaleCell
 
 __all__ = ["GradAccumulationCell", "GradientAccumulation"]
@@ -168,7 +169,7 @@ class GradientAccumulation(Cell):
         self._max_accumulation_step = _check_micro_size(
             max_accumulation_step, "GradientAccumulation", "max_accumulation_step"
         )
-        self.optimizer = check_cell(optimizer, "GradientAccumulation", "optimizer")
+        self.optimizer = validator.check_instance(optimizer, Cell, "optimizer", "GradientAccumulation")
         if not hasattr(optimizer, "parameters"):
             raise TypeError("For 'GradientAccumulation', the 'optimizer' must be an Optimizer (with 'parameters').")
         self.weights = optimizer.parameters
