@@ -15,6 +15,7 @@ and NumPy, so any layer may use it (it sits below ``_engine``).
 from __future__ import annotations
 
 import math
+import os
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -507,3 +508,32 @@ def check_pipeline_int(arg_value: Any, arg_name: str, lower: int, upper: int) ->
     if not lower <= int(arg_value) <= upper:
         raise ValueError(f"Input {arg_name} is not within the required interval of [{lower}, {upper}].")
     return int(arg_value)
+
+
+def check_num_samples(num_samples: Any) -> int | None:
+    """A sampler's ``num_samples``: None or an int >= 0, returned as an int (0 and None mean all rows: None)."""
+    if num_samples is None:
+        return None
+    if isinstance(num_samples, bool) or not isinstance(num_samples, (int, np.integer)):
+        raise TypeError(f"num_samples must be an integer, but got {type(num_samples).__name__}.")
+    if num_samples < 0:
+        raise ValueError(f"num_samples should be a non-negative integer, but got {num_samples}.")
+    return int(num_samples) or None
+
+
+def check_dataset_dir(dataset_dir: Any) -> str:
+    """A source's ``dataset_dir``: a readable directory (a str or path-like), returned as a str."""
+    if not isinstance(dataset_dir, (str, os.PathLike)):
+        raise TypeError(f"dataset_dir must be a str, but got {type(dataset_dir).__name__}.")
+    d = os.fspath(dataset_dir)
+    if not os.path.isdir(d) or not os.access(d, os.R_OK):
+        raise ValueError(f"The folder {d} does not exist or is not a directory or permission denied!")
+    return d
+
+
+def check_dataset_usage(usage: Any, allowed: Any) -> str:
+    """A source's ``usage`` among ``allowed`` (None means ``"all"``)."""
+    usage = "all" if usage is None else usage
+    if usage not in allowed:
+        raise ValueError(f"Input usage is not within the valid set of {list(allowed)}.")
+    return usage

@@ -6,6 +6,8 @@ import numbers
 
 import numpy as np
 
+from ..._checkparam import check_num_samples
+
 __all__ = [
     "Sampler",
     "BuiltinSampler",
@@ -17,16 +19,6 @@ __all__ = [
     "WeightedRandomSampler",
     "PKSampler",
 ]
-
-
-def _check_num_samples(num_samples):
-    if num_samples is None:
-        return None
-    if isinstance(num_samples, bool) or not isinstance(num_samples, numbers.Integral):
-        raise TypeError(f"num_samples must be an integer, but got {type(num_samples).__name__}.")
-    if num_samples < 0:
-        raise ValueError(f"num_samples should be a non-negative integer, but got {num_samples}.")
-    return int(num_samples) or None
 
 
 class BuiltinSampler:
@@ -109,7 +101,7 @@ class Sampler(BuiltinSampler):
     """
 
     def __init__(self, num_samples=None) -> None:
-        self.num_samples = _check_num_samples(num_samples)
+        self.num_samples = check_num_samples(num_samples)
         self.dataset_size = 0
 
     def __iter__(self):
@@ -147,7 +139,7 @@ class SequentialSampler(BuiltinSampler):
         if start_index is not None and (not isinstance(start_index, numbers.Integral) or start_index < 0):
             raise ValueError(f"start_index should be a non-negative integer, but got {start_index}.")
         self.start_index = int(start_index or 0)
-        self.num_samples = _check_num_samples(num_samples)
+        self.num_samples = check_num_samples(num_samples)
 
     def indices(self, n, rng, labels=None):
         if n and self.start_index >= n:
@@ -172,7 +164,7 @@ class RandomSampler(BuiltinSampler):
         if not isinstance(replacement, bool):
             raise TypeError(f"replacement must be a bool, but got {type(replacement).__name__}.")
         self.replacement = replacement
-        self.num_samples = _check_num_samples(num_samples)
+        self.num_samples = check_num_samples(num_samples)
 
     def indices(self, n, rng, labels=None):
         if self.replacement:
@@ -203,7 +195,7 @@ class DistributedSampler(BuiltinSampler):
         if not isinstance(shuffle, bool):
             raise TypeError(f"shuffle must be a bool, but got {type(shuffle).__name__}.")
         self.num_shards, self.shard_id, self.shuffle = int(num_shards), int(shard_id), shuffle
-        self.num_samples = _check_num_samples(num_samples)
+        self.num_samples = check_num_samples(num_samples)
         self.offset = int(offset)
         self._random = shuffle
 
@@ -236,7 +228,7 @@ class SubsetRandomSampler(BuiltinSampler):
 
     def __init__(self, indices, num_samples=None) -> None:
         self._idx = _as_indices(indices)
-        self.num_samples = _check_num_samples(num_samples)
+        self.num_samples = check_num_samples(num_samples)
 
     def indices(self, n, rng, labels=None):
         _check_range(self._idx, n)
@@ -256,7 +248,7 @@ class SubsetSampler(BuiltinSampler):
 
     def __init__(self, indices, num_samples=None) -> None:
         self._idx = _as_indices(indices)
-        self.num_samples = _check_num_samples(num_samples)
+        self.num_samples = check_num_samples(num_samples)
 
     def indices(self, n, rng, labels=None):
         _check_range(self._idx, n)
@@ -282,7 +274,7 @@ class WeightedRandomSampler(BuiltinSampler):
         if w.size == 0 or (w < 0).any() or not np.isfinite(w).all() or w.sum() <= 0:
             raise ValueError("weights must be a non-empty list of non-negative numbers with a positive sum.")
         self.weights = w
-        self.num_samples = _check_num_samples(num_samples)
+        self.num_samples = check_num_samples(num_samples)
         self.replacement = bool(replacement)
 
     def indices(self, n, rng, labels=None):
@@ -315,7 +307,7 @@ class PKSampler(BuiltinSampler):
         if num_class is not None:
             raise NotImplementedError("Not supported to specify num_class for PKSampler.")
         self.num_val, self.shuffle, self.class_column = int(num_val), bool(shuffle), class_column
-        self.num_samples = _check_num_samples(num_samples)
+        self.num_samples = check_num_samples(num_samples)
         self._random = self.shuffle
 
     def indices(self, n, rng, labels=None):

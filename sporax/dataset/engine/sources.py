@@ -10,6 +10,7 @@ import threading
 
 import numpy as np
 
+from ..._checkparam import check_dataset_dir, check_dataset_usage
 from . import _random
 from ._block import BLOCK_ROWS, Block, maybe_stack, to_np
 from ._exec import ordered_map
@@ -389,22 +390,6 @@ def _cached(key, load):
     return val
 
 
-def _check_dir(dataset_dir) -> str:
-    if not isinstance(dataset_dir, (str, os.PathLike)):
-        raise TypeError(f"dataset_dir must be a str, but got {type(dataset_dir).__name__}.")
-    d = os.fspath(dataset_dir)
-    if not os.path.isdir(d) or not os.access(d, os.R_OK):
-        raise ValueError(f"The folder {d} does not exist or is not a directory or permission denied!")
-    return d
-
-
-def _check_usage(usage, allowed) -> str:
-    usage = "all" if usage is None else usage
-    if usage not in allowed:
-        raise ValueError(f"Input usage is not within the valid set of {list(allowed)}.")
-    return usage
-
-
 # ====================================================================== MNIST
 def _find(d: str, base: str) -> str | None:
     for name in (base, base + ".gz", base.replace("-idx", ".idx"), base.replace("-idx", ".idx") + ".gz"):
@@ -472,8 +457,8 @@ class MnistDataset(MappableSource):
         shard_id=None,
         cache=None,
     ) -> None:
-        self.dataset_dir = _check_dir(dataset_dir)
-        self.usage = _check_usage(usage, ("train", "test", "all"))
+        self.dataset_dir = check_dataset_dir(dataset_dir)
+        self.usage = check_dataset_usage(usage, ("train", "test", "all"))
         self._loaded = None
         super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
 
@@ -533,8 +518,8 @@ class _CifarBase(MappableSource):
     def __init__(
         self, dataset_dir, usage, num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id
     ) -> None:
-        self.dataset_dir = _check_dir(dataset_dir)
-        self.usage = _check_usage(usage, ("train", "test", "all"))
+        self.dataset_dir = check_dataset_dir(dataset_dir)
+        self.usage = check_dataset_usage(usage, ("train", "test", "all"))
         self._loaded = None
         super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
 
@@ -690,7 +675,7 @@ class ImageFolderDataset(MappableSource):
         cache=None,
         decrypt=None,
     ) -> None:
-        self.dataset_dir = _check_dir(dataset_dir)
+        self.dataset_dir = check_dataset_dir(dataset_dir)
         self.extensions = tuple(e.lower() for e in extensions) if extensions else None
         self.decode = bool(decode)
         classes = sorted(e.name for e in os.scandir(self.dataset_dir) if e.is_dir())
