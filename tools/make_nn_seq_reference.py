@@ -148,6 +148,39 @@ def _embedding_cases():
     ]
 
 
+def _basic_cases():
+    r = _rng(5)
+
+    def f32(*shape, lo=-1.0, hi=1.0):
+        return r.uniform(lo, hi, shape).astype(np.float32)
+
+    spd = f32(3, 3)
+    spd = (spd @ spd.T + 3 * np.eye(3)).astype(np.float32)
+    return [
+        ("linear", lambda: nn.Linear(3, 4), [f32(2, 3)]),
+        ("bidense", lambda: nn.BiDense(3, 4, 5), [f32(2, 3, 3), f32(2, 3, 4)]),
+        ("densebnact", lambda: nn.DenseBnAct(3, 4, has_bn=True, activation="leakyrelu"), [f32(5, 3)], True),
+        ("reducelogsumexp", lambda: nn.ReduceLogSumExp((0, 2), keep_dims=True), [f32(2, 3, 4)]),
+        ("moments", lambda: nn.Moments(axis=(0, 1), keep_dims=False), [f32(2, 3, 4)]),
+        # (MatDet / MatInverse: MindSpore 2.10's CPU build has no DetTriangle / CholeskyTrsm kernel; NumPy checks)
+        ("lgamma", lambda: nn.LGamma(), [f32(5, lo=0.2, hi=4.0)]),
+        ("digamma", lambda: nn.DiGamma(), [f32(5, lo=0.2, hi=4.0)]),
+        ("lbeta", lambda: nn.LBeta(), [f32(4, lo=0.5, hi=3.0), f32(4, lo=0.5, hi=3.0)]),
+        # (Roll: no CPU kernel in MindSpore 2.10; NumPy checks)
+        ("tril", lambda: nn.Tril(), [f32(3, 4), 1]),
+        ("triu", lambda: nn.Triu(), [f32(2, 3, 3), -1]),
+        ("norm", lambda: nn.Norm(axis=1, keep_dims=True), [f32(3, 4)]),
+        # (MatrixDiag / MatrixDiagPart / MatrixSetDiag: no CPU kernels in MindSpore 2.10; NumPy checks)
+        ("l1regularizer", lambda: nn.L1Regularizer(0.5), [f32(3, 4)]),
+        (
+            "timedistributed_reshape",
+            lambda: nn.TimeDistributed(nn.Dense(3, 2), time_axis=1, reshape_with_axis=0),
+            [f32(4, 5, 3)],
+        ),
+        ("timedistributed_loop", lambda: nn.TimeDistributed(nn.Dense(3, 2), time_axis=1), [f32(4, 5, 3)]),
+    ]
+
+
 def _fn_cases():
     """Functional ops: (name, function of MindSpore tensors, inputs; the first input is differentiated)."""
     r = _rng(2)
@@ -238,9 +271,13 @@ def run_case(name, factory, args, store, meta, train=False):
         return total
 
     float_in = np.issubdtype(np.asarray(args[0]).dtype, np.floating)
-    grad_fn = ms.value_and_grad(loss_fn, grad_position=0 if float_in else None, weights=net.trainable_params())
+    params = net.trainable_params()
+    grad_fn = ms.value_and_grad(loss_fn, grad_position=0 if float_in else None, weights=params or None)
     _, grads = grad_fn(*ms_args)
-    gx, gw = grads if float_in else (None, grads)
+    if params:
+        gx, gw = grads if float_in else (None, grads)
+    else:
+        gx, gw = grads, ()
     if float_in:
         store[f"{name}/grad/in.0"] = gx.asnumpy()
     for pn, p, g in zip(names, net.trainable_params(), gw):
@@ -282,6 +319,8 @@ def main():
         run_case(name, factory, args, store, meta, train=bool(train and train[0]))
     for name, factory, args in _attention_cases():
         run_case(name, factory, args, store, meta)
+    for name, factory, args, *train in _basic_cases():
+        run_case(name, factory, args, store, meta, train=bool(train and train[0]))
     for name, factory, args in _embedding_cases():
         run_case(name, factory, args, store, meta)
     for name, fn, inputs in _fn_cases():

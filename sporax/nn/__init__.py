@@ -20,6 +20,11 @@ __all__ += wrap.__all__
 __all__ += learning_rate_schedule.__all__
 __all__ += dynamic_lr.__all__
 
+from . import utils  # noqa: E402
+from .utils import no_init_parameters  # noqa: E402
+
+__all__ += ["no_init_parameters"]
+
 
 def __getattr__(name: str):
     """``nn.metrics`` and the metric names (``nn.Accuracy``...), imported on first use: they live in

@@ -1,4 +1,5 @@
-"""Basic layers: Dense, Flatten, Unflatten, Identity, Dropout."""
+"""Basic layers: Dense, Flatten, Unflatten, Identity, the Dropout family, OneHot, Roll, Tril/Triu, Norm, the
+MatrixDiag family, L1Regularizer."""
 
 from __future__ import annotations
 
@@ -27,6 +28,15 @@ __all__ = [
     "Dropout3d",
     "DropoutExt",
     "Dropout2dExt",
+    "OneHot",
+    "Roll",
+    "Tril",
+    "Triu",
+    "Norm",
+    "MatrixDiag",
+    "MatrixDiagPart",
+    "MatrixSetDiag",
+    "L1Regularizer",
 ]
 
 
@@ -145,10 +155,20 @@ class Unflatten(Cell):
 
 
 class Identity(Cell):
-    """Returns its input."""
+    """Returns its input (the constructor takes and ignores any arguments, as MindSpore's).
 
-    def construct(self, x: Any) -> Any:
-        return x
+    Examples:
+        >>> import numpy as np
+        >>> import sporax as ms
+        >>> ms.nn.Identity(54, unused="x")(ms.Tensor(np.ones([2], np.float32))).shape
+        (2,)
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__()
+
+    def construct(self, input: Any) -> Any:
+        return input
 
 
 class Dropout(Cell):
@@ -305,3 +325,182 @@ class Dropout2dExt(Cell):
         if not self.training or self.p == 0:
             return input
         return ops.dropout2d(input, p=float(self.p), training=True)
+
+
+class OneHot(Cell):
+    """One-hot vectors of ``depth`` along ``axis`` with ``on_value``/``off_value`` (cast to ``dtype``); an index
+    outside ``[0, depth)`` gives an all-``off_value`` vector.
+
+    Examples:
+        >>> import numpy as np
+        >>> import sporax as ms
+        >>> ms.nn.OneHot(depth=3)(ms.Tensor(np.array([0, 2], np.int32))).asnumpy().tolist()
+        [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
+    """
+
+    def __init__(
+        self, axis: int = -1, depth: int = 1, on_value: float = 1.0, off_value: float = 0.0, dtype: Any = mstype.float32
+    ) -> None:
+        super().__init__()
+        self.axis, self.depth, self.dtype = axis, depth, dtype
+        self.on_value, self.off_value = on_value, off_value
+        self.onehot = ops.OneHot(axis)
+
+    def construct(self, indices: Tensor) -> Tensor:
+        on = ops.cast(Tensor(self.on_value, mstype.float32), self.dtype)
+        off = ops.cast(Tensor(self.off_value, mstype.float32), self.dtype)
+        return self.onehot(indices, self.depth, on, off)
+
+
+class Roll(Cell):
+    """Roll ``input_x`` by ``shift`` along ``axis`` (ints or equal-length sequences).
+
+    Examples:
+        >>> import numpy as np
+        >>> import sporax as ms
+        >>> ms.nn.Roll(2, 0)(ms.Tensor(np.arange(5, dtype=np.float32))).asnumpy().tolist()
+        [3.0, 4.0, 0.0, 1.0, 2.0]
+    """
+
+    def __init__(self, shift: Any, axis: Any) -> None:
+        super().__init__()
+        validator.check_value_type("shift", shift, [int, tuple, list], self.cls_name)
+        validator.check_value_type("axis", axis, [int, tuple, list], self.cls_name)
+        self.shift = list(shift) if isinstance(shift, (list, tuple)) else [shift]
+        self.axis = list(axis) if isinstance(axis, (list, tuple)) else [axis]
+        if len(self.shift) != len(self.axis):
+            raise ValueError(
+                f"For '{self.cls_name}', the shape of 'shift' and the shape of 'axis' must be the same, but got the "
+                f"length of 'shift' {len(self.shift)} and the length of 'axis' {len(self.axis)}."
+            )
+
+    def construct(self, input_x: Tensor) -> Tensor:
+        dim = input_x.ndim
+        for ax in self.axis:
+            validator.check_int_range(ax, -dim, dim, validator.INC_LEFT, "axis", self.cls_name)
+        return ops.roll(input_x, tuple(self.shift), tuple(self.axis))
+
+
+class Tril(Cell):
+    """The lower triangle (``k``-th diagonal and below) of the last two axes; the rest zero.
+
+    Examples:
+        >>> import numpy as np
+        >>> import sporax as ms
+        >>> ms.nn.Tril()(ms.Tensor(np.ones([2, 2], np.float32))).asnumpy().tolist()
+        [[1.0, 0.0], [1.0, 1.0]]
+    """
+
+    def construct(self, x: Tensor, k: int = 0) -> Tensor:
+        validator.check_is_int(k, "k value", "tril")
+        return ops.tril(x, k)
+
+
+class Triu(Cell):
+    """The upper triangle (``k``-th diagonal and above) of the last two axes; the rest zero.
+
+    Examples:
+        >>> import numpy as np
+        >>> import sporax as ms
+        >>> ms.nn.Triu()(ms.Tensor(np.ones([2, 2], np.float32))).asnumpy().tolist()
+        [[1.0, 1.0], [0.0, 1.0]]
+    """
+
+    def construct(self, x: Tensor, k: int = 0) -> Tensor:
+        validator.check_is_int(k, "k value", "triu")
+        return ops.triu(x, k)
+
+
+class Norm(Cell):
+    """``sqrt(sum(x ** 2, axis))`` (all axes by default), the reduced axes kept with ``keep_dims``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import sporax as ms
+        >>> float(ms.nn.Norm()(ms.Tensor(np.array([3.0, 4.0], np.float32))))
+        5.0
+    """
+
+    def __init__(self, axis: Any = (), keep_dims: bool = False) -> None:
+        super().__init__()
+        validator.check_value_type("keep_dims", keep_dims, [bool], self.cls_name)
+        self.axis = axis
+        self.keep_dims = keep_dims
+
+    def construct(self, x: Tensor) -> Tensor:
+        axis = self.axis if self.axis != () else tuple(range(x.ndim))
+        out = ops.sqrt(ops.sum(ops.square(x), axis, keepdim=True))
+        if not self.keep_dims:
+            out = ops.squeeze(out, axis if isinstance(axis, tuple) else (axis,))
+        return out
+
+    def extend_repr(self) -> str:
+        return f"axis={self.axis}, keep_dims={self.keep_dims}"
+
+
+class MatrixDiag(Cell):
+    """Batched diagonal matrices from the last axis: ``(..., n)`` -> ``(..., n, n)``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import sporax as ms
+        >>> ms.nn.MatrixDiag()(ms.Tensor(np.array([1.0, 2.0], np.float32))).asnumpy().tolist()
+        [[1.0, 0.0], [0.0, 2.0]]
+    """
+
+    def construct(self, input_x: Tensor) -> Tensor:
+        return ops.matrix_diag(input_x)
+
+
+class MatrixDiagPart(Cell):
+    """The main diagonals of the last two axes: ``(..., m, n)`` -> ``(..., min(m, n))``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import sporax as ms
+        >>> ms.nn.MatrixDiagPart()(ms.Tensor(np.eye(2, dtype=np.float32) * 3)).asnumpy().tolist()
+        [3.0, 3.0]
+    """
+
+    def construct(self, input_x: Tensor) -> Tensor:
+        return ops.diagonal(input_x, 0, -2, -1)
+
+
+class MatrixSetDiag(Cell):
+    """``input_x`` with the main diagonals of its last two axes replaced by ``diagonal``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import sporax as ms
+        >>> x = ms.Tensor(np.zeros([2, 2], np.float32))
+        >>> ms.nn.MatrixSetDiag()(x, ms.Tensor(np.array([1.0, 2.0], np.float32))).asnumpy().tolist()
+        [[1.0, 0.0], [0.0, 2.0]]
+    """
+
+    def construct(self, input_x: Tensor, diagonal: Tensor) -> Tensor:
+        return ops.matrix_set_diag(input_x, diagonal)
+
+
+class L1Regularizer(Cell):
+    """``scale * sum(|weights|)``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import sporax as ms
+        >>> float(ms.nn.L1Regularizer(0.5)(ms.Tensor(np.array([1.0, -2.0], np.float32))))
+        1.5
+    """
+
+    def __init__(self, scale: float) -> None:
+        super().__init__()
+        validator.check_value_type("scale", scale, [int, float], self.cls_name)
+        if scale <= 0:
+            raise ValueError(f"For '{self.cls_name}', the 'scale' must be greater than 0, but got {scale}.")
+        if math.isinf(scale) or math.isnan(scale):
+            raise ValueError(f"For '{self.cls_name}', the 'scale' can not be INF or NAN, but got {scale}.")
+        self.scale = Tensor(scale, dtype=mstype.float32)
+
+    def construct(self, weights: Tensor) -> Tensor:
+        if weights.dtype == mstype.bool_:
+            raise TypeError(f"For 'L1Regularizer', the 'weights' must be a number type, but got {weights.dtype}.")
+        return self.scale * ops.sum(ops.abs(weights))

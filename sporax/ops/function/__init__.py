@@ -27,12 +27,13 @@ __all__ += [
     if n not in __all__
 ]
 
-from . import dropout_func, embedding_func, norm_func  # noqa: E402
+from . import dense_func, dropout_func, embedding_func, norm_func  # noqa: E402
+from .dense_func import *  # noqa: E402, F403
 from .dropout_func import *  # noqa: E402, F403
 from .embedding_func import *  # noqa: E402, F403
 from .norm_func import *  # noqa: E402, F403
 
-__all__ += norm_func.__all__ + dropout_func.__all__ + embedding_func.__all__
+__all__ += norm_func.__all__ + dropout_func.__all__ + embedding_func.__all__ + dense_func.__all__
 
 from . import conv_pool_func  # noqa: E402
 from .conv_pool_func import *  # noqa: E402, F403
