@@ -590,6 +590,48 @@ CASES: list = [
         {"init": {"ksize": 2, "strides": 2}},
         G,
     ),
+    # ------------------------------------------------------------------ image layers, Conv2dBnAct
+    ("SSIM", "nn.SSIM", [[F, [2, 3, 12, 13]], [F, [2, 3, 12, 13]]], {}, {"graph": True}),
+    (
+        "SSIM_small",
+        "nn.SSIM",
+        [[F, [1, 2, 6, 7]], [F, [1, 2, 6, 7]]],
+        {"max_val": 2, "filter_size": 3, "filter_sigma": 0.8, "k1": 0.02, "k2": 0.05},
+        {"graph": True},
+    ),
+    (
+        "MSSSIM",
+        "nn.MSSSIM",
+        [["uniform", [1, 2, 16, 16]], ["uniform", [1, 2, 16, 16]]],
+        {"power_factors": [0.3, 0.3, 0.4], "filter_size": 3},
+        {"graph": True},
+    ),
+    ("PSNR", "nn.PSNR", [[F, [2, 3, 4, 5]], [F, [2, 3, 4, 5]]], {"max_val": 2.0}, {"graph": True}),
+    ("CentralCrop", "nn.CentralCrop", [[F, [2, 3, 7, 8]]], {"central_fraction": 0.6}, G),
+    ("CentralCrop_3d", "nn.CentralCrop", [[F, [3, 9, 5]]], {"central_fraction": 0.3}, G),
+    ("ImageGradients", "nn.ImageGradients", [[F, [2, 3, 4, 5]]], {}, G),
+    (
+        "Conv2dBnAct",
+        "nn.Conv2dBnAct",
+        [[F, [2, 3, 5, 5]]],
+        {"in_channels": 3, "out_channels": 4, "kernel_size": 3, "has_bn": True, "activation": "relu", "has_bias": True},
+        GP,
+    ),
+    (
+        "Conv2dBnAct_leaky",
+        "nn.Conv2dBnAct",
+        [[F, [1, 2, 6, 6]]],
+        {
+            "in_channels": 2,
+            "out_channels": 2,
+            "kernel_size": 2,
+            "stride": 2,
+            "pad_mode": "valid",
+            "activation": "leakyrelu",
+            "alpha": 0.1,
+        },
+        GP,
+    ),
 ]
 
 
@@ -606,6 +648,8 @@ def make_inputs(rng, specs):
     for s in specs:
         if s[0] == "const":
             out.append(np.asarray(s[1], dtype=s[2]))
+        elif s[0] == "uniform":
+            out.append(rng.rand(*s[1]).astype(np.float32))
         elif s[0] == "int":
             out.append(rng.randint(0, s[2], size=s[1]).astype(np.int64))
         else:
@@ -622,6 +666,8 @@ def main() -> None:
     cases = []
     for name, target, in_specs, kwargs, opts in CASES:
         rng = np.random.RandomState(sum(map(ord, name)))
+        # a few layers only run compiled in MindSpore 2.10 (SSIM/PSNR: a ScalarCast PyNative refuses)
+        ms.set_context(mode=ms.GRAPH_MODE if opts.get("graph") else ms.PYNATIVE_MODE)
         xs = make_inputs(rng, in_specs)
         kind, attr = target.split(".")
         kw = _tuples(kwargs)
@@ -646,6 +692,8 @@ def main() -> None:
             if opts.get("params"):
                 for p in net.get_parameters():
                     v = rng.randn(*p.shape).astype(np.float32) * 0.5
+                    if "variance" in p.name:
+                        v = np.abs(v) + 0.5
                     p.set_data(Tensor(v))
                     params[p.name.split(".")[-1]] = v
             run = net
@@ -672,7 +720,7 @@ def main() -> None:
                 return (o * Tensor(cot)).sum()
 
             if net is not None and params:
-                weights = [p for p in net.get_parameters()]
+                weights = list(net.trainable_params())
                 gin, gw = ms.value_and_grad(loss, grad_position=tuple(diff), weights=weights)(*[Tensor(x) for x in xs])[
                     1
                 ]

@@ -476,6 +476,9 @@ class Range(Primitive):
 class LinSpace(Primitive):
     """``LinSpace()(start, stop, num)``."""
 
+    def __init__(self) -> None:
+        super().__init__()
+
     def __call__(self, start: Any, stop: Any, num: Any) -> Any:
         return F.linspace(start, stop, num)
 

@@ -91,7 +91,7 @@ def test_against_mindspore(case):
             o = o if isinstance(o, tuple) else (o,)
             return (o[0] * cot).sum(), *o
 
-        weights = list(net.get_parameters()) if params else None
+        weights = list(net.trainable_params()) if params else None
         (_, *outs), grads = ms.value_and_grad(loss, grad_position=diff, weights=weights, has_aux=True)(*xs)
         gin, gw = grads if params else (grads, ())
         for p, g in zip(weights or (), gw):
