@@ -135,3 +135,13 @@ class TensorArrayMethods:
 
     def random_categorical(self, num_sample: int, seed: int = 0, dtype: Any = mstype.int64) -> Tensor:
         return _ops().random_categorical(self, num_sample, seed, dtype)
+
+    # ---------------------------------------------------------------- misc math
+    def ger(self, vec2: Any) -> Tensor:
+        return _ops().ger(self, vec2)
+
+    def lstsq(self, A: Any) -> Tensor:  # noqa: N803  (MindSpore's name)
+        return _ops().lstsq(self, A)
+
+    def mvlgamma(self, p: int) -> Tensor:
+        return _ops().mvlgamma(self, p)

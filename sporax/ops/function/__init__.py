@@ -64,3 +64,9 @@ from . import other_func  # noqa: E402
 from .other_func import *  # noqa: E402, F403
 
 __all__ += [n for n in other_func.__all__ if n not in __all__]
+
+from . import fft_func, misc_math_func  # noqa: E402
+from .fft_func import *  # noqa: E402, F403
+from .misc_math_func import *  # noqa: E402, F403
+
+__all__ += [n for n in fft_func.__all__ + misc_math_func.__all__ if n not in __all__]

@@ -85,3 +85,8 @@ __all__ += [n for n in image_ops.__all__ if n not in __all__]
 from ._removed_ops import ControlDepend, Sum  # noqa: E402
 
 __all__ += ["ControlDepend", "Sum"]
+
+from . import misc_math_ops  # noqa: E402
+from .misc_math_ops import *  # noqa: E402, F403
+
+__all__ += [n for n in misc_math_ops.__all__ if n not in __all__]
