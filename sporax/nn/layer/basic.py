@@ -391,6 +391,9 @@ class Tril(Cell):
         [[1.0, 0.0], [1.0, 1.0]]
     """
 
+    def __init__(self) -> None:
+        super().__init__()
+
     def construct(self, x: Tensor, k: int = 0) -> Tensor:
         validator.check_is_int(k, "k value", "tril")
         return ops.tril(x, k)
@@ -405,6 +408,9 @@ class Triu(Cell):
         >>> ms.nn.Triu()(ms.Tensor(np.ones([2, 2], np.float32))).asnumpy().tolist()
         [[1.0, 1.0], [0.0, 1.0]]
     """
+
+    def __init__(self) -> None:
+        super().__init__()
 
     def construct(self, x: Tensor, k: int = 0) -> Tensor:
         validator.check_is_int(k, "k value", "triu")
@@ -448,6 +454,9 @@ class MatrixDiag(Cell):
         [[1.0, 0.0], [0.0, 2.0]]
     """
 
+    def __init__(self) -> None:
+        super().__init__()
+
     def construct(self, input_x: Tensor) -> Tensor:
         return ops.matrix_diag(input_x)
 
@@ -461,6 +470,9 @@ class MatrixDiagPart(Cell):
         >>> ms.nn.MatrixDiagPart()(ms.Tensor(np.eye(2, dtype=np.float32) * 3)).asnumpy().tolist()
         [3.0, 3.0]
     """
+
+    def __init__(self) -> None:
+        super().__init__()
 
     def construct(self, input_x: Tensor) -> Tensor:
         return ops.diagonal(input_x, 0, -2, -1)
@@ -476,6 +488,9 @@ class MatrixSetDiag(Cell):
         >>> ms.nn.MatrixSetDiag()(x, ms.Tensor(np.array([1.0, 2.0], np.float32))).asnumpy().tolist()
         [[1.0, 0.0], [0.0, 2.0]]
     """
+
+    def __init__(self) -> None:
+        super().__init__()
 
     def construct(self, input_x: Tensor, diagonal: Tensor) -> Tensor:
         return ops.matrix_set_diag(input_x, diagonal)

@@ -77,6 +77,9 @@ class Range(Cell):
 class _Unary(Cell):
     _op = ""
 
+    def __init__(self) -> None:
+        super().__init__()
+
     def construct(self, x: Tensor) -> Tensor:
         _check_dtype("x", x.dtype, [mstype.float16, mstype.float32], self.cls_name)
         return getattr(ops, self._op)(x)
@@ -119,6 +122,9 @@ class IGamma(Cell):
         [0.6321]
     """
 
+    def __init__(self) -> None:
+        super().__init__()
+
     def construct(self, a: Tensor, x: Tensor) -> Tensor:
         validator.check_tensors_dtypes_same_and_valid(
             {"a": a.dtype, "x": x.dtype}, [mstype.float32, mstype.float64], self.cls_name
@@ -136,6 +142,9 @@ class LBeta(Cell):
         >>> ms.nn.LBeta()(one, one).asnumpy().tolist()
         [0.0]
     """
+
+    def __init__(self) -> None:
+        super().__init__()
 
     def construct(self, x: Tensor, y: Tensor) -> Tensor:
         validator.check_tensors_dtypes_same_and_valid(
@@ -225,6 +234,9 @@ class MatInverse(Cell):
         [[0.25, 0.0], [0.0, 0.5]]
     """
 
+    def __init__(self) -> None:
+        super().__init__()
+
     def construct(self, a: Tensor) -> Tensor:
         _check_dtype("input_a", a.dtype, [mstype.float16, mstype.float32], self.cls_name)
         l_inv = ops.inverse(ops.cholesky(a))
@@ -242,6 +254,9 @@ class MatDet(Cell):
         >>> float(ms.nn.MatDet()(a))
         8.0
     """
+
+    def __init__(self) -> None:
+        super().__init__()
 
     def construct(self, a: Tensor) -> Tensor:
         _check_dtype("input_a", a.dtype, [mstype.float16, mstype.float32], self.cls_name)

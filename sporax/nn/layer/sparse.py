@@ -31,6 +31,9 @@ class SparseToDense(Cell):
         3.0
     """
 
+    def __init__(self) -> None:
+        super().__init__()
+
     def construct(self, sparse_tensor: Any) -> Tensor:
         return _dense(sparse_tensor.indices, sparse_tensor.values, sparse_tensor.shape)
 

@@ -55,6 +55,10 @@ def test_parameter_names_and_inits():
     names = [p.name for p in enc.get_parameters()]
     assert names[0] == "layers.0.self_attn.in_proj_weight" and names[-1] == "layers.1.norm2.beta"
     assert len(names) == 2 * 12
+    dec = nn.TransformerDecoder(nn.TransformerDecoderLayer(8, 2, 16), 2, nn.LayerNorm((8,)))
+    dnames = [p.name for p in dec.get_parameters()]
+    assert dnames[0] == "layers.0.self_attn.in_proj_weight" and dnames[-1] == "norm.beta"
+    assert "layers.1.multihead_attn.out_proj.weight" in dnames and len(dnames) == 2 * 18 + 2
 
 
 def test_fused_path_equals_weights_path_and_dropout():
