@@ -444,6 +444,37 @@ case(
 )
 
 
+# ------------------------------------------------------------------ other dtypes (results keep them)
+H, D = XA.astype(np.float16), XA.astype(np.float64)
+case("f16_ops_gelu", "ops.gelu", [H], {"approximate": "tanh"}, grad=())
+case("f16_ops_hardswish", "ops.hardswish", [H], grad=())
+case("f16_ops_softplus", "ops.softplus", [H], grad=())
+case("f64_ops_softmin", "ops.softmin", [X.astype(np.float64)], {"axis": -1}, grad=())
+case("f64_ops_mish", "ops.mish", [D], grad=())
+case("f16_ops_kl_div", "ops.kl_div", [LOGP.astype(np.float16), prob(4, 5).astype(np.float16)], grad=())
+case("f64_ops_smooth_l1", "ops.smooth_l1_loss", [A45.astype(np.float64), B45.astype(np.float64)], grad=())
+case(
+    "f16_ops_bce_logits",
+    "ops.binary_cross_entropy_with_logits",
+    [LOGITS.astype(np.float16), Y45.astype(np.float16)],
+    grad=(),
+)
+case(
+    "f64_ops_cosine_embedding",
+    "ops.cosine_embedding_loss",
+    [f32(4, 3).astype(np.float64), f32(4, 3).astype(np.float64), np.array([1, -1, 1, -1], np.int32)],
+    grad=(),
+)
+case(
+    "f16_ops_hinge", "ops.hinge_embedding_loss", [f32(3, 4).astype(np.float16), sign(3, 4).astype(np.float16)], grad=()
+)
+case("f16_nn_MAELoss", "nn.MAELoss", [A45.astype(np.float16), B45.astype(np.float16)], grad=())
+case("f64_nn_MSELoss", "nn.MSELoss", [A45.astype(np.float64), B45.astype(np.float64)], grad=())
+case("f64_ops_ctc_loss", "ops.ctc_loss", [CTC_LP.astype(np.float64), CTC_T, CTC_IL, CTC_TL], grad=())
+case("f16_ops_cross_entropy", "ops.cross_entropy", [LOGITS.astype(np.float16), LABELS], grad=())
+case("f64_ops_nll_loss", "ops.nll_loss", [LOGP.astype(np.float64), LABELS], grad=())
+
+
 def resolve(spec, arrays, lib):
     """Build and return ``(fn, args)`` for one case with ``lib`` (mindspore or sporax)."""
     ops, nn, Tensor = lib.ops, lib.nn, lib.Tensor

@@ -82,6 +82,14 @@ def _const(v: float, a: Any) -> Any:
     return jnp.asarray(v, dtype=a.dtype)
 
 
+_HALF = (jnp.float16, jnp.bfloat16)
+
+
+def _up(a: Any) -> Any:
+    """float16/bfloat16 computed in float32 (as MindSpore's kernels do); the result is cast back."""
+    return a.astype(jnp.float32) if a.dtype in _HALF else a
+
+
 def _number(v: Any, name: str, op: str) -> float:
     if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
         raise TypeError(
@@ -134,19 +142,21 @@ def gelu(input: Any, approximate: str = "none") -> Tensor:
         raise TypeError(
             f"For 'gelu', the input dtype must be bfloat16, float16, float32 or float64, but got {mstype.from_np(a.dtype)}."
         )
-    return wrap(_jnn_gelu(a, approximate=approximate == "tanh"))
+    return wrap(_jnn_gelu(_up(a), approximate=approximate == "tanh").astype(a.dtype))
 
 
 def fast_gelu(x: Any) -> Tensor:
     """``x / (1 + exp(-1.702 |x|)) * exp(0.851 (x - |x|))`` (MindSpore's FastGeLU)."""
-    a = _float_in(x, "fast_gelu")
+    a0 = _float_in(x, "fast_gelu")
+    a = _up(a0)
     ab = jnp.abs(a)
-    return wrap(a / (1 + jnp.exp(_const(-1.702, a) * ab)) * jnp.exp(_const(0.851, a) * (a - ab)))
+    return wrap((a / (1 + jnp.exp(_const(-1.702, a) * ab)) * jnp.exp(_const(0.851, a) * (a - ab))).astype(a0.dtype))
 
 
 def silu(input: Any) -> Tensor:
     """``input * sigmoid(input)``."""
-    return wrap(_jnn_silu(_float_in(input, "silu")))
+    a = _float_in(input, "silu")
+    return wrap(_jnn_silu(_up(a)).astype(a.dtype))
 
 
 def leaky_relu(input: Any, alpha: float = 0.2) -> Tensor:
@@ -159,12 +169,14 @@ def leaky_relu(input: Any, alpha: float = 0.2) -> Tensor:
 def elu(input_x: Any, alpha: float = 1.0) -> Tensor:
     """``alpha * (exp(x) - 1)`` for ``x <= 0``, ``x`` elsewhere."""
     a = _float_in(input_x, "elu")
-    return wrap(_jnn_elu(a, alpha=_const(alpha, a)))
+    u = _up(a)
+    return wrap(_jnn_elu(u, alpha=_const(alpha, u)).astype(a.dtype))
 
 
 def selu(input_x: Any) -> Tensor:
     """``scale * (max(0, x) + min(0, alpha * (exp(x) - 1)))`` with SELU's fixed scale and alpha."""
-    return wrap(_jnn_selu(_float_in(input_x, "selu", "input_x")))
+    a = _float_in(input_x, "selu", "input_x")
+    return wrap(_jnn_selu(_up(a)).astype(a.dtype))
 
 
 def celu(x: Any, alpha: float = 1.0) -> Tensor:
@@ -174,38 +186,43 @@ def celu(x: Any, alpha: float = 1.0) -> Tensor:
     if alpha == 0:
         raise ValueError(f"For primitive[CeLU], the alpha must be not equal to 0 , but got {alpha}.")
     a = _float_in(x, "celu", "x")
-    return wrap(_jnn_celu(a, alpha=_const(alpha, a)))
+    u = _up(a)
+    return wrap(_jnn_celu(u, alpha=_const(alpha, u)).astype(a.dtype))
 
 
 @amp_black
 def softplus(input: Any, beta: float = 1, threshold: float = 20) -> Tensor:
     """``log(1 + exp(beta * x)) / beta``; linear where ``beta * x > threshold``."""
-    a = _float_in(input, "softplus")
+    a0 = _float_in(input, "softplus")
+    a = _up(a0)
     bx = a * _const(beta, a)
     soft = jnp.logaddexp(bx, _const(0, a)) / _const(beta, a)
-    return wrap(jnp.where(bx > threshold, a, soft))
+    return wrap(jnp.where(bx > threshold, a, soft).astype(a0.dtype))
 
 
 def softsign(x: Any) -> Tensor:
     """``x / (1 + |x|)``."""
     a = _float_in(x, "softsign")
-    return wrap(a / (1 + jnp.abs(a)))
+    u = _up(a)
+    return wrap((u / (1 + jnp.abs(u))).astype(a.dtype))
 
 
 def hardswish(input: Any) -> Tensor:
     """``x * relu6(x + 3) / 6``."""
-    a = _float_in(input, "hardswish")
+    a0 = _float_in(input, "hardswish")
+    a = _up(a0)
     # gradient (2x + 3) / 6 on [-3, 3] inclusive, as MindSpore's HSwishGrad
     mid = a * (a + 3) / _const(6, a)
-    return wrap(jnp.where(a < -3, _const(0, a), jnp.where(a > 3, a, mid)))
+    return wrap(jnp.where(a < -3, _const(0, a), jnp.where(a > 3, a, mid)).astype(a0.dtype))
 
 
 def hardsigmoid(input: Any) -> Tensor:
     """``relu6(x + 3) / 6``."""
-    a = _float_in(input, "hardsigmoid")
+    a0 = _float_in(input, "hardsigmoid")
+    a = _up(a0)
     # gradient 1/6 strictly inside (-3, 3), 0 at the kinks, as MindSpore's HSigmoidGrad
     mid = (a + 3) / _const(6, a)
-    return wrap(jnp.where(a <= -3, _const(0, a), jnp.where(a >= 3, _const(1, a), mid)))
+    return wrap(jnp.where(a <= -3, _const(0, a), jnp.where(a >= 3, _const(1, a), mid)).astype(a0.dtype))
 
 
 def hardtanh(input: Any, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
@@ -216,13 +233,15 @@ def hardtanh(input: Any, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
 
 def mish(x: Any) -> Tensor:
     """``x * tanh(softplus(x))``."""
-    a = _float_in(x, "mish")
-    return wrap(a * jnp.tanh(_jnn_softplus(a)))
+    a0 = _float_in(x, "mish")
+    a = _up(a0)
+    return wrap((a * jnp.tanh(_jnn_softplus(a))).astype(a0.dtype))
 
 
 def logsigmoid(x: Any) -> Tensor:
     """``log(sigmoid(x))``, computed stably."""
-    return wrap(_jnn_log_sigmoid(_float_in(x, "logsigmoid")))
+    a = _float_in(x, "logsigmoid")
+    return wrap(_jnn_log_sigmoid(_up(a)).astype(a.dtype))
 
 
 @amp_white

@@ -77,6 +77,8 @@ def test_forward_and_grad(case):
     outs = out if isinstance(out, (tuple, list)) else (out,)
     assert len(outs) == case["n_out"]
     tol = {"rtol": 1e-4, "atol": 1e-5} if case["name"] in LOOSE else TOL
+    if case["name"].startswith("f16_"):
+        tol = {"rtol": 1e-3, "atol": 1e-4}  # one float16 rounding apart
     for i, o in enumerate(outs):
         want = _adjust(case["name"], f"out{i}", DATA[f"{case['name']}.out{i}"])
         got = o.asnumpy()
