@@ -26,7 +26,6 @@ __all__ = [
     "vjp",
     "jvp",
     "vmap",
-    "scalar_cast",
     "typeof",
     "isconstant",
     "partial",
@@ -44,11 +43,6 @@ reduce_prod = _math_ops.ReduceProd()
 # MindSpore's ops.functional also holds these two primitive classes
 Median = _math_ops.Median
 Roll = _array_ops.Roll
-
-
-def scalar_cast(input_x: Any, input_t: Any) -> Any:
-    """A Python number converted to the Python type of the dtype ``input_t``."""
-    return mstype.dtype_to_pytype(input_t)(input_x)
 
 
 def typeof(x: Any) -> Any:

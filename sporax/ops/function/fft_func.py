@@ -68,13 +68,13 @@ def irfft(input: Any, n: Any = None, dim: int = -1, norm: Any = None) -> Tensor:
     return wrap(_f32(jnp.fft.irfft(a, n=n, axis=dim, norm=_check_norm(norm, "irfft")), a))
 
 
-def rfft2(input: Any, s: Any = None, dim: Any = [-2, -1], norm: Any = None) -> Tensor:  # noqa: B006
+def rfft2(input: Any, s: Any = None, dim: Any = (-2, -1), norm: Any = None) -> Tensor:
     """:func:`rfftn` over two dims."""
     a = _real_input(input, "rfft2")
     return wrap(_c64(jnp.fft.rfft2(a, s=s, axes=tuple(dim), norm=_check_norm(norm, "rfft2")), a))
 
 
-def irfft2(input: Any, s: Any = None, dim: Any = [-2, -1], norm: Any = None) -> Tensor:  # noqa: B006
+def irfft2(input: Any, s: Any = None, dim: Any = (-2, -1), norm: Any = None) -> Tensor:
     """The inverse of :func:`rfft2`."""
     a = _complex_input(input)
     return wrap(_f32(jnp.fft.irfft2(a, s=s, axes=tuple(dim), norm=_check_norm(norm, "irfft2")), a))
@@ -118,12 +118,12 @@ def ihfftn(input: Any, s: Any = None, dim: Any = None, norm: Any = None) -> Tens
     return wrap(_c64(out, a))
 
 
-def hfft2(input: Any, s: Any = None, dim: Any = [-2, -1], norm: Any = None) -> Tensor:  # noqa: B006
+def hfft2(input: Any, s: Any = None, dim: Any = (-2, -1), norm: Any = None) -> Tensor:
     """:func:`hfftn` over two dims."""
     return hfftn(input, s, dim, norm)
 
 
-def ihfft2(input: Any, s: Any = None, dim: Any = [-2, -1], norm: Any = None) -> Tensor:  # noqa: B006
+def ihfft2(input: Any, s: Any = None, dim: Any = (-2, -1), norm: Any = None) -> Tensor:
     """:func:`ihfftn` over two dims."""
     return ihfftn(input, s, dim, norm)
 

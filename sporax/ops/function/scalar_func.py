@@ -29,6 +29,7 @@ __all__ = [
     "scalar_log",
     "scalar_uadd",
     "scalar_usub",
+    "scalar_cast",
     "DtypeToEnum",
 ]
 
@@ -117,6 +118,23 @@ def scalar_uadd(x: Any) -> Any:
 def scalar_usub(x: Any) -> Any:
     """``-x``."""
     return -_num(x)
+
+
+def scalar_cast(input_x: Any, input_y: Any) -> Any:
+    """The Python number ``input_x`` converted to the Python type of the dtype ``input_y`` (``int`` for
+    ``mstype.int64`` — truncating —, ``float`` for ``mstype.float64``, ``bool`` for ``mstype.bool_``; other
+    int/float dtypes are accepted too)."""
+    if isinstance(input_x, Tensor) or not isinstance(input_x, (bool, int, float)):
+        raise TypeError(
+            f"For 'ScalarCast', the type of 'x' should be one of '['bool', 'Number']', but got type "
+            f"'{type(input_x).__name__}'."
+        )
+    if not isinstance(input_y, mstype.Type):
+        raise ValueError(
+            f"For 'ScalarCast', the supported type is in the list: [mindspore.int64, mindspore.float64, "
+            f"mindspore.bool], but got {input_y}."
+        )
+    return mstype.dtype_to_pytype(input_y)(input_x)
 
 
 # MindSpore's TypeId numbers of the dtypes (mindspore/core/ir/dtype/type_id.h)

@@ -60,3 +60,15 @@ def test_dtype_to_enum():
     ]
     with pytest.raises(TypeError, match="For 'Cast', the input 'dtype' should be mindspore dtype, but got 3."):
         d("Cast", "dtype", 3)
+
+
+def test_scalar_cast():
+    assert F.scalar_cast is ops.function.scalar_cast
+    assert F.scalar_cast(3.7, ms.int64) == 3 and type(F.scalar_cast(3.7, ms.int64)) is int
+    assert F.scalar_cast(-3.7, ms.int64) == -3
+    assert F.scalar_cast(3, ms.float64) == 3.0 and type(F.scalar_cast(3, ms.float64)) is float
+    assert F.scalar_cast(1, ms.bool_) is True
+    with pytest.raises(TypeError, match="For 'ScalarCast', the type of 'x' should be one of"):
+        F.scalar_cast(ms.Tensor(2.5), ms.int64)
+    with pytest.raises(ValueError, match="For 'ScalarCast', the supported type is in the list"):
+        F.scalar_cast(2, "int")
