@@ -259,20 +259,35 @@ class PReLU(Cell):
 
     def __init__(self, channel: int = 1, w: Any = 0.25) -> None:
         super().__init__()
-        if isinstance(channel, bool) or not isinstance(channel, int) or channel < 1:
-            raise ValueError(f"For 'PReLU', the 'channel' must be a positive int, but got {channel}.")
-        if isinstance(w, (int, float)) and not isinstance(w, bool):
+        validator.check_positive_int(channel, "channel", "PReLU")
+        if isinstance(w, (float, np.float32)):
             value = Tensor(np.full((channel,), w, np.float32))
         elif isinstance(w, list):
+            if len(w) != channel:
+                raise ValueError(
+                    f"For 'PReLU', the 'w' shape must be ({channel},): the length of 'w' must be equal to the "
+                    f"'channel' when the 'w' is a list, "
+                    f"but got the length of 'w': {len(w)}, the 'channel': {channel}."
+                )
+            for v in w:
+                if not isinstance(v, (float, np.float32)):
+                    raise ValueError(
+                        f"For 'PReLU', all elements in 'w' must be float when the 'w' is a list, but got {v}."
+                    )
             value = Tensor(np.asarray(w, np.float32))
         elif isinstance(w, Tensor):
+            if w.dtype not in (mstype.float16, mstype.float32):
+                raise ValueError(
+                    f"For 'PReLU', the dtype of 'w' must be float16 or float32 when the 'w' is a tensor, but got {w.dtype}."
+                )
+            if len(w.shape) != 1 or w.shape[0] != channel:
+                raise ValueError(
+                    f"For 'PReLU', the dimension of 'w' must be 1, and the elements number should be equal to the "
+                    f"'channel' when the 'w' is a tensor, but got 'w' shape {w.shape}, the 'channel' {channel}."
+                )
             value = w
         else:
-            raise TypeError(f"For 'PReLU', the 'w' must be a float, list or Tensor, but got {type(w).__name__}.")
-        if value.shape not in ((channel,), (1,)):
-            raise ValueError(f"For 'PReLU', the 'w' shape must be ({channel},), but got {value.shape}.")
-        if value.dtype not in (mstype.float16, mstype.float32, mstype.float64):
-            raise TypeError(f"For 'PReLU', the dtype of 'w' must be float, but got {value.dtype}.")
+            raise TypeError(f"For 'PReLU', the 'w' only supported float, list and tensor, but got {type(w).__name__}.")
         self.w = Parameter(value, name="a")
 
     def construct(self, x: Any) -> Any:
