@@ -224,7 +224,15 @@ def _convt_cl_fwd(x: Any, w: Any, stride: tuple, dilation: tuple, out_sp: tuple)
 def _convt_cl_bwd(stride: tuple, dilation: tuple, out_sp: tuple, res: Any, g: Any) -> tuple[Any, Any]:
     x, w = res
     nsp = x.ndim - 2
-    return _cl_fwd(g, w, stride, dilation), _cl_wgrad(g, x, stride, dilation, w.shape[:nsp])
+    ins, ks = x.shape[1 : 1 + nsp], w.shape[:nsp]
+    # an ``out_sp`` shorter than the windows reach cropped the result: its cotangent there is zero
+    need = [(ins[i] - 1) * stride[i] + dilation[i] * (ks[i] - 1) + 1 for i in range(nsp)]
+    short = [max(need[i] - g.shape[1 + i], 0) for i in range(nsp)]
+    gp = jnp.pad(g, [(0, 0), *((0, e) for e in short), (0, 0)]) if any(short) else g
+    dx = _cl_fwd(gp, w, stride, dilation)
+    if dx.shape[1 : 1 + nsp] != ins:  # an ``out_sp`` longer than that: rows past x's windows
+        dx = dx[(slice(None), *(slice(0, n) for n in ins))]
+    return dx, _cl_wgrad(gp, x, stride, dilation, ks)
 
 
 conv_transpose_cl.defvjp(_convt_cl_fwd, _convt_cl_bwd)

@@ -2,14 +2,7 @@
 forward values and gradients (of ``sum(out * cot)`` w.r.t. the inputs and the layer parameters) recorded by
 ``tools/make_nn_conv_reference.py`` under real MindSpore (fixture ``fixtures/nn_conv_reference.npz``).
 
-Covered here: ops.conv3d, ops.conv3d_transpose, nn.Conv3d, nn.Conv1dTranspose, nn.Conv2dTranspose,
-nn.Conv3dTranspose, ops.Conv2D, ops.Conv3D, ops.Conv2DBackpropInput, ops.Conv2DTranspose,
-ops.Conv3DTranspose, ops.avg_pool1d, ops.avg_pool3d, ops.max_pool3d, ops.max_pool2d,
-ops.adaptive_avg_pool1d, ops.adaptive_max_pool1d, ops.adaptive_avg_pool3d, ops.adaptive_max_pool3d,
-ops.adaptive_max_pool2d, ops.lp_pool1d, ops.lp_pool2d, ops.max_unpool1d, ops.max_unpool2d, ops.max_unpool3d,
-nn.MaxPool1d, nn.MaxPool3d, nn.AvgPool1d, nn.AvgPool3d, nn.AdaptiveAvgPool1d, nn.AdaptiveMaxPool1d,
-nn.AdaptiveAvgPool3d, nn.AdaptiveMaxPool3d, nn.LPPool1d, nn.LPPool2d, nn.MaxUnpool2d (and every case listed
-in the fixture).
+Every MindSpore name in ``CHECKED`` has at least one case in the fixture (checked below).
 """
 
 import json
@@ -23,6 +16,93 @@ from sporax import Tensor, nn, ops
 
 FIX = np.load(Path(__file__).parent / "fixtures" / "nn_conv_reference.npz")
 CASES = json.loads(str(FIX["__cases__"]))
+
+# the names the fixture checks ("prim.X" cases are ops.X primitives)
+CHECKED = (
+    "nn.AdaptiveAvgPool1d",
+    "nn.AdaptiveAvgPool3d",
+    "nn.AdaptiveMaxPool1d",
+    "nn.AdaptiveMaxPool3d",
+    "nn.AvgPool1d",
+    "nn.AvgPool3d",
+    "nn.CentralCrop",
+    "nn.ChannelShuffle",
+    "nn.ConstantPad1d",
+    "nn.ConstantPad2d",
+    "nn.ConstantPad3d",
+    "nn.Conv1dTranspose",
+    "nn.Conv2dBnAct",
+    "nn.Conv2dTranspose",
+    "nn.Conv3d",
+    "nn.Conv3dTranspose",
+    "nn.ImageGradients",
+    "nn.LPPool1d",
+    "nn.LPPool2d",
+    "nn.MSSSIM",
+    "nn.MaxPool1d",
+    "nn.MaxPool3d",
+    "nn.MaxUnpool2d",
+    "nn.PSNR",
+    "nn.Pad",
+    "nn.PixelShuffle",
+    "nn.PixelUnshuffle",
+    "nn.ReflectionPad1d",
+    "nn.ReflectionPad2d",
+    "nn.ReflectionPad3d",
+    "nn.ReplicationPad1d",
+    "nn.ReplicationPad2d",
+    "nn.ReplicationPad3d",
+    "nn.SSIM",
+    "nn.Upsample",
+    "nn.ZeroPad2d",
+    "ops.adaptive_avg_pool1d",
+    "ops.adaptive_avg_pool3d",
+    "ops.adaptive_max_pool1d",
+    "ops.adaptive_max_pool2d",
+    "ops.adaptive_max_pool3d",
+    "ops.avg_pool1d",
+    "ops.avg_pool3d",
+    "ops.channel_shuffle",
+    "ops.conv3d",
+    "ops.conv3d_transpose",
+    "ops.interpolate",
+    "ops.lp_pool1d",
+    "ops.lp_pool2d",
+    "ops.max_pool2d",
+    "ops.max_pool3d",
+    "ops.max_unpool1d",
+    "ops.max_unpool2d",
+    "ops.max_unpool3d",
+    "ops.mirror_pad",
+    "ops.pixel_shuffle",
+    "ops.pixel_unshuffle",
+    "ops.upsample",
+    "ops.AdaptiveAvgPool3D",
+    "ops.AdaptiveMaxPool2D",
+    "ops.AdaptiveMaxPool3D",
+    "ops.AvgPool",
+    "ops.AvgPool3D",
+    "ops.ChannelShuffle",
+    "ops.Conv2D",
+    "ops.Conv2DBackpropInput",
+    "ops.Conv2DTranspose",
+    "ops.Conv3D",
+    "ops.Conv3DTranspose",
+    "ops.MaxPool3D",
+    "ops.MaxPool3DWithArgmax",
+    "ops.MaxPoolWithArgmaxV2",
+    "ops.MaxUnpool2D",
+    "ops.MaxUnpool3D",
+    "ops.MirrorPad",
+    "ops.PadV3",
+    "ops.ResizeBicubic",
+    "ops.ResizeBilinearV2",
+    "ops.ResizeLinear1D",
+    "ops.ResizeNearestNeighbor",
+    "ops.ResizeNearestNeighborV2",
+    "ops.UpsampleNearest3D",
+    "ops.UpsampleTrilinear3D",
+)
 
 
 def _tuples(v):
@@ -108,3 +188,8 @@ def test_against_mindspore(case):
     float_pos = [i for i, spec in enumerate(in_specs) if spec[0] != "const"]
     for i, g in zip(diff, gin):
         _close(g, FIX[f"{name}/gin{float_pos[i]}"], f"{name} d(in{float_pos[i]})")
+
+
+def test_checked_names_have_cases():
+    targets = {c[1].replace("prim.", "ops.") for c in CASES}
+    assert targets == set(CHECKED)
