@@ -88,8 +88,17 @@ class TensorMethods(TensorArrayMethods, TensorMathMethods):
     def reshape_as(self, other: Tensor) -> Tensor:
         return _ops().reshape(self, other.shape)
 
-    def resize(self, *shape: Any) -> Tensor:
-        return _ops().resize_tensor(self, _shape_args(shape))
+    def resize(self, *new_shape: Any) -> Tensor:
+        """A new tensor of ``new_shape`` holding this one's values in row-major order, cut short or padded with
+        zeros (MindSpore's; NumPy's ``resize`` repeats instead). This tensor is left alone."""
+        shape = _shape_args(new_shape)
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        n = int(np.prod(shape))
+        flat = _ops().reshape(self, (-1,))
+        if n <= self.size:
+            return _ops().reshape(flat[:n], shape)
+        pad = _ops().zeros((n - self.size,), self.dtype)
+        return _ops().reshape(_ops().concat((flat, pad)), shape)
 
     def transpose(self, *axes: Any) -> Tensor:
         return _ops().transpose(self, _shape_args(axes) if axes else None)
@@ -179,8 +188,11 @@ class TensorMethods(TensorArrayMethods, TensorMathMethods):
     def diagonal(self, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Tensor:
         return _ops().diagonal(self, offset, axis1, axis2)
 
-    def trace(self) -> Tensor:
-        return _ops().trace(self)
+    def trace(self, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None) -> Tensor:
+        if (offset, axis1, axis2, dtype) == (0, 0, 1, None):
+            return _ops().trace(self)
+        out = _ops().diagonal(self, offset, axis1, axis2).sum(-1)
+        return out if dtype is None else _ops().cast(out, dtype)
 
     def tril(self, diagonal: int = 0) -> Tensor:
         return _ops().tril(self, diagonal)
@@ -265,8 +277,8 @@ class TensorMethods(TensorArrayMethods, TensorMathMethods):
     def cumprod(self, dim: int, dtype: Any = None) -> Tensor:
         return _ops().cumprod(self, dim, dtype)
 
-    def norm(self, ord: Any = None, dim: Any = None, keepdim: bool = False) -> Tensor:
-        return _ops().norm(self, ord, dim, keepdim)
+    def norm(self, ord: Any = None, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+        return _ops().norm(self, ord, dim, keepdim, dtype=dtype)
 
     def logsumexp(self, axis: Any, keepdims: bool = False) -> Tensor:
         return _ops().logsumexp(self, axis, keepdims)
@@ -341,8 +353,8 @@ class TensorMethods(TensorArrayMethods, TensorMathMethods):
     def soft_shrink(self, lambd: float = 0.5) -> Tensor:
         return _ops().softshrink(self, lambd)
 
-    def softmax(self, axis: int = -1) -> Tensor:
-        return _ops().softmax(self, axis)
+    def softmax(self, axis: int, dtype: Any = None) -> Tensor:
+        return _ops().softmax(self, axis, dtype=dtype)
 
     def floor(self) -> Tensor:
         return _ops().floor(self)
@@ -453,8 +465,8 @@ class TensorMethods(TensorArrayMethods, TensorMathMethods):
     def fmod(self, other: Any) -> Tensor:
         return _ops().fmod(self, other)
 
-    def float_power(self, exponent: Any) -> Tensor:
-        return _ops().float_power(self, exponent)
+    def float_power(self, other: Any) -> Tensor:
+        return _ops().float_power(self, other)
 
     def xlogy(self, y: Any) -> Tensor:
         return _ops().xlogy(self, y)
@@ -656,8 +668,9 @@ class TensorMethods(TensorArrayMethods, TensorMathMethods):
     def new_ones(self, size: Any, *, dtype: Any = None) -> Tensor:
         return _ops().ones(size, dtype or self.dtype)
 
-    def bernoulli(self, p: Any = 0.5, seed: Any = None) -> Tensor:
-        return _ops().bernoulli(self, p, seed)
+    def bernoulli(self, *, generator: Any = None) -> Tensor:
+        """0/1 draws with the probabilities held in this tensor (from ``generator``, else the global state)."""
+        return _ops().bernoulli_ext(self, generator=generator)
 
     def multinomial(self, num_samples: int, replacement: bool = True, seed: Any = None) -> Tensor:
         return _ops().multinomial(self, num_samples, replacement, seed)

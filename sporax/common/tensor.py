@@ -18,6 +18,7 @@ from .._engine import concrete, is_tracer, jax, jnp, traced_text
 from . import dtype as mstype
 from ._op_registry import ops as _ops
 from ._tensor_methods import TensorMethods
+from ._tensor_top_methods import TensorTopMethods
 
 __all__ = ["Tensor", "COOTensor", "CSRTensor", "RowTensor", "tensor", "is_tensor", "from_numpy"]
 
@@ -86,7 +87,7 @@ def to_array(data: Any, dtype: Any = None) -> Any:
     return jnp.asarray(arr)
 
 
-class Tensor(TensorMethods):
+class Tensor(TensorMethods, TensorTopMethods):
     """MindSpore's Tensor.
 
     Args:
@@ -235,14 +236,14 @@ class Tensor(TensorMethods):
         a = np.asarray(self._data)
         return a if dtype is None else a.astype(dtype)
 
-    def item(self, index: Any = None) -> Any:
-        if index is None:
-            if self._data.size != 1:
-                raise ValueError(
-                    f"For 'item', the tensor must have exactly one element when no index is given, but it has {self._data.size}."
-                )
-            return concrete.to_python(self._data, lambda a: a.reshape(()).item())
-        return self.asnumpy().item(index)
+    def item(self) -> Any:
+        """The value of a one-element tensor as a Python number."""
+        if self._data.size != 1:
+            raise ValueError(
+                f"The tensor should have only one element, but got {self._data.size}, more than one element is "
+                "ambiguous."
+            )
+        return concrete.to_python(self._data, lambda a: a.reshape(()).item())
 
     def tolist(self) -> Any:
         return self.asnumpy().tolist()
