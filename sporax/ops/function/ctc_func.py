@@ -149,28 +149,30 @@ def ctc_loss_v2(
     return nll, log_alpha
 
 
-def _ctc_nll_impl(lp: Any, ext: Any, ext_len: Any, il: Any, blank: int) -> Any:
-    return -ctc_alpha(lp, ext, ext_len, il, blank)[1]
+def _ctc_nll_impl(lp: Any, ext: Any, ext_len: Any, il: Any, blank: int) -> tuple[Any, Any]:
+    log_alpha, loglik = ctc_alpha(lp, ext, ext_len, il, blank)
+    return -loglik, log_alpha
 
 
 @functools.partial(jax.custom_vjp, nondiff_argnums=(4,))
-def _ctc_nll(lp: Any, ext: Any, ext_len: Any, il: Any, blank: int) -> Any:
-    """Per-sequence CTC negative log-likelihood with MindSpore's (and PyTorch's) gradient convention:
-    ``exp(log_probs) - posterior`` on the frames each sequence uses, i.e. the gradient with respect to the
-    logits of a log_softmax that produced ``log_probs``; 0 on other frames and for infinite losses."""
+def _ctc_nll(lp: Any, ext: Any, ext_len: Any, il: Any, blank: int) -> tuple[Any, Any]:
+    """``(nll, log_alpha)`` per sequence (one scan), with MindSpore's (and PyTorch's) gradient convention
+    for ``nll``: ``exp(log_probs) - posterior`` on the frames each sequence uses, i.e. the gradient with
+    respect to the logits of a log_softmax that produced ``log_probs``; 0 on other frames and for infinite
+    losses. ``log_alpha`` carries no gradient."""
     return _ctc_nll_impl(lp, ext, ext_len, il, blank)
 
 
 def _ctc_nll_fwd(lp: Any, ext: Any, ext_len: Any, il: Any, blank: int) -> tuple[Any, Any]:
-    nll, vjp = jax.vjp(lambda x: _ctc_nll_impl(x, ext, ext_len, il, blank), lp)
-    return nll, (vjp, lp, il, nll)
+    (nll, log_alpha), vjp = jax.vjp(lambda x: _ctc_nll_impl(x, ext, ext_len, il, blank), lp)
+    return (nll, log_alpha), (vjp, lp, il, nll, log_alpha)
 
 
 def _ctc_nll_bwd(blank: int, res: Any, g: Any) -> tuple[Any, None, None, None]:
-    vjp, lp, il, nll = res
-    (true_grad,) = vjp(g)
+    vjp, lp, il, nll, log_alpha = res
+    (true_grad,) = vjp((g[0], jnp.zeros_like(log_alpha)))
     used = (jnp.arange(lp.shape[0])[:, None] < il[None, :]) & jnp.isfinite(nll)[None, :]
-    grad = jnp.where(used[:, :, None], true_grad + jnp.exp(lp) * g[None, :, None], jnp.zeros_like(lp))
+    grad = jnp.where(used[:, :, None], true_grad + jnp.exp(lp) * g[0][None, :, None], jnp.zeros_like(lp))
     return grad, None, None, None
 
 
@@ -184,8 +186,7 @@ def _ctc_v2(log_probs: Any, targets: Any, input_lengths: Any, target_lengths: An
     il = input_lengths._data.astype(jnp.int32)
     tl = target_lengths._data.astype(jnp.int32)
     ext, ext_len = _extend(tg, tl, blank)
-    log_alpha, _ = ctc_alpha(lax.stop_gradient(lp), ext, ext_len, il, blank)
-    nll = _ctc_nll(lp, ext, ext_len, il, blank)
+    nll, log_alpha = _ctc_nll(lp, ext, ext_len, il, blank)
     if zero_infinity:
         nll = jnp.where(jnp.isinf(nll), jnp.zeros_like(nll), nll)
     return wrap(nll), wrap(log_alpha)
