@@ -310,7 +310,7 @@ def _dense_labels(idx: Any, vals: Any, n: int, collapse: bool) -> tuple[Any, Any
     return dense, lengths
 
 
-@functools.partial(jax.custom_vjp, nondiff_argnums=())
+@jax.custom_vjp
 def _loss_with_grad(x: Any, loss: Any, grad: Any) -> Any:
     return loss
 
@@ -324,6 +324,23 @@ def _lwg_bwd(grad: Any, g: Any) -> tuple[Any, Any, Any]:
 
 
 _loss_with_grad.defvjp(_lwg_fwd, _lwg_bwd)
+
+
+@jax.custom_vjp
+def _costs_with_grad(x: Any, costs: Any, grad: Any) -> Any:
+    """``costs`` (batch first) whose gradient with respect to ``x`` is the precomputed ``grad``."""
+    return costs
+
+
+def _cwg_fwd(x: Any, costs: Any, grad: Any) -> tuple[Any, Any]:
+    return costs, grad
+
+
+def _cwg_bwd(grad: Any, g: Any) -> tuple[Any, Any, Any]:
+    return grad * g.reshape(g.shape + (1,) * (grad.ndim - 1)), jnp.zeros_like(g), jnp.zeros_like(grad)
+
+
+_costs_with_grad.defvjp(_cwg_fwd, _cwg_bwd)
 
 
 @compiled_op
@@ -457,6 +474,8 @@ def _rnnt(acts: Any, labels: Any, input_length: Any, label_length: Any, blank: i
         at_u = jnp.take_along_axis(alpha + fin_blank, ll[:, None], axis=1)[:, 0]
         return -at_u
 
-    cost, vjp = jax.vjp(costs, x)
+    cost, vjp = jax.vjp(costs, lax.stop_gradient(x))
     (grad,) = vjp(jnp.ones_like(cost))
-    return wrap(cost.astype(x.dtype)), wrap(grad.astype(x.dtype))
+    cost, grad = cost.astype(x.dtype), grad.astype(x.dtype)
+    # the costs' gradient is the op's own gradient output (no second differentiation of the scans)
+    return wrap(_costs_with_grad(x, cost, grad)), wrap(grad)

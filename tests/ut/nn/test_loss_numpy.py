@@ -331,3 +331,12 @@ def test_ctc_loss_trains_a_layer():
         opt(grads)
         first = float(loss.asnumpy()) if first is None else first
     assert float(loss.asnumpy()) < 0.5 * first
+
+
+def test_rnnt_costs_gradient_is_the_gradient_output():
+    acts = T(rng.standard_normal((1, 3, 2, 4)).astype(np.float32))
+    labels, il, ll = T(np.array([[2]], np.int32)), T(np.array([3], np.int32)), T(np.array([1], np.int32))
+    prim = ops.RNNTLoss(blank_label=0)
+    _, grads = prim(acts, labels, il, ll)
+    g = ms.grad(lambda a: prim(a, labels, il, ll)[0].sum() * 2.0)(acts)
+    close(g, 2.0 * grads.asnumpy(), atol=1e-6)
