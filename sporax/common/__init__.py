@@ -15,6 +15,7 @@ from .generator import seed as seed  # noqa: PLC0414  (the function shadows the 
 from .jit_config import JitConfig
 from .parameter import Parameter, ParameterTuple
 from .seed import get_seed, set_seed
+from ._sparse_tensor import SparseTensor
 from .tensor import COOTensor, CSRTensor, RowTensor, Tensor, from_numpy, is_tensor, tensor
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "COOTensor",
     "CSRTensor",
     "RowTensor",
+    "SparseTensor",
     "from_numpy",
     "jit_class",
     "lazy_inline",

@@ -487,18 +487,5 @@ def is_tensor(obj: Any) -> bool:
     return isinstance(obj, Tensor)
 
 
-class _SparseUnsupported:
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        raise NotImplementedError(f"{type(self).__name__} is not supported by sporax: use a dense Tensor.")
-
-
-class COOTensor(_SparseUnsupported):
-    """Sparse tensors are not part of sporax; constructing one raises NotImplementedError."""
-
-
-class CSRTensor(_SparseUnsupported):
-    """Sparse tensors are not part of sporax; constructing one raises NotImplementedError."""
-
-
-class RowTensor(_SparseUnsupported):
-    """Sparse tensors are not part of sporax; constructing one raises NotImplementedError."""
+# the sparse tensors (they hold Tensors, so they are defined after Tensor)
+from ._sparse_tensor import COOTensor, CSRTensor, RowTensor  # noqa: E402

@@ -6,7 +6,9 @@ from .linalg_func import *  # noqa: F403
 from .math_func import *  # noqa: F403
 from .nn_func import *  # noqa: F403
 from .random_func import *  # noqa: F403
-from . import spectral_func
+from . import sparse_func, sparse_unary_func, spectral_func
+from .sparse_func import *  # noqa: F403
+from .sparse_unary_func import *  # noqa: F403
 from .spectral_func import *  # noqa: F403
 from . import activation_func, ctc_func, loss_func, margin_loss_func
 from .activation_func import *  # noqa: F403
@@ -20,7 +22,7 @@ __all__ += linalg_func.__all__
 __all__ += math_func.__all__
 __all__ += nn_func.__all__
 __all__ += random_func.__all__
-__all__ += spectral_func.__all__
+__all__ += spectral_func.__all__ + sparse_func.__all__ + sparse_unary_func.__all__
 __all__ += [
     n
     for n in activation_func.__all__ + loss_func.__all__ + margin_loss_func.__all__ + ctc_func.__all__

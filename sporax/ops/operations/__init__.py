@@ -90,3 +90,8 @@ from . import misc_math_ops  # noqa: E402
 from .misc_math_ops import *  # noqa: E402, F403
 
 __all__ += [n for n in misc_math_ops.__all__ if n not in __all__]
+
+from . import sparse_ops  # noqa: E402
+from .sparse_ops import *  # noqa: E402, F403
+
+__all__ += [n for n in sparse_ops.__all__ if n not in __all__]
