@@ -175,3 +175,14 @@ def test_grids_boxes_and_sampling():
     from sporax.ops import functional
 
     assert functional.Median is ops.Median and functional.Roll is ops.Roll
+
+
+def test_bernoulli_class_and_atleast():
+    draws = ops.Bernoulli()(T(np.zeros((300,), np.float32)), 0.3)
+    assert draws.shape == (300,) and set(np.unique(draws.asnumpy()).tolist()) <= {0.0, 1.0}
+    assert 40 < draws.asnumpy().sum() < 140
+    assert ops.atleast_1d(T(np.array(3.0))).shape == (1,)
+    one, two = ops.atleast_1d([T(np.array(1.0)), T(np.ones((2, 2)))])
+    assert one.shape == (1,) and two.shape == (2, 2)
+    assert ops.atleast_3d(T(np.ones(4))).shape == (1, 4, 1)
+    assert ops.atleast_3d(T(np.ones((2, 3)))).shape == (2, 3, 1)

@@ -96,6 +96,76 @@ def test_csr_against_scipy():
     assert c.astype(ms.float32).dtype == ms.float32
 
 
+UNARY_OPS = (
+    ops.coo_abs,
+    ops.coo_acos,
+    ops.coo_acosh,
+    ops.coo_asin,
+    ops.coo_asinh,
+    ops.coo_atan,
+    ops.coo_atanh,
+    ops.coo_ceil,
+    ops.coo_cos,
+    ops.coo_cosh,
+    ops.coo_exp,
+    ops.coo_expm1,
+    ops.coo_floor,
+    ops.coo_inv,
+    ops.coo_isfinite,
+    ops.coo_isinf,
+    ops.coo_isnan,
+    ops.coo_log,
+    ops.coo_log1p,
+    ops.coo_neg,
+    ops.coo_relu,
+    ops.coo_relu6,
+    ops.coo_round,
+    ops.coo_sigmoid,
+    ops.coo_sin,
+    ops.coo_sinh,
+    ops.coo_softsign,
+    ops.coo_sqrt,
+    ops.coo_square,
+    ops.coo_tan,
+    ops.coo_tanh,
+    ops.csr_abs,
+    ops.csr_acos,
+    ops.csr_acosh,
+    ops.csr_asin,
+    ops.csr_asinh,
+    ops.csr_atan,
+    ops.csr_atanh,
+    ops.csr_ceil,
+    ops.csr_cos,
+    ops.csr_cosh,
+    ops.csr_exp,
+    ops.csr_expm1,
+    ops.csr_floor,
+    ops.csr_inv,
+    ops.csr_isfinite,
+    ops.csr_isinf,
+    ops.csr_isnan,
+    ops.csr_log,
+    ops.csr_log1p,
+    ops.csr_neg,
+    ops.csr_relu,
+    ops.csr_relu6,
+    ops.csr_round,
+    ops.csr_sigmoid,
+    ops.csr_sin,
+    ops.csr_sinh,
+    ops.csr_softsign,
+    ops.csr_sqrt,
+    ops.csr_square,
+    ops.csr_tan,
+    ops.csr_tanh,
+)
+
+
+def test_every_sparse_unary_op_is_listed():
+    assert [f.__name__ for f in UNARY_OPS] == sparse_unary_func.__all__
+
+
 @pytest.mark.parametrize("name", sparse_unary_func.__all__)
 def test_unary_on_stored_values(name):
     kind, op = name.split("_", 1)
