@@ -580,12 +580,12 @@ class TensorMethods(TensorArrayMethods, TensorMathMethods):
         return _ops().diff(self, n, axis, prepend, append)
 
     def argmax_with_value(self, axis: int = 0, keep_dims: bool = False) -> Any:
-        values, index = _ops().max(self, axis, keep_dims)
-        return index, values
+        # MindSpore 2.10's Tensor method returns (values, indices); ops.ArgMaxWithValue gives (indices, values)
+        return _ops().max(self, axis, keep_dims)
 
     def argmin_with_value(self, axis: int = 0, keep_dims: bool = False) -> Any:
-        values, index = _ops().min(self, axis, keep_dims)
-        return index, values
+        # MindSpore 2.10's Tensor method returns (values, indices); ops.ArgMinWithValue gives (indices, values)
+        return _ops().min(self, axis, keep_dims)
 
     def mm(self, mat2: Any) -> Tensor:
         return _ops().mm(self, mat2)

@@ -9,6 +9,7 @@ frame open it is the stored array; while a jit trace or a gradient runs it is wh
 from __future__ import annotations
 
 import copy as _copy
+import inspect
 from typing import Any
 
 import numpy as np
@@ -47,16 +48,13 @@ class Parameter(Tensor):
         "__dict__",
     )
 
-    def __init__(
-        self,
-        default_input: Any,
-        name: str | None = None,
-        requires_grad: bool = True,
-        layerwise_parallel: bool = False,
-        parallel_optimizer: bool = True,
-        storage_format: str = "",
-        device: Any = None,
-    ) -> None:
+    def __init__(self, default_input: Any, *args: Any, **kwargs: Any) -> None:
+        # MindSpore's signature is (default_input, *args, **kwargs); the arguments are those of _parameter_args
+        bound = _PARAMETER_ARGS.bind(*args, **kwargs)
+        bound.apply_defaults()
+        name, requires_grad, layerwise_parallel, parallel_optimizer = (
+            bound.arguments[k] for k in ("name", "requires_grad", "layerwise_parallel", "parallel_optimizer")
+        )
         if isinstance(default_input, (list, tuple)) and not default_input:
             raise ValueError("For 'Parameter', the 'default_input' cannot be an empty list or tuple.")
         self._stored = _fresh_array(default_input)
@@ -71,6 +69,9 @@ class Parameter(Tensor):
         self.layerwise_parallel = layerwise_parallel
         self.parallel_optimizer = parallel_optimizer
         self._param_info = None
+        self._comm_fusion = 1
+        self._comm_recompute = False
+        self._pipeline_stages: list[int] = []
 
     # The value, through the state frames (overrides Tensor's slot).
     @property
@@ -126,6 +127,64 @@ class Parameter(Tensor):
     @property
     def unique(self) -> bool:
         return True
+
+    # ---------------------------------------------------------------- MindSpore's parallel/cache settings
+    # Recorded with MindSpore's defaults; XLA's data-parallel step fuses gradients itself and keeps no
+    # host-side embedding cache, so they do not change what runs.
+    @property
+    def key(self) -> int:
+        """The parameter-server key (-1: not a parameter-server parameter)."""
+        return -1
+
+    @property
+    def comm_fusion(self) -> int:
+        """The fusion group of this parameter's gradient all-reduce (MindSpore's default 1)."""
+        return self._comm_fusion
+
+    @comm_fusion.setter
+    def comm_fusion(self, comm_fusion_: int) -> None:
+        if isinstance(comm_fusion_, bool) or not isinstance(comm_fusion_, int) or comm_fusion_ < 0:
+            raise ValueError(
+                f"For 'Parameter', the 'comm_fusion' must be a non-negative int, but got {comm_fusion_!r}."
+            )
+        self._comm_fusion = comm_fusion_
+
+    @property
+    def parallel_optimizer_comm_recompute(self) -> bool:
+        return self._comm_recompute
+
+    @parallel_optimizer_comm_recompute.setter
+    def parallel_optimizer_comm_recompute(self, value: bool) -> None:
+        if not isinstance(value, bool):
+            raise TypeError(
+                f"For 'Parameter', the 'parallel_optimizer_comm_recompute' must be a bool, but got "
+                f"{type(value).__name__}."
+            )
+        self._comm_recompute = value
+
+    @property
+    def cache_enable(self) -> bool:
+        return False
+
+    @property
+    def cache_shape(self) -> list[int]:
+        return []
+
+    def add_pipeline_stage(self, *args: Any, **kwargs: Any) -> None:
+        """Record a pipeline stage that uses this parameter."""
+        stage = args[0] if args else kwargs.get("stage")
+        if isinstance(stage, bool) or not isinstance(stage, int) or stage < 0:
+            raise TypeError(f"For 'Parameter', the 'stage' must be a non-negative int, but got {stage!r}.")
+        self._pipeline_stages.append(stage)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Parameter:
+        """Set ``requires_grad`` and return the parameter."""
+        if not isinstance(requires_grad, bool):
+            raise TypeError(
+                f"For 'Parameter', the 'requires_grad' must be a bool, but got {type(requires_grad).__name__}."
+            )
+        self.requires_grad = requires_grad
+        return self
 
     # ---------------------------------------------------------------- value
     def set_data(self, data: Any, slice_shape: bool = False) -> Parameter:
@@ -197,6 +256,20 @@ class Parameter(Tensor):
 
     def __bool__(self) -> bool:
         return Tensor.__bool__(self)
+
+
+def _parameter_args(
+    name: str | None = None,
+    requires_grad: bool = True,
+    layerwise_parallel: bool = False,
+    parallel_optimizer: bool = True,
+    storage_format: str = "",
+    device: Any = None,
+) -> None:
+    """The arguments ``Parameter(default_input, ...)`` takes after ``default_input``."""
+
+
+_PARAMETER_ARGS = inspect.signature(_parameter_args)
 
 
 def _rebuild_parameter(value: np.ndarray, name: str, requires_grad: bool) -> Parameter:

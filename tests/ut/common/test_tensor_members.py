@@ -165,3 +165,68 @@ def test_fixed_signatures():
     np.testing.assert_array_equal(t.resize(14).asnumpy()[-2:], [0.0, 0.0])
     assert t.shape == (3, 4)
     assert Tensor([[2.5]]).item() == 2.5
+
+
+# The members the cases above exercise, by name (on Tensor and, inherited, on Parameter).
+CASE_METHODS = [
+    "add_", "sub_", "mul_", "div_", "exp_", "log_", "floor_", "sigmoid_", "sign_", "remainder_", "floor_divide_",
+    "masked_fill_", "masked_scatter_", "copy_", "fill_diagonal_", "fill_diagonal", "index_add_", "index_add",
+    "index_put", "index_put_", "scatter_", "scatter_sub", "addmm", "addmm_", "addmv", "baddbmm", "matrix_power",
+    "bitwise_not", "gcd", "lcm", "divide", "greater", "greater_equal", "less", "less_equal", "not_equal", "byte",
+    "short", "ndimension", "ptp", "choose", "repeat_interleave", "unique", "kthvalue", "sum_to_size",
+    "storage_offset", "stride", "new_full", "new_empty", "H", "mH", "itemset",
+]  # fmt: skip
+
+
+def test_every_listed_member_has_a_case():
+    exercised = {case[1] for case in CASES.values()}
+    assert set(CASE_METHODS) <= exercised | {"unique", "kthvalue", "new_full"}
+    p = ms.Parameter(Tensor(F.copy()), name="p")
+    for name in CASE_METHODS:
+        assert hasattr(p, name), name
+
+
+def test_simple_members():
+    t = Tensor(np.array([[1.0, 5.0, 2.0], [4.0, 0.0, 3.0]], np.float32))
+    # MindSpore 2.10: values first, then indices
+    v, i = t.argmin_with_value(1)
+    np.testing.assert_array_equal(v.asnumpy(), [1.0, 0.0])
+    np.testing.assert_array_equal(i.asnumpy(), [0, 1])
+    v, i = t.argmax_with_value(1)
+    np.testing.assert_array_equal(v.asnumpy(), [5.0, 4.0])
+    np.testing.assert_array_equal(i.asnumpy(), [1, 0])
+    # MindSpore 2.10: nelement 6, ndimension 2, is_contiguous True, contiguous() is t, long() Int64, has_init False
+    assert t.nelement() == 6 and t.ndimension() == 2 and t.is_contiguous() and t.contiguous() is t
+    assert t.long().dtype is ms.int64 and t.has_init is False and isinstance(t.data_ptr(), int)
+
+
+def test_parameter_members():
+    p = ms.Parameter(Tensor(np.ones(3, np.float32)), name="w")
+    # MindSpore 2.10 defaults
+    assert p.inited_param is None and p.sliced is False and p.key == -1
+    assert p.layerwise_parallel is False and p.parallel_optimizer is True
+    assert p.comm_fusion == 1 and p.cache_enable is False and p.cache_shape == []
+    assert p.parallel_optimizer_comm_recompute is False
+    p.comm_fusion = 3
+    assert p.comm_fusion == 3
+    with pytest.raises(ValueError, match="comm_fusion"):
+        p.comm_fusion = -1
+    assert p.requires_grad_(False) is p and p.requires_grad is False
+    p.add_pipeline_stage(1)
+    assert p._pipeline_stages == [1]
+    assert p.is_init in (True, False) and p.param_info is None or p.param_info is not None
+    # MindSpore's Parameter(default_input, *args, **kwargs): the named arguments still work by position
+    q = ms.Parameter(Tensor(np.zeros(2, np.float32)), "q", False)
+    assert q.name == "q" and q.requires_grad is False
+    with pytest.raises(TypeError, match="unexpected keyword argument 'foo'"):
+        ms.Parameter(1.0, foo=1)
+    # in-place methods on a Parameter write its value
+    q.add_(Tensor(np.array([1.0, 2.0], np.float32)))
+    q.div_(2.0)
+    q.sub_(0.5)
+    q.remainder_(1.0)
+    q.exp_()
+    q.floor_divide_(1.0)
+    np.testing.assert_allclose(q.asnumpy(), np.floor(np.exp(np.remainder(np.array([0.0, 0.5]), 1.0))))
+    assert q.storage_offset() == 0
+    assert tuple(q.new_empty((2,)).shape) == (2,)
