@@ -283,8 +283,9 @@ def vstack(inputs: Any) -> Tensor:
     return wrap(jnp.vstack([as_tensor_array(t) for t in inputs]))
 
 
-def dstack(inputs: Any) -> Tensor:
-    return wrap(jnp.dstack([as_tensor_array(t) for t in inputs]))
+def dstack(tensors: Any) -> Tensor:
+    """The tensors stacked along the third axis (1-D and 2-D ones first become ``(1, N, 1)`` / ``(M, N, 1)``)."""
+    return wrap(jnp.dstack([as_tensor_array(t) for t in tensors]))
 
 
 def split(tensor: Any, split_size_or_sections: Any, axis: int = 0) -> tuple[Tensor, ...]:
@@ -469,7 +470,9 @@ def size(input_x: Any) -> int:
     return int(as_tensor_array(input_x).size)
 
 
-numel = size
+def numel(input: Any) -> int:
+    """The number of elements (``size``; MindSpore names the argument ``input``)."""
+    return size(input)
 
 
 def dtype(x: Any) -> mstype.Type:

@@ -674,3 +674,28 @@ from .inplace_func import *  # noqa: E402, F403
 from .sampling_func import *  # noqa: E402, F403
 
 __all__ += inplace_func.__all__ + sampling_func.__all__
+
+
+def _nms_with_mask(bboxes: Any, iou_threshold: float) -> tuple[Tensor, Tensor, Tensor]:
+    """``NMSWithMask``: boxes ``(N, 5)`` = ``(x1, y1, x2, y2, score)`` sorted by score (descending), their
+    indices in the input, and whether each survives greedy non-maximum suppression (IoU above
+    ``iou_threshold`` with a kept, higher-scoring box suppresses)."""
+    b = as_tensor_array(bboxes)
+    if b.ndim != 2 or b.shape[1] != 5:
+        raise ValueError(f"For 'NMSWithMask', the 'bboxes' must be (N, 5), but got {tuple(b.shape)}.")
+    order = jnp.argsort(-b[:, 4], stable=True)
+    s = b[order]
+    lt = jnp.maximum(s[:, None, :2], s[None, :, :2])
+    rb = jnp.minimum(s[:, None, 2:4], s[None, :, 2:4])
+    wh = jnp.maximum(rb - lt, 0)
+    inter = wh[..., 0] * wh[..., 1]
+    area = (s[:, 2] - s[:, 0]) * (s[:, 3] - s[:, 1])
+    over = inter / jnp.maximum(area[:, None] + area[None, :] - inter, 1e-12) > iou_threshold
+    n = s.shape[0]
+
+    def body(i: Any, keep: Any) -> Any:
+        earlier = jnp.arange(n) < i
+        return keep.at[i].set(~jnp.any(keep & earlier & over[:, i]))
+
+    keep = lax.fori_loop(0, n, body, jnp.zeros((n,), bool))
+    return wrap(s), wrap(order.astype(jnp.int32)), wrap(keep)

@@ -677,14 +677,15 @@ class InvertPermutation(Primitive):
 
 
 class Roll(Primitive):
-    """``Roll(shift, axis)(input_x)``."""
+    """``Roll(shifts, dims=None)(input_x)``: the elements shifted by ``shifts`` along ``dims`` (the flattened
+    tensor when None), wrapping around. ``shift``/``axis`` are kept as aliases of the attributes."""
 
-    def __init__(self, shift: Any, axis: Any) -> None:
+    def __init__(self, shifts: Any, dims: Any = None) -> None:
         super().__init__()
-        _set_attrs(self, shift=shift, axis=axis)
+        _set_attrs(self, shifts=shifts, dims=dims, shift=shifts, axis=dims)
 
     def __call__(self, input_x: Any) -> Any:
-        return F.roll(input_x, self.shift, self.axis)
+        return F.roll(input_x, self.shifts, self.dims)
 
 
 class SearchSorted(Primitive):

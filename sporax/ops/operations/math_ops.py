@@ -737,3 +737,22 @@ class Cauchy(Primitive):
 
 
 __all__ += ["Cauchy"]
+
+
+class NMSWithMask(Primitive):
+    """``NMSWithMask(iou_threshold=0.5)(bboxes)`` -> ``(output_boxes, output_idx, selected_mask)``: the boxes
+    sorted by score, their indices in ``bboxes``, and which survive non-maximum suppression."""
+
+    def __init__(self, iou_threshold: float = 0.5) -> None:
+        super().__init__()
+        if isinstance(iou_threshold, bool) or not isinstance(iou_threshold, (int, float)):
+            raise TypeError(f"For 'NMSWithMask', the 'iou_threshold' must be a float, but got {iou_threshold!r}.")
+        _set_attrs(self, iou_threshold=float(iou_threshold))
+
+    def __call__(self, bboxes: Any) -> Any:
+        from ..function.math_func import _nms_with_mask
+
+        return _nms_with_mask(bboxes, self.iou_threshold)
+
+
+__all__ += ["NMSWithMask"]

@@ -186,3 +186,31 @@ def test_bernoulli_class_and_atleast():
     assert one.shape == (1,) and two.shape == (2, 2)
     assert ops.atleast_3d(T(np.ones(4))).shape == (1, 4, 1)
     assert ops.atleast_3d(T(np.ones((2, 3)))).shape == (2, 3, 1)
+
+
+def test_nms_with_mask_matches_mindspore():
+    b = np.array(
+        [
+            [0, 0, 10, 10, 0.5],
+            [1, 1, 11, 11, 0.9],
+            [20, 20, 30, 30, 0.8],
+            [0, 0, 10, 10.5, 0.3],
+            [21, 21, 31, 31, 0.85],
+        ],
+        np.float32,
+    )
+    boxes, idx, mask = ops.NMSWithMask(0.5)(T(b))
+    np.testing.assert_array_equal(boxes.asnumpy(), b[[1, 4, 2, 0, 3]])
+    assert idx.dtype == ms.int32 and idx.asnumpy().tolist() == [1, 4, 2, 0, 3]
+    assert mask.asnumpy().tolist() == [True, True, False, False, False]  # MindSpore 2.10's masks
+    assert ops.NMSWithMask(0.7)(T(b))[2].asnumpy().tolist() == [True, True, True, True, False]
+    with pytest.raises(ValueError, match=r"\(N, 5\)"):
+        ops.NMSWithMask()(T(b[:, :4]))
+
+
+def test_roll_dstack_numel_signatures():
+    x = T(np.arange(6).reshape(2, 3))
+    close(ops.Roll(1)(T(np.arange(5))), np.roll(np.arange(5), 1))
+    close(ops.Roll((1, 2), (0, 1))(x), np.roll(x.asnumpy(), (1, 2), (0, 1)))
+    close(ops.dstack(tensors=[T(np.ones(3)), T(np.zeros(3))]), np.dstack([np.ones(3), np.zeros(3)]))
+    assert ops.numel(input=x) == 6
