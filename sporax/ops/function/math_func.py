@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from ..._engine import jax, jnp, lax
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
@@ -699,3 +701,58 @@ def _nms_with_mask(bboxes: Any, iou_threshold: float) -> tuple[Tensor, Tensor, T
 
     keep = lax.fori_loop(0, n, body, jnp.zeros((n,), bool))
     return wrap(s), wrap(order.astype(jnp.int32)), wrap(keep)
+
+
+def _bilinear_zero_pad(img: Any, x: Any, y: Any) -> Any:
+    """Sample ``img`` ``(N, H, W, D)`` at pixel coordinates ``x``/``y`` ``(N, Q)`` bilinearly, zero outside."""
+    n, h, w, _ = img.shape
+    x0, y0 = jnp.floor(x), jnp.floor(y)
+    out = 0
+    batch = jnp.arange(n)[:, None]
+    for dx in (0, 1):
+        for dy in (0, 1):
+            xi, yi = x0 + dx, y0 + dy
+            wgt = (1 - jnp.abs(x - xi)) * (1 - jnp.abs(y - yi))
+            inside = (xi >= 0) & (xi <= w - 1) & (yi >= 0) & (yi <= h - 1)
+            xc = jnp.clip(xi, 0, w - 1).astype(jnp.int32)
+            yc = jnp.clip(yi, 0, h - 1).astype(jnp.int32)
+            out = out + img[batch, yc, xc] * jnp.where(inside, wgt, 0)[..., None].astype(img.dtype)
+    return out
+
+
+def multi_scale_deformable_attn_function(value: Any, shape: Any, offset: Any, locations: Any, weight: Any) -> Tensor:
+    """Multi-scale deformable attention (Deformable DETR): for each query, head, level and point, ``value``'s
+    level map sampled bilinearly at ``locations`` (normalised ``(x, y)`` in ``[0, 1]``, zero outside, pixel
+    centres at ``(i + 0.5) / size``), weighted by ``weight`` and summed: ``(bs, num_queries, num_heads * embed_dims)``.
+
+    ``value`` is ``(bs, num_keys, num_heads, embed_dims)``, the levels' ``(H, W)`` in ``shape`` and their first
+    key in ``offset``. (MindSpore runs this on Ascend only; sporax everywhere.)"""
+    v = as_tensor_array(value)
+    loc = as_tensor_array(locations).astype(v.dtype)
+    wts = as_tensor_array(weight).astype(v.dtype)
+    sizes = np.asarray(shape.asnumpy() if isinstance(shape, Tensor) else shape).reshape(-1, 2)
+    starts = np.asarray(offset.asnumpy() if isinstance(offset, Tensor) else offset).reshape(-1)
+    bs, _, heads, dims = v.shape
+    _, nq, _, levels, points, _ = loc.shape
+    if sizes.shape[0] != levels or starts.shape[0] != levels:
+        raise ValueError(
+            f"For 'multi_scale_deformable_attn_function', 'shape' and 'offset' must describe {levels} levels, "
+            f"but got {sizes.shape[0]} and {starts.shape[0]}."
+        )
+    out = jnp.zeros((bs, heads, nq, dims), v.dtype)
+    for lvl in range(levels):
+        h, w = int(sizes[lvl, 0]), int(sizes[lvl, 1])
+        s = int(starts[lvl])
+        img = (
+            v[:, s : s + h * w].reshape(bs, h, w, heads, dims).transpose(0, 3, 1, 2, 4).reshape(bs * heads, h, w, dims)
+        )
+        pts = loc[:, :, :, lvl].transpose(0, 2, 1, 3, 4).reshape(bs * heads, nq * points, 2)
+        x = pts[..., 0] * w - 0.5
+        y = pts[..., 1] * h - 0.5
+        sampled = _bilinear_zero_pad(img, x, y).reshape(bs, heads, nq, points, dims)
+        wl = wts[:, :, :, lvl].transpose(0, 2, 1, 3)[..., None]
+        out = out + jnp.sum(sampled * wl, axis=3)
+    return wrap(out.transpose(0, 2, 1, 3).reshape(bs, nq, heads * dims))
+
+
+__all__ += ["multi_scale_deformable_attn_function"]

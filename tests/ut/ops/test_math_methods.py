@@ -214,3 +214,39 @@ def test_roll_dstack_numel_signatures():
     close(ops.Roll((1, 2), (0, 1))(x), np.roll(x.asnumpy(), (1, 2), (0, 1)))
     close(ops.dstack(tensors=[T(np.ones(3)), T(np.zeros(3))]), np.dstack([np.ones(3), np.zeros(3)]))
     assert ops.numel(input=x) == 6
+
+
+def _msda_reference(value, shapes, starts, loc, weight):
+    """Deformable DETR's PyTorch reference (grid_sample, align_corners=False, zero padding) in NumPy."""
+    bs, _, heads, dims = value.shape
+    _, nq, _, levels, points, _ = loc.shape
+    out = np.zeros((bs, nq, heads, dims))
+    for b in range(bs):
+        for q in range(nq):
+            for hd in range(heads):
+                for lv in range(levels):
+                    h, w = shapes[lv]
+                    img = value[b, starts[lv] : starts[lv] + h * w, hd].reshape(h, w, dims)
+                    for p in range(points):
+                        x = loc[b, q, hd, lv, p, 0] * w - 0.5
+                        y = loc[b, q, hd, lv, p, 1] * h - 0.5
+                        acc = np.zeros(dims)
+                        for xi in (np.floor(x), np.floor(x) + 1):
+                            for yi in (np.floor(y), np.floor(y) + 1):
+                                if 0 <= xi < w and 0 <= yi < h:
+                                    acc += img[int(yi), int(xi)] * (1 - abs(x - xi)) * (1 - abs(y - yi))
+                        out[b, q, hd] += acc * weight[b, q, hd, lv, p]
+    return out.reshape(bs, nq, heads * dims)
+
+
+def test_multi_scale_deformable_attention():
+    rng = np.random.default_rng(0)
+    shapes = np.array([[3, 4], [2, 2]])
+    starts = np.array([0, 12])
+    value = rng.normal(size=(2, 16, 2, 8))
+    loc = rng.uniform(-0.1, 1.1, size=(2, 3, 2, 2, 2, 2))
+    weight = rng.uniform(size=(2, 3, 2, 2, 2))
+    out = ops.multi_scale_deformable_attn_function(T(value), T(shapes), T(starts), T(loc), T(weight))
+    close(out, _msda_reference(value, shapes, starts, loc, weight), 1e-10)
+    with pytest.raises(ValueError, match="levels"):
+        ops.multi_scale_deformable_attn_function(T(value), T(shapes[:1]), T(starts), T(loc), T(weight))
