@@ -28,34 +28,62 @@ __all__ = [
 ]
 
 
+def _sort_apply(a: Any, axis: int, descending: bool) -> Any:
+    idx = jnp.argsort(a, axis=axis, stable=True, descending=descending)
+    return jnp.take_along_axis(a, idx, axis=axis), idx.astype(jnp.int32)
+
+
+def _topk_apply(a: Any, k: int, axis: int, largest: bool) -> Any:
+    moved = jnp.moveaxis(a, axis, -1)
+    if largest:
+        vals, idx = lax.top_k(moved, k)
+    else:
+        idx = jnp.argsort(moved, axis=-1, stable=True)[..., :k]
+        vals = jnp.take_along_axis(moved, idx, axis=-1)
+    return jnp.moveaxis(vals, -1, axis), jnp.moveaxis(idx, -1, axis).astype(jnp.int32)
+
+
+_sort_k = jax.jit(_sort_apply, static_argnums=(1, 2))
+_topk_k = jax.jit(_topk_apply, static_argnums=(1, 2, 3))
+
+
 def sort(input_x: Any, axis: int = -1, descending: bool = False) -> tuple[Tensor, Tensor]:
+    """The values sorted along ``axis`` (stable) and their original indices (Int32, as MindSpore's)."""
     a = as_tensor_array(input_x)
-    idx = jnp.argsort(-a if descending else a, axis=axis, stable=True)
-    return wrap(jnp.take_along_axis(a, idx, axis=axis)), wrap(idx.astype(jnp.int64))
+    ax = check_axis(axis, a.ndim, "Sort")
+    vals, idx = _sort_k(a, ax, bool(descending))
+    return wrap(vals), wrap(idx)
 
 
 def argsort(input: Any, axis: int = -1, descending: bool = False) -> Tensor:
+    """The indices (Int32) that sort ``input`` along ``axis`` (stable)."""
     a = as_tensor_array(input)
-    return wrap(jnp.argsort(-a if descending else a, axis=axis, stable=True).astype(jnp.int64))
+    ax = check_axis(axis, a.ndim, "Sort")
+    return wrap(_sort_k(a, ax, bool(descending))[1])
 
 
 def topk(input: Any, k: int, dim: Any = None, largest: bool = True, sorted: bool = True) -> tuple[Tensor, Tensor]:
-    """The ``k`` largest (or smallest) entries along ``dim`` (last by default) and their indices."""
+    """The ``k`` largest (or smallest) entries along ``dim`` (last by default) and their indices (Int32)."""
     a = as_tensor_array(input)
-    ax = -1 if dim is None else int(dim)
-    if not 0 < k <= a.shape[ax]:
-        raise ValueError(f"For 'TopK', the 'k' must be in [1, {a.shape[ax]}], but got {k}.")
-    moved = jnp.moveaxis(a, ax, -1)
-    vals, idx = lax.top_k(moved if largest else -moved, k)
-    if not largest:
-        vals = -vals
-    return wrap(jnp.moveaxis(vals, -1, ax)), wrap(jnp.moveaxis(idx, -1, ax).astype(jnp.int64))
+    ax = check_axis(-1 if dim is None else int(dim), a.ndim, "TopK", "dim")
+    n = a.shape[ax] if a.ndim else 1
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 0 < k <= n:
+        raise ValueError(f"For 'TopK', the 'k' must be in [1, {n}], but got {k}.")
+    vals, idx = _topk_k(a, int(k), ax, bool(largest))
+    return wrap(vals), wrap(idx)
 
 
 def unique(input: Any) -> tuple[Tensor, Tensor]:
+    """The distinct values of ``input`` in order of first appearance, and for each element the position of its
+    value (Int64 for an Int64 input, else Int32, as MindSpore's) (eager only)."""
     a = _concrete(as_tensor_array(input), "unique")
-    vals, inv = np.unique(a, return_inverse=True)
-    return Tensor(vals), Tensor(inv.reshape(a.shape).astype(np.int64))
+    flat = a.reshape(-1)
+    vals, first, inv = np.unique(flat, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    idt = np.int64 if a.dtype == np.int64 else np.int32
+    return Tensor(vals[order]), Tensor(rank[inv.reshape(-1)].reshape(a.shape).astype(idt))
 
 
 def isin(elements: Any, test_elements: Any) -> Tensor:

@@ -252,3 +252,17 @@ def test_sort_search_helpers():
     eq(T([1, 1, 2]).unique_consecutive(return_inverse=True)[1], [0, 0, 1])
     eq(ops.SearchSorted()(T([1.0, 3.0, 5.0]), T([3.0])), [1])
     eq(ops.SearchSorted(right=True)(T([1.0, 3.0, 5.0]), T([3.0])), [2])
+
+
+def test_sort_family_index_dtypes_and_unique_order():
+    x = T(np.array([3.0, 1.0, 2.0, 3.0], np.float32))
+    v, i = ops.sort(x, descending=True)
+    assert i.dtype == ms.int32 and i.asnumpy().tolist() == [0, 3, 2, 1] and v.asnumpy().tolist() == [3, 3, 2, 1]
+    assert ops.argsort(x).dtype == ms.int32 and ops.argsort(x).asnumpy().tolist() == [1, 2, 0, 3]
+    v, i = ops.topk(T(np.array([3, 1, 2], np.uint8)), 2, largest=False)
+    assert v.asnumpy().tolist() == [1, 2] and i.asnumpy().tolist() == [1, 2] and i.dtype == ms.int32
+    u, inv = ops.unique(T(np.array([3, 1, 3, 2], np.int64)))
+    assert u.asnumpy().tolist() == [3, 1, 2] and inv.asnumpy().tolist() == [0, 1, 0, 2] and inv.dtype == ms.int64
+    assert ops.unique(T(np.array([2.0, 2.0], np.float32)))[1].dtype == ms.int32
+    with pytest.raises(ValueError, match="For 'TopK', the 'k' must be in \\[1, 4\\], but got 5."):
+        ops.topk(x, 5)
