@@ -393,6 +393,18 @@ class TensorMethods(TensorArrayMethods, TensorMathMethods):
     def clamp(self, min: Any = None, max: Any = None) -> Tensor:
         return _ops().clamp(self, min, max)
 
+    def clamp_(self, min: Any = None, max: Any = None) -> Tensor:
+        return _ops().clamp_(self, min, max)
+
+    def fliplr(self) -> Tensor:
+        return _ops().fliplr(self)
+
+    def flipud(self) -> Tensor:
+        return _ops().flipud(self)
+
+    def msort(self) -> Tensor:
+        return _ops().msort(self)
+
     def pow(self, exponent: Any) -> Tensor:
         return _ops().pow(self, exponent)
 

@@ -78,11 +78,11 @@ def _cast_args(
 def _add_bias(out: Any, bias: Any, axis: int) -> Any:
     """``out + bias`` along ``axis`` (1: channels first, -1: last), as BiasAdd under amp: promoted."""
     from .function.math_func import add
-    from .function.nn_func import bias_add
+    from .function.nn_func import bias_add_format
 
     if out.ndim < 2:
         return add(out, bias)
-    return bias_add(out, bias, "NHWC" if axis == -1 else "NCHW")
+    return bias_add_format(out, bias, "NHWC" if axis == -1 else "NCHW")
 
 
 _HERE = os.path.dirname(os.path.abspath(__file__))

@@ -35,7 +35,12 @@ __all__ = [
     "reduce_prod",
     "Median",
     "Roll",
+    "TensorToTuple",
+    "reshape_",
+    "shape_",
 ]
+
+from .operations.nn_seq_ops import TensorToTuple, reshape_, shape_  # noqa: E402
 
 # the tensor_* operator aliases and reduce_sum/reduce_mean/reduce_max/reduce_min are ops.function's
 reduce_prod = _math_ops.ReduceProd()

@@ -373,20 +373,20 @@ class Partial(Primitive):
 
 
 # ------------------------------------------------------------- mixed precision
-def mixed_precision_cast(dst_type: Any, input_x: Any) -> Any:
-    """Cast the floating Tensors in `input_x` (a Tensor, or nested tuples, lists and dicts of them) to
-    `dst_type`; everything else is returned unchanged (MindSpore's ``F.mixed_precision_cast``).
+def mixed_precision_cast(dst_dtype: Any, x: Any) -> Any:
+    """Cast the floating Tensors in `x` (a Tensor, or nested tuples, lists and dicts of them) to
+    `dst_dtype`; everything else is returned unchanged (MindSpore's ``F.mixed_precision_cast``).
 
     Args:
-        dst_type (mindspore.dtype): The float type to cast to.
-        input_x (Union[Tensor, tuple, list, dict]): The value to cast.
+        dst_dtype (mindspore.dtype): The float type to cast to.
+        x (Union[Tensor, tuple, list, dict]): The value to cast.
     """
-    if isinstance(input_x, Tensor):
-        if isinstance(input_x.dtype, mstype.Float) and input_x.dtype != dst_type:
-            return input_x.astype(dst_type)
-        return input_x
-    if isinstance(input_x, (tuple, list)):
-        return type(input_x)(mixed_precision_cast(dst_type, v) for v in input_x)
-    if isinstance(input_x, dict):
-        return {k: mixed_precision_cast(dst_type, v) for k, v in input_x.items()}
-    return input_x
+    if isinstance(x, Tensor):
+        if isinstance(x.dtype, mstype.Float) and x.dtype != dst_dtype:
+            return x.astype(dst_dtype)
+        return x
+    if isinstance(x, (tuple, list)):
+        return type(x)(mixed_precision_cast(dst_dtype, v) for v in x)
+    if isinstance(x, dict):
+        return {k: mixed_precision_cast(dst_dtype, v) for k, v in x.items()}
+    return x

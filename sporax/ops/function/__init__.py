@@ -29,13 +29,15 @@ __all__ += [
     if n not in __all__
 ]
 
-from . import dense_func, dropout_func, embedding_func, norm_func  # noqa: E402
+from . import dense_func, dropout_func, embedding_func, nn_extra_func, norm_func  # noqa: E402
 from .dense_func import *  # noqa: E402, F403
 from .dropout_func import *  # noqa: E402, F403
 from .embedding_func import *  # noqa: E402, F403
+from .nn_extra_func import *  # noqa: E402, F403
 from .norm_func import *  # noqa: E402, F403
 
 __all__ += norm_func.__all__ + dropout_func.__all__ + embedding_func.__all__ + dense_func.__all__
+__all__ += [n for n in nn_extra_func.__all__ if n not in __all__]
 
 from . import conv_pool_func  # noqa: E402
 from .conv_pool_func import *  # noqa: E402, F403
@@ -72,3 +74,13 @@ from .fft_func import *  # noqa: E402, F403
 from .misc_math_func import *  # noqa: E402, F403
 
 __all__ += [n for n in fft_func.__all__ + misc_math_func.__all__ if n not in __all__]
+
+
+def __getattr__(name: str):
+    """MindSpore's primitive instances ``reshape_``/``shape_`` (defined with the operator classes, which import
+    this package: looked up on first use)."""
+    if name in ("reshape_", "shape_"):
+        from ..operations import nn_seq_ops
+
+        return getattr(nn_seq_ops, name)
+    raise AttributeError(f"module 'sporax.ops.function' has no attribute '{name}'")

@@ -187,9 +187,23 @@ def dense(input: Any, weight: Any, bias: Any = None) -> Tensor:
     return wrap(_dense_kernel(x, w, b))
 
 
+def bias_add(input_x: Any, bias: Any) -> Tensor:
+    """Add a 1-D ``bias`` along the channel axis (axis 1) of an input of rank >= 2.
+
+    Examples:
+        >>> import numpy as np
+        >>> import sporax as ms
+        >>> x = ms.Tensor(np.zeros([1, 2, 2], np.float32))
+        >>> ms.ops.bias_add(x, ms.Tensor(np.array([1.0, 2.0], np.float32))).asnumpy()[0, :, 0].tolist()
+        [1.0, 2.0]
+    """
+    return bias_add_format(input_x, bias, "NCHW")
+
+
 @amp_promote
-def bias_add(input_x: Any, bias: Any, data_format: str = "NCHW") -> Tensor:
-    """Add a 1-D ``bias`` along the channel axis (1 for NCHW, -1 for NHWC)."""
+def bias_add_format(input_x: Any, bias: Any, data_format: str = "NCHW") -> Tensor:
+    """``bias_add`` with the channel axis given by ``data_format`` (1 for NCHW/NCDHW, -1 for NHWC): the
+    ``ops.BiasAdd`` primitive's form."""
     a, b = as_tensor_array(input_x), as_tensor_array(bias)
     if b.ndim != 1:
         raise ValueError(f"For 'BiasAdd', the dimension of 'bias' must be 1, but got {b.ndim}.")

@@ -248,10 +248,10 @@ tensor_var = var
 
 
 @amp_black
-def logsumexp(input: Any, axis: Any, keep_dims: bool = False) -> Tensor:
-
+def logsumexp(input: Any, dim: Any, keepdim: bool = False) -> Tensor:
+    """``log(sum(exp(input), dim))``, computed stably; ``keepdim`` keeps the reduced axes."""
     a = float_result(as_tensor_array(input))
-    return wrap(_logsumexp(a, _axis(axis), keep_dims))
+    return wrap(_logsumexp(a, _axis(dim), keepdim))
 
 
 @amp_black

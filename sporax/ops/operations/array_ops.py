@@ -98,10 +98,10 @@ __all__ = [
 
 
 class Reshape(Primitive):
-    """``Reshape()(input_x, input_shape)``."""
+    """``Reshape()(input, shape)``."""
 
-    def __call__(self, input_x: Any, input_shape: Any) -> Any:
-        return F.reshape(input_x, input_shape)
+    def __call__(self, input: Any, shape: Any) -> Any:
+        return F.reshape(input, shape)
 
 
 class Fill(Primitive):
@@ -119,10 +119,10 @@ class DType(Primitive):
 
 
 class Shape(Primitive):
-    """``Shape()(input_x)``: the shape as a tuple of ints."""
+    """``Shape()(x)``: the shape as a tuple of ints."""
 
-    def __call__(self, input_x: Any) -> Any:
-        return F.shape(input_x)
+    def __call__(self, x: Any) -> Any:
+        return F.shape(x)
 
 
 class TensorShape(Primitive):

@@ -272,7 +272,7 @@ class BiasAdd(Primitive):
         self.attrs["data_format"] = data_format
 
     def __call__(self, input_x: Any, bias: Any) -> Any:
-        return NF.bias_add(input_x, bias, self.data_format)
+        return NF.bias_add_format(input_x, bias, self.data_format)
 
 
 class SoftmaxCrossEntropyWithLogits(Primitive):
