@@ -11,7 +11,7 @@ from ...common import dtype as mstype
 from ...common.tensor import Tensor
 from ..cell import Cell
 
-__all__ = ["ImageGradients", "SSIM", "MSSSIM", "PSNR", "CentralCrop"]
+__all__ = ["ImageGradients", "SSIM", "MSSSIM", "PSNR", "CentralCrop", "LRN"]
 
 
 def _check_4d(x: Tensor, name: str, op: str) -> None:
@@ -222,3 +222,23 @@ class CentralCrop(Cell):
         top = int((float(h) - float(h * self.central_fraction)) / 2)
         left = int((float(w) - float(w * self.central_fraction)) / 2)
         return image[..., top : h - top, left : w - left]
+
+
+class LRN(Cell):
+    """Local response normalisation over the channels of an NCHW input (``ops.lrn``)."""
+
+    def __init__(
+        self,
+        depth_radius: int = 5,
+        bias: float = 1.0,
+        alpha: float = 1.0,
+        beta: float = 0.5,
+        norm_region: str = "ACROSS_CHANNELS",
+    ) -> None:
+        super().__init__()
+        self.depth_radius, self.bias, self.alpha, self.beta = depth_radius, bias, alpha, beta
+        self.norm_region = norm_region
+        self.lrn = ops.LRN(depth_radius, bias, alpha, beta, norm_region)
+
+    def construct(self, input: Tensor) -> Tensor:
+        return self.lrn(input)

@@ -6,6 +6,7 @@ from typing import Any
 
 from ... import ops
 from ...common.tensor import Tensor
+from ...ops.function import _image_func as IF
 from ...ops.function import _pool_func as PF
 from ...ops.function._conv_pool import pool2d, tuple_n
 from ..cell import Cell
@@ -32,6 +33,8 @@ __all__ = [
     "AvgPool1dExt",
     "AvgPool2dExt",
     "AvgPool3dExt",
+    "FractionalMaxPool2d",
+    "FractionalMaxPool3d",
 ]
 
 
@@ -575,3 +578,56 @@ class AvgPool3dExt(_AvgPoolExt):
         divisor_override: Any = None,
     ) -> None:
         super().__init__(kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+
+
+class _FractionalMaxPool(Cell):
+    _fn: Any = None
+
+    def __init__(
+        self,
+        kernel_size: Any,
+        output_size: Any = None,
+        output_ratio: Any = None,
+        return_indices: bool = False,
+        _random_samples: Any = None,
+    ) -> None:
+        super().__init__()
+        self.kernel_size, self.output_size, self.output_ratio = kernel_size, output_size, output_ratio
+        self.return_indices, self._random_samples = return_indices, _random_samples
+
+    def construct(self, input: Tensor) -> Any:
+        return type(self)._fn(
+            input, self.kernel_size, self.output_size, self.output_ratio, self.return_indices, self._random_samples
+        )
+
+
+class FractionalMaxPool2d(_FractionalMaxPool):
+    """Fractional max-pooling (Graham's pseudo-random windows) to ``output_size`` or ``output_ratio``."""
+
+    _fn = staticmethod(IF.fractional_max_pool2d)
+
+    def __init__(
+        self,
+        kernel_size: Any,
+        output_size: Any = None,
+        output_ratio: Any = None,
+        return_indices: bool = False,
+        _random_samples: Any = None,
+    ) -> None:
+        super().__init__(kernel_size, output_size, output_ratio, return_indices, _random_samples)
+
+
+class FractionalMaxPool3d(_FractionalMaxPool):
+    """3-D fractional max-pooling to ``output_size`` or ``output_ratio``."""
+
+    _fn = staticmethod(IF.fractional_max_pool3d)
+
+    def __init__(
+        self,
+        kernel_size: Any,
+        output_size: Any = None,
+        output_ratio: Any = None,
+        return_indices: bool = False,
+        _random_samples: Any = None,
+    ) -> None:
+        super().__init__(kernel_size, output_size, output_ratio, return_indices, _random_samples)

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from .._utils import as_tensor_array, wrap
+from ..function import _image_func as IF
 from ..function import _resize_func as RF
 from ..function import nn_func as NF
 from ._primitive import Primitive
@@ -29,6 +30,19 @@ __all__ = [
     "UpsampleTrilinear3D",
     "ChannelShuffle",
     "ResizeBilinear",
+    "LRN",
+    "BoundingBoxEncode",
+    "BoundingBoxDecode",
+    "CropAndResize",
+    "GridSampler2D",
+    "GridSampler3D",
+    "RGBToHSV",
+    "HSVToRGB",
+    "AdjustHue",
+    "AdjustSaturation",
+    "FractionalMaxPoolWithFixedKsize",
+    "FractionalMaxPool3DWithFixedKsize",
+    "ExtractImagePatches",
 ]
 
 
@@ -256,3 +270,213 @@ class ResizeBilinear(Primitive):
             raise ValueError(f"For 'ResizeBilinear', the dimension of 'x' must be 4, but got {a.ndim}.")
         y = a if np.issubdtype(a.dtype, np.floating) else a.astype(np.float32)
         return wrap(RF.resize_axes(y, _size_arg(self.size, 2, self.name), "linear", self._coord))
+
+
+# ------------------------------------------------------------------ image processing
+class LRN(Primitive):
+    """Local response normalisation over channels (``ops.lrn``)."""
+
+    def __init__(
+        self,
+        depth_radius: int = 5,
+        bias: float = 1.0,
+        alpha: float = 1.0,
+        beta: float = 0.5,
+        norm_region: str = "ACROSS_CHANNELS",
+    ) -> None:
+        super().__init__()
+        self.depth_radius, self.bias, self.alpha, self.beta = depth_radius, bias, alpha, beta
+        self.norm_region = norm_region
+        self.attrs.update(depth_radius=depth_radius, bias=bias, alpha=alpha, beta=beta, norm_region=norm_region)
+
+    def __call__(self, x: Any) -> Any:
+        return IF.lrn(x, self.depth_radius, self.bias, self.alpha, self.beta, self.norm_region)
+
+
+class BoundingBoxEncode(Primitive):
+    def __init__(self, means: Any = (0.0, 0.0, 0.0, 0.0), stds: Any = (1.0, 1.0, 1.0, 1.0)) -> None:
+        super().__init__()
+        self.means, self.stds = tuple(means), tuple(stds)
+        self.attrs.update(means=self.means, stds=self.stds)
+
+    def __call__(self, anchor_box: Any, groundtruth_box: Any) -> Any:
+        return IF.bounding_box_encode(anchor_box, groundtruth_box, self.means, self.stds)
+
+
+class BoundingBoxDecode(Primitive):
+    def __init__(
+        self,
+        max_shape: Any,
+        means: Any = (0.0, 0.0, 0.0, 0.0),
+        stds: Any = (1.0, 1.0, 1.0, 1.0),
+        wh_ratio_clip: float = 0.016,
+    ) -> None:
+        super().__init__()
+        self.max_shape, self.means, self.stds, self.wh_ratio_clip = (
+            tuple(max_shape),
+            tuple(means),
+            tuple(stds),
+            wh_ratio_clip,
+        )
+        self.attrs.update(max_shape=self.max_shape, means=self.means, stds=self.stds, wh_ratio_clip=wh_ratio_clip)
+
+    def __call__(self, anchor_box: Any, deltas: Any) -> Any:
+        return IF.bounding_box_decode(anchor_box, deltas, self.max_shape, self.means, self.stds, self.wh_ratio_clip)
+
+
+class CropAndResize(Primitive):
+    """TF's crop-and-resize, called with ``(x, boxes, box_index, crop_size)`` (``ops.crop_and_resize``)."""
+
+    def __init__(self, method: str = "bilinear", extrapolation_value: float = 0.0) -> None:
+        super().__init__()
+        self.method, self.extrapolation_value = method, extrapolation_value
+        self.attrs.update(method=method, extrapolation_value=extrapolation_value)
+
+    def __call__(self, x: Any, boxes: Any, box_index: Any, crop_size: Any) -> Any:
+        return IF.crop_and_resize(x, boxes, box_index, crop_size, self.method, self.extrapolation_value)
+
+
+class GridSampler2D(Primitive):
+    """``ops.grid_sample`` on 4-D inputs, called with ``(input_x, grid)``."""
+
+    _nsp = 2
+
+    def __init__(
+        self, interpolation_mode: str = "bilinear", padding_mode: str = "zeros", align_corners: bool = False
+    ) -> None:
+        super().__init__()
+        self.interpolation_mode, self.padding_mode, self.align_corners = interpolation_mode, padding_mode, align_corners
+        self.attrs.update(interpolation_mode=interpolation_mode, padding_mode=padding_mode, align_corners=align_corners)
+
+    def __call__(self, input_x: Any, grid: Any) -> Any:
+        if len(input_x.shape) != self._nsp + 2:
+            raise ValueError(
+                f"For '{self.name}', the dimension of 'input_x' must be {self._nsp + 2}, but got {len(input_x.shape)}."
+            )
+        return IF.grid_sample(input_x, grid, self.interpolation_mode, self.padding_mode, self.align_corners)
+
+
+class GridSampler3D(GridSampler2D):
+    """``ops.grid_sample`` on 5-D inputs, called with ``(input_x, grid)``."""
+
+    _nsp = 3
+
+    def __init__(
+        self, interpolation_mode: str = "bilinear", padding_mode: str = "zeros", align_corners: bool = False
+    ) -> None:
+        super().__init__(interpolation_mode, padding_mode, align_corners)
+
+
+class RGBToHSV(Primitive):
+    """RGB (last axis) to HSV, hue in [0, 1)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, images: Any) -> Any:
+        a = as_tensor_array(images)
+        if a.shape[-1] != 3:
+            raise ValueError(f"For 'RGBToHSV', the last dimension of 'images' must be 3, but got {a.shape[-1]}.")
+        return wrap(IF.rgb_to_hsv_array(a))
+
+
+class HSVToRGB(Primitive):
+    """HSV (last axis, hue in [0, 1)) to RGB."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, x: Any) -> Any:
+        a = as_tensor_array(x)
+        if a.shape[-1] != 3:
+            raise ValueError(f"For 'HSVToRGB', the last dimension of 'x' must be 3, but got {a.shape[-1]}.")
+        return wrap(IF.hsv_to_rgb_array(a))
+
+
+class AdjustHue(Primitive):
+    """Rotate the hue of RGB ``image`` (last axis) by ``delta`` (a fraction of the colour circle)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, image: Any, delta: Any) -> Any:
+        a = as_tensor_array(image)
+        hsv = IF.rgb_to_hsv_array(a.astype(np.float32))
+        h = hsv[..., 0] + as_tensor_array(delta).astype(np.float32)
+        h = h - np.float32(1) * (h >= 1) + (h < 0)
+        return wrap(IF.hsv_to_rgb_array(hsv.at[..., 0].set(h)).astype(a.dtype))
+
+
+class AdjustSaturation(Primitive):
+    """Scale the saturation of RGB ``image`` (last axis) by ``scale`` (clipped to [0, 1])."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, image: Any, scale: Any) -> Any:
+        a = as_tensor_array(image)
+        hsv = IF.rgb_to_hsv_array(a.astype(np.float32))
+        s = hsv[..., 1] * as_tensor_array(scale).astype(np.float32)
+        s = s.clip(0, 1)
+        return wrap(IF.hsv_to_rgb_array(hsv.at[..., 1].set(s)).astype(a.dtype))
+
+
+class FractionalMaxPoolWithFixedKsize(Primitive):
+    """Fractional max-pooling with windows ``ksize`` to ``output_shape``, called with ``(input_x,
+    random_samples)`` (N, C, 2): ``(y, argmax)``."""
+
+    _nsp = 2
+
+    def __init__(self, ksize: Any, output_shape: Any, data_format: str = "NCHW") -> None:
+        super().__init__()
+        from ..function._conv_pool import tuple_n
+
+        self.ksize = tuple_n(ksize, self._nsp, "ksize", self.name)
+        self.output_shape = tuple_n(output_shape, self._nsp, "output_shape", self.name)
+        self.data_format = data_format
+        self.attrs.update(ksize=self.ksize, output_shape=self.output_shape, data_format=data_format)
+
+    def __call__(self, x: Any, random_samples: Any) -> Any:
+        from ..function import _image_func
+
+        fn = _image_func.fractional_max_pool2d if self._nsp == 2 else _image_func.fractional_max_pool3d
+        return fn(x, self.ksize, self.output_shape, None, True, random_samples)
+
+
+class FractionalMaxPool3DWithFixedKsize(FractionalMaxPoolWithFixedKsize):
+    """3-D ``FractionalMaxPoolWithFixedKsize`` (random_samples (N, C, 3))."""
+
+    _nsp = 3
+
+    def __init__(self, ksize: Any, output_shape: Any, data_format: str = "NCDHW") -> None:
+        super().__init__(ksize, output_shape, data_format)
+
+
+class ExtractImagePatches(Primitive):
+    """TF's image patches of an NCHW input: ``ksizes``, ``strides``, ``rates`` as (1, 1, row, col) (or
+    [1, row, col, 1]); ``padding`` 'VALID' or 'SAME'. Output (N, row * col * C, out_row, out_col)."""
+
+    def __init__(self, ksizes: Any, strides: Any, rates: Any, padding: str = "VALID") -> None:
+        super().__init__()
+
+        def pair(v: Any, name: str) -> tuple[int, int]:
+            v = tuple(v)
+            if len(v) != 4 or any(int(e) < 1 for e in v):
+                raise ValueError(f"For 'ExtractImagePatches', the '{name}' must be 4 positive ints, but got {v}.")
+            return (int(v[2]), int(v[3])) if v[1] == 1 and v[0] == 1 else (int(v[1]), int(v[2]))
+
+        if not isinstance(padding, str) or padding.upper() not in ("VALID", "SAME"):
+            raise ValueError(
+                f"For 'ExtractImagePatches', the 'padding' must be 'VALID' or 'SAME', but got {padding!r}."
+            )
+        self.ksizes, self.strides, self.rates, self.padding = (
+            tuple(ksizes),
+            tuple(strides),
+            tuple(rates),
+            padding.upper(),
+        )
+        self._k, self._s, self._r = pair(ksizes, "ksizes"), pair(strides, "strides"), pair(rates, "rates")
+        self.attrs.update(ksizes=self.ksizes, strides=self.strides, rates=self.rates, padding=self.padding)
+
+    def __call__(self, input_x: Any) -> Any:
+        return RF.extract_image_patches(input_x, self._k, self._s, self._r, self.padding, "ExtractImagePatches")

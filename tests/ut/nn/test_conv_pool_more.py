@@ -265,3 +265,49 @@ def test_3d_and_transposed_convs_in_scan_stay_canonical():
     with L.force_lowering(conv="plain"):
         want = jax.jit(jax.grad(loss))(w, xs)
     np.testing.assert_allclose(got, want, rtol=2e-4, atol=1e-3)
+
+
+# --------------------------------------------------------------- fractional / grid
+def test_fractional_max_pool_function_and_layers_match_the_primitive():
+    # the primitive is checked against MindSpore (fixture); the function and layers share its windows
+    x = T(rng.standard_normal((2, 3, 9, 8)))
+    samples = Tensor(rng.random((2, 3, 2)).astype(np.float32))
+    y, idx = ops.FractionalMaxPoolWithFixedKsize((3, 2), (5, 4))(x, samples)
+    y2, idx2 = ops.fractional_max_pool2d(x, (3, 2), (5, 4), return_indices=True, _random_samples=samples)
+    np.testing.assert_array_equal(y.asnumpy(), y2.asnumpy())
+    np.testing.assert_array_equal(idx.asnumpy(), idx2.asnumpy())
+    y3 = nn.FractionalMaxPool2d((3, 2), output_ratio=(0.6, 0.5), _random_samples=samples)(x)
+    assert y3.shape == (2, 3, 5, 4)
+    np.testing.assert_array_equal(y3.asnumpy(), y.asnumpy())
+    x5 = T(rng.standard_normal((1, 2, 5, 6, 7)))
+    s5 = Tensor(rng.random((1, 2, 3)).astype(np.float32))
+    a, ia = ops.FractionalMaxPool3DWithFixedKsize(2, (3, 4, 4))(x5, s5)
+    b = nn.FractionalMaxPool3d(2, output_size=(3, 4, 4), _random_samples=s5)(x5)
+    np.testing.assert_array_equal(a.asnumpy(), b.asnumpy())
+    # the values are the input at the returned indices; random windows (no samples) keep the shape
+    np.testing.assert_array_equal(
+        np.take_along_axis(x5.asnumpy().reshape(1, 2, -1), ia.asnumpy().reshape(1, 2, -1), 2),
+        a.asnumpy().reshape(1, 2, -1),
+    )
+    assert ops.fractional_max_pool3d(x5, 2, output_ratio=0.5).shape == (1, 2, 2, 3, 3)
+    with pytest.raises(ValueError, match="'output_size' and 'output_ratio' can not be None or be specified"):
+        ops.fractional_max_pool2d(x, 2)
+
+
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+def test_grid_sample_gradients_by_finite_differences(padding_mode):
+    # MindSpore 2.10's CPU grid-sampler gradient kernel fails; forward values are in the fixture
+    x = rng.standard_normal((1, 1, 3, 4))
+    grid = Tensor((rng.random((1, 2, 2, 2)) * 2.4 - 1.2).astype(np.float32))
+
+    def f(a):
+        return (ops.grid_sample(a, grid, padding_mode=padding_mode) ** 2).sum()
+
+    g = ms.grad(f)(T(x)).asnumpy()
+    eps = 1e-3
+    for idx in [(0, 0, 1, 1), (0, 0, 0, 3), (0, 0, 2, 0)]:
+        hi, lo = x.copy(), x.copy()
+        hi[idx] += eps
+        lo[idx] -= eps
+        fd = (f(T(hi)).asnumpy() - f(T(lo)).asnumpy()) / (2 * eps)
+        np.testing.assert_allclose(g[idx], fd, rtol=1e-2, atol=1e-3)

@@ -38,6 +38,7 @@ CHECKED = (
     "nn.ImageGradients",
     "nn.LPPool1d",
     "nn.LPPool2d",
+    "nn.LRN",
     "nn.MSSSIM",
     "nn.MaxPool1d",
     "nn.MaxPool3d",
@@ -55,6 +56,43 @@ CHECKED = (
     "nn.SSIM",
     "nn.Upsample",
     "nn.ZeroPad2d",
+    "ops.AdaptiveAvgPool3D",
+    "ops.AdaptiveMaxPool2D",
+    "ops.AdaptiveMaxPool3D",
+    "ops.AdjustHue",
+    "ops.AdjustSaturation",
+    "ops.AvgPool",
+    "ops.AvgPool3D",
+    "ops.BoundingBoxDecode",
+    "ops.BoundingBoxEncode",
+    "ops.ChannelShuffle",
+    "ops.Conv2D",
+    "ops.Conv2DBackpropInput",
+    "ops.Conv2DTranspose",
+    "ops.Conv3D",
+    "ops.Conv3DTranspose",
+    "ops.CropAndResize",
+    "ops.FractionalMaxPool3DWithFixedKsize",
+    "ops.FractionalMaxPoolWithFixedKsize",
+    "ops.GridSampler2D",
+    "ops.GridSampler3D",
+    "ops.HSVToRGB",
+    "ops.LRN",
+    "ops.MaxPool3D",
+    "ops.MaxPool3DWithArgmax",
+    "ops.MaxPoolWithArgmaxV2",
+    "ops.MaxUnpool2D",
+    "ops.MaxUnpool3D",
+    "ops.MirrorPad",
+    "ops.PadV3",
+    "ops.RGBToHSV",
+    "ops.ResizeBicubic",
+    "ops.ResizeBilinearV2",
+    "ops.ResizeLinear1D",
+    "ops.ResizeNearestNeighbor",
+    "ops.ResizeNearestNeighborV2",
+    "ops.UpsampleNearest3D",
+    "ops.UpsampleTrilinear3D",
     "ops.adaptive_avg_pool1d",
     "ops.adaptive_avg_pool3d",
     "ops.adaptive_max_pool1d",
@@ -62,12 +100,17 @@ CHECKED = (
     "ops.adaptive_max_pool3d",
     "ops.avg_pool1d",
     "ops.avg_pool3d",
+    "ops.bounding_box_decode",
+    "ops.bounding_box_encode",
     "ops.channel_shuffle",
     "ops.conv3d",
     "ops.conv3d_transpose",
+    "ops.crop_and_resize",
+    "ops.grid_sample",
     "ops.interpolate",
     "ops.lp_pool1d",
     "ops.lp_pool2d",
+    "ops.lrn",
     "ops.max_pool2d",
     "ops.max_pool3d",
     "ops.max_unpool1d",
@@ -77,31 +120,6 @@ CHECKED = (
     "ops.pixel_shuffle",
     "ops.pixel_unshuffle",
     "ops.upsample",
-    "ops.AdaptiveAvgPool3D",
-    "ops.AdaptiveMaxPool2D",
-    "ops.AdaptiveMaxPool3D",
-    "ops.AvgPool",
-    "ops.AvgPool3D",
-    "ops.ChannelShuffle",
-    "ops.Conv2D",
-    "ops.Conv2DBackpropInput",
-    "ops.Conv2DTranspose",
-    "ops.Conv3D",
-    "ops.Conv3DTranspose",
-    "ops.MaxPool3D",
-    "ops.MaxPool3DWithArgmax",
-    "ops.MaxPoolWithArgmaxV2",
-    "ops.MaxUnpool2D",
-    "ops.MaxUnpool3D",
-    "ops.MirrorPad",
-    "ops.PadV3",
-    "ops.ResizeBicubic",
-    "ops.ResizeBilinearV2",
-    "ops.ResizeLinear1D",
-    "ops.ResizeNearestNeighbor",
-    "ops.ResizeNearestNeighborV2",
-    "ops.UpsampleNearest3D",
-    "ops.UpsampleTrilinear3D",
 )
 
 
@@ -149,10 +167,10 @@ def test_against_mindspore(case):
     name, target, in_specs, kwargs, opts = case
     run, net = _build(target, kwargs)
     # constant inputs (paddings, sizes, indices) are bound, not traced: MindSpore takes their values
-    consts = {i: Tensor(FIX[f"{name}/in{i}"]) for i, spec in enumerate(in_specs) if spec[0] == "const"}
+    consts = {i: Tensor(FIX[f"{name}/in{i}"]) for i, spec in enumerate(in_specs) if spec[0] in ("const", "uconst")}
     if consts:
         run = _bind(run, consts, len(in_specs))
-    xs = [Tensor(FIX[f"{name}/in{i}"]) for i, spec in enumerate(in_specs) if spec[0] != "const"]
+    xs = [Tensor(FIX[f"{name}/in{i}"]) for i, spec in enumerate(in_specs) if spec[0] not in ("const", "uconst")]
     params = {}
     if net is not None:
         for p in net.get_parameters():
@@ -185,7 +203,7 @@ def test_against_mindspore(case):
     if not opts.get("grad"):
         return
     gin = gin if isinstance(gin, tuple) else (gin,)
-    float_pos = [i for i, spec in enumerate(in_specs) if spec[0] != "const"]
+    float_pos = [i for i, spec in enumerate(in_specs) if spec[0] not in ("const", "uconst")]
     for i, g in zip(diff, gin):
         _close(g, FIX[f"{name}/gin{float_pos[i]}"], f"{name} d(in{float_pos[i]})")
 
