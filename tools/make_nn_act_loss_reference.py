@@ -475,6 +475,32 @@ case("f16_ops_cross_entropy", "ops.cross_entropy", [LOGITS.astype(np.float16), L
 case("f64_ops_nll_loss", "ops.nll_loss", [LOGP.astype(np.float64), LABELS], grad=())
 
 
+# ------------------------------------------------------------------------- edge cases
+P_EDGE = np.array([[0.0, 1.0, 0.5, 1e-8], [1.0, 0.0, 0.999, 0.3]], np.float32)
+Y_EDGE = np.array([[0.0, 1.0, 1.0, 1.0], [0.0, 1.0, 0.0, 0.5]], np.float32)
+case("edge_bce_clamp", "ops.binary_cross_entropy", [P_EDGE, Y_EDGE], {"reduction": "none"}, grad=())
+KL_T = prob(4, 5)
+KL_T[0, 1] = 0.0
+KL_T[2, 3] = 0.0
+case("edge_kl_div_zero_labels", "ops.kl_div", [LOGP, KL_T], {"reduction": "none"})
+case(
+    "edge_ce_3d_weight_ignore",
+    "nn.CrossEntropyLoss",
+    [f32(2, 3, 4), np.array([[0, 2, -100, 1], [1, 1, 0, -100]], np.int32)],
+    init={"weight": np.array([0.2, 1.0, 3.0], np.float32)},
+)
+case("edge_nll_3d", "ops.nll_loss", [np.log(prob(2, 3, 4, axis=1)), ints(3, 2, 4)], {"reduction": "sum"})
+case("edge_ce_prob_smooth", "ops.cross_entropy", [LOGITS, prob(4, 5)], {"label_smoothing": 0.3, "weight": W5})
+case(
+    "edge_ctc_empty_target",
+    "ops.ctc_loss",
+    [CTC_LP, CTC_T, CTC_IL, np.array([3, 0, 1], np.int32)],
+    {"reduction": "none"},
+    grad=(),
+)
+case("edge_gelu_large", "ops.gelu", [np.array([-30.0, -8.0, 8.0, 30.0], np.float32)], grad=())
+
+
 def resolve(spec, arrays, lib):
     """Build and return ``(fn, args)`` for one case with ``lib`` (mindspore or sporax)."""
     ops, nn, Tensor = lib.ops, lib.nn, lib.Tensor

@@ -272,7 +272,8 @@ def huber_loss(input: Any, target: Any, reduction: str = "mean", delta: float = 
 
 @compiled_op
 def binary_cross_entropy(logits: Any, labels: Any, weight: Any = None, reduction: str = "mean") -> Tensor:
-    """``-w (y log x + (1 - y) log(1 - x))`` for probabilities ``logits`` (logs clamped at -100)."""
+    """``-w (y log(x + eps) + (1 - y) log(1 - x + eps))`` for probabilities ``logits``, ``eps = 1e-12``
+    (MindSpore's kernel: a probability of exactly 0 or 1 costs ``-log(1e-12) = 27.63``)."""
     _check_reduction(reduction, "binary_cross_entropy")
     x, y = _pair_inputs(logits, labels, "binary_cross_entropy")
     if tuple(x.shape) != tuple(as_tensor_array(labels).shape):
@@ -280,11 +281,15 @@ def binary_cross_entropy(logits: Any, labels: Any, weight: Any = None, reduction
             f"For 'binary_cross_entropy', the 'labels' shape must be {tuple(x.shape)}, "
             f"but got {tuple(as_tensor_array(labels).shape)}."
         )
-    lo = _const(-100.0, x)
-    loss = -(y * jnp.maximum(jnp.log(x), lo) + (1 - y) * jnp.maximum(jnp.log1p(-x), lo))
+    dt = x.dtype
+    if dt in (jnp.float16, jnp.bfloat16):
+        x, y = x.astype(jnp.float32), y.astype(jnp.float32)
+    eps = _const(1e-12, x)
+    # max() keeps XLA from folding 1 + eps before subtracting x
+    loss = -(y * jnp.log(x + eps) + (1 - y) * jnp.log(jnp.maximum(1 - x, _const(0, x)) + eps))
     if weight is not None:
         loss = loss * as_tensor_array(weight).astype(x.dtype)
-    return wrap(_reduce(loss, reduction))
+    return wrap(_reduce(loss, reduction).astype(dt))
 
 
 @amp_black
