@@ -498,6 +498,32 @@ case(
     {"reduction": "none"},
     grad=(),
 )
+case(
+    "edge_bce_logits_large",
+    "ops.binary_cross_entropy_with_logits",
+    [np.array([[-60.0, -20.0, 0.0, 20.0, 60.0]], np.float32), np.array([[1.0, 0.0, 0.5, 1.0, 0.0]], np.float32)],
+    {"reduction": "none"},
+)
+case(
+    "edge_smooth_l1_boundary",
+    "ops.smooth_l1_loss",
+    [np.array([0.5, -0.5, 0.2, 1.0, 0.0], np.float32), np.zeros(5, np.float32)],
+    {"beta": 0.5, "reduction": "sum"},
+)
+case(
+    "edge_huber_boundary",
+    "ops.huber_loss",
+    [np.array([0.7, -0.7, 0.2, 1.0, 0.0], np.float32), np.zeros(5, np.float32)],
+    {"delta": 0.7, "reduction": "sum"},
+)
+case("edge_ce_all_ignored", "ops.cross_entropy", [LOGITS, np.full(4, -100, np.int32)], grad=())
+case(
+    "edge_hinge_zero_target",
+    "ops.hinge_embedding_loss",
+    [np.array([[0.5, -0.5, 2.0]], np.float32), np.array([[0.0, -1.0, 1.0]], np.float32)],
+    {"reduction": "none"},
+)
+case("edge_hardshrink_at_lambd", "ops.hardshrink", [np.array([-0.3, 0.3, 0.31, -0.29], np.float32)], {"lambd": 0.3})
 case("edge_gelu_large", "ops.gelu", [np.array([-30.0, -8.0, 8.0, 30.0], np.float32)], grad=())
 
 
