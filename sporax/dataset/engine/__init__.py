@@ -6,3 +6,5 @@ from .samplers import *
 from .schema import Schema
 from .sources import *
 from .minddataset import *
+from ._callbacks import DSCallback
+from ._serialize import compare, deserialize, serialize, show

