@@ -413,7 +413,8 @@ def range(start: Any, end: Any, step: Any, maxlen: int = 1000000) -> Tensor:
     n = int(np.ceil((e - s) / st))
     if n > maxlen:
         raise ValueError(f"For 'Range', the number of elements ({n}) must not exceed 'maxlen' ({maxlen}).")
-    return wrap(jnp.arange(s, e, st, dtype=np_dtype(kinds[0])))
+    out_dt = kinds[0] if isinstance(kinds[0], (mstype.Int, mstype.UInt)) else mstype.float32
+    return wrap(jnp.arange(s, e, st, dtype=np_dtype(out_dt)))
 
 
 def linspace(start: Any, end: Any, steps: int) -> Tensor:
@@ -495,7 +496,12 @@ def is_tensor(obj: Any) -> bool:
 
 
 def diag(input: Any) -> Tensor:
-    return wrap(jnp.diag(as_tensor_array(input)))
+    """The tensor of shape ``input.shape + input.shape`` with ``input`` on its diagonal
+    (``out[i..., i...] = input[i...]``; a 1-D input gives the usual diagonal matrix), as MindSpore's Diag."""
+    a = as_tensor_array(input)
+    if a.ndim == 0:
+        raise ValueError("For 'Diag', the rank of 'input_x' must be at least 1, but got 0.")
+    return wrap(jnp.diag(a.reshape(-1)).reshape(a.shape + a.shape))
 
 
 def diagonal(input: Any, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:

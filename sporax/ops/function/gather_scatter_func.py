@@ -132,9 +132,7 @@ def gather_elements(input: Any, dim: int, index: Any) -> Tensor:
     if not jnp.issubdtype(idx.dtype, jnp.integer):
         raise TypeError(f"For 'GatherD', the 'index' must be an int Tensor, but got {mstype.from_np(idx.dtype)}.")
     if idx.ndim != a.ndim:
-        raise ValueError(
-            f"For 'GatherD', the rank of 'index' must equal the rank of 'x' ({a.ndim}), but got {idx.ndim}."
-        )
+        raise ValueError(f"For primitive[GatherD], the x_rank must be equal to {idx.ndim}, but got {a.ndim}.")
     n = a.shape[ax]
     _check_index(idx, -n, n, lambda b: f"For 'GatherD', the value of 'index' must be in [{-n}, {n}), but got: {b}")
     return wrap(_take_along_k(a, idx, ax))
@@ -174,7 +172,7 @@ def index_select(input: Any, axis: int, index: Any) -> Tensor:
     """Slices of ``input`` along ``axis`` at the 1-D ``index``."""
     idx = as_tensor_array(index)
     if idx.ndim > 1:
-        raise ValueError(f"For 'index_select', the 'index' must be a 1-D Tensor, but got {idx.ndim}-D.")
+        raise ValueError(f"For 'index_select', the dimension of `index` must be 1, but got {idx.ndim}")
     return gather(input, idx, axis)
 
 
@@ -418,14 +416,27 @@ def unsorted_segment_sum(input_x: Any, segment_ids: Any, num_segments: Any) -> T
     return _unsorted_segment(jax.ops.segment_sum, input_x, segment_ids, num_segments)
 
 
+def _finite_fill(kernel: Any) -> Any:
+    """MindSpore fills empty segments of max/min with the dtype's lowest/highest finite value, not -inf/inf."""
+
+    def k(flat: Any, ids: Any, n: int) -> Any:
+        out = kernel(flat, ids, n)
+        if jnp.issubdtype(out.dtype, jnp.floating):
+            fi = jnp.finfo(out.dtype)
+            out = jnp.where(jnp.isneginf(out), fi.min, jnp.where(jnp.isposinf(out), fi.max, out))
+        return out
+
+    return k
+
+
 def unsorted_segment_max(x: Any, segment_ids: Any, num_segments: Any) -> Tensor:
-    """The maximum of the rows of ``x`` per segment id (empty segments: the dtype's lowest value)."""
-    return _unsorted_segment(jax.ops.segment_max, x, segment_ids, num_segments)
+    """The maximum of the rows of ``x`` per segment id (empty segments: the dtype's lowest finite value)."""
+    return _unsorted_segment(_finite_fill(jax.ops.segment_max), x, segment_ids, num_segments)
 
 
 def unsorted_segment_min(x: Any, segment_ids: Any, num_segments: Any) -> Tensor:
-    """The minimum of the rows of ``x`` per segment id (empty segments: the dtype's highest value)."""
-    return _unsorted_segment(jax.ops.segment_min, x, segment_ids, num_segments)
+    """The minimum of the rows of ``x`` per segment id (empty segments: the dtype's highest finite value)."""
+    return _unsorted_segment(_finite_fill(jax.ops.segment_min), x, segment_ids, num_segments)
 
 
 def unsorted_segment_prod(x: Any, segment_ids: Any, num_segments: Any) -> Tensor:
@@ -439,8 +450,9 @@ def _scatter_nd_index(a: Any, indices: Any, op: str, prim: str | None = None) ->
         raise TypeError(f"For '{op}', the 'indices' must be an int Tensor, but got {mstype.from_np(idx.dtype)}.")
     if idx.ndim == 0 or idx.shape[-1] > a.ndim:
         raise ValueError(
-            f"For '{op}', the last dimension of 'indices' ({idx.shape[-1] if idx.ndim else 0}) cannot exceed "
-            f"the rank of the input ({a.ndim})."
+            f"For {prim or op}, the last dimension of 'indices' must be less than or equal to the dimension of "
+            f"'input_x', but got the last dimension of 'indices': {idx.shape[-1] if idx.ndim else 0} and the "
+            f"dimension of 'input_x': {a.ndim}"
         )
     _check_nd_indices(idx, tuple(a.shape), prim or op)
     return idx

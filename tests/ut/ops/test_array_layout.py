@@ -266,3 +266,11 @@ def test_sort_family_index_dtypes_and_unique_order():
     assert ops.unique(T(np.array([2.0, 2.0], np.float32)))[1].dtype == ms.int32
     with pytest.raises(ValueError, match="For 'TopK', the 'k' must be in \\[1, 4\\], but got 5."):
         ops.topk(x, 5)
+
+
+def test_diag_and_range_dtypes_as_mindspore():
+    out = ops.diag(T(np.array([[1, 2], [3, 4]], np.float32)))
+    assert out.shape == (2, 2, 2, 2)
+    eq(out.reshape((4, 4)), np.diag([1, 2, 3, 4]))
+    assert ops.range(T(np.int32(0)), T(np.int32(5)), T(np.int32(2))).dtype == ms.int32
+    assert ops.range(T(np.float64(0)), T(np.float64(1)), T(np.float64(0.5))).dtype == ms.float32

@@ -199,7 +199,7 @@ def test_compiled_gather_fills_zeros_for_out_of_range():
 def test_bad_types_and_shapes():
     with pytest.raises(TypeError, match="For 'Gather', the 'input_indices' must be an int Tensor"):
         ops.gather(T(X), T([0.0]), 0)
-    with pytest.raises(ValueError, match="For 'index_select', the 'index' must be a 1-D Tensor"):
+    with pytest.raises(ValueError, match="For 'index_select', the dimension of `index` must be 1, but got 2"):
         ops.index_select(T(X), 0, T([[0]]))
     with pytest.raises(ValueError, match="For 'select_scatter', the 'src' shape must be"):
         ops.select_scatter(T(X), T(np.ones(4)), 1, 0)
@@ -337,6 +337,18 @@ def test_sorted_segment_ops(name, red, empty):
     eq(out, ref, rtol=1e-6)
     with pytest.raises(ValueError, match=f"For '{name}', 'segment_ids' must be sorted"):
         getattr(ops, name)()(T(x), T([1, 0, 2, 2, 2]))
+
+
+def test_unsorted_segment_empty_segments_and_rank_errors():
+    one = T(np.array([1.0, 2.0], np.float32))
+    ids = T(np.array([0, 0], np.int32))
+    eq(ops.unsorted_segment_max(one, ids, 2), [2, np.finfo(np.float32).min])
+    eq(ops.unsorted_segment_min(one, ids, 2), [1, np.finfo(np.float32).max])
+    eq(ops.unsorted_segment_prod(one, ids, 2), [2, 1])
+    with pytest.raises(ValueError, match=r"For primitive\[GatherD\], the x_rank must be equal to 2, but got 3."):
+        ops.gather_d(T(np.zeros((2, 3, 4))), 1, T(np.zeros((2, 3), np.int64)))
+    with pytest.raises(ValueError, match="For TensorScatterUpdate, the last dimension of 'indices' must be less"):
+        ops.tensor_scatter_update(T(np.zeros((2, 3))), T(np.array([[1, 2, 3]])), T([1.0]))
 
 
 def test_unsorted_segment_ops_and_classes():
