@@ -159,6 +159,37 @@ def main() -> None:
     opt = nn.Momentum(dense.trainable_params(), 0.1, 0.9)
     ref["optimizer_fewer_grads"] = _err(lambda: opt((Tensor(np.ones((2, 3), np.float32)),)))
 
+    # Cells and Tensors created inside @jit / construct under GRAPH_MODE (issue 12)
+    x23 = Tensor(np.ones((2, 3), np.float32))
+
+    @ms.jit
+    def dense_in_jit(a):
+        return nn.Dense(3, 2, weight_init="ones", bias_init="zeros")(a)
+
+    @ms.jit
+    def tensor_in_jit(a):
+        return a * Tensor(np.full((3,), 2.0, np.float32))
+
+    class ReluInConstruct(nn.Cell):
+        def construct(self, a):
+            return nn.ReLU()(a - 2)
+
+    ref["jit_created"] = {
+        "dense": _val(dense_in_jit(x23)),
+        "dense_again": _val(dense_in_jit(x23 * 2)),
+        "tensor": _val(tensor_in_jit(x23)),
+        "grad": _val(ms.grad(dense_in_jit)(x23)),
+    }
+    ms.set_context(mode=ms.GRAPH_MODE)
+    ref["jit_created"]["cell_in_construct"] = _val(ReluInConstruct()(x23 * 3))
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+
+    @ms.jit
+    def param_in_jit(a):
+        return a + Parameter(Tensor(np.ones(3, np.float32)), name="p")
+
+    ref["jit_created"]["parameter_error"] = _err(lambda: param_in_jit(x23))
+
     # log
     ref["log"] = {
         "default": _log_config_in_subprocess({}),

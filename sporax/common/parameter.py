@@ -72,6 +72,8 @@ class Parameter(Tensor):
         self._comm_fusion = 1
         self._comm_recompute = False
         self._pipeline_stages: list[int] = []
+        if state.active():
+            _bind_in_open_frames(self)
 
     # The value, through the state frames (overrides Tensor's slot).
     @property
@@ -89,6 +91,9 @@ class Parameter(Tensor):
 
     @_data.setter
     def _data(self, value: Any) -> None:
+        if "_trace_local" in self.__dict__:
+            _write_trace_local(self, value)
+            return
         state.write(self, value)
 
     # ---------------------------------------------------------------- naming
@@ -256,6 +261,26 @@ class Parameter(Tensor):
 
     def __bool__(self) -> bool:
         return Tensor.__bool__(self)
+
+
+def _bind_in_open_frames(param: Parameter) -> None:
+    """A Parameter created while a function is traced (a Cell built inside ``@jit`` or ``construct``) is a
+    constant of that trace, as in MindSpore's graph mode: its value is bound in every open state frame, so the
+    trace reads it there instead of finding new implicit state on each trace."""
+    param._trace_local = True
+    for frame in state._local.stack:
+        frame._vals[id(param)] = (param, param._stored)
+
+
+def _write_trace_local(param: Parameter, value: Any) -> None:
+    """A write to a trace-local Parameter (BatchNorm statistics of a BatchNorm built inside ``@jit``) stays in
+    the innermost frame, unrecorded: it is not state of the compiled function, so it is neither an output nor
+    a reason to retrace. With no frame open (the trace is over), the value is stored."""
+    stack = state._local.stack
+    if stack:
+        stack[-1]._vals[id(param)] = (param, value)
+    else:
+        param._stored = value
 
 
 def _parameter_args(
