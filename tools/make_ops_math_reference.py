@@ -84,6 +84,55 @@ CASES = [
     ("blackman_window_py", "blackman_window", [("py", 6)], {}),
     ("bartlett_window", "bartlett_window", [("int32", 5)], {}),
     ("kaiser_window", "kaiser_window", [("py", 5)], {"beta": 5.0}),
+    ("remainder_int", "remainder", [("int32", [7, -7, 7, -7]), ("int32", [3, 3, -3, -3])], {}),
+    ("fmod_int", "fmod", [("int32", [7, -7, 7, -7]), ("int32", [3, 3, -3, -3])], {}),
+    ("floor_divide_int", "floor_divide", [("int32", [7, -7, 7, -7]), ("int32", [3, 3, -3, -3])], {}),
+    ("div_trunc", "div", [("float32", [7.0, -7.0, 7.5, -7.5]), ("float32", [2.0, 2.0, -2.0, 2.0])], {"rounding_mode": "trunc"}),
+    ("div_floor_int", "div", [("int32", [7, -7, 7, -7]), ("int32", [2, 2, -2, 2])], {"rounding_mode": "floor"}),
+    ("div_int", "div", [("int32", [7, -7, 7, -7]), ("int32", [2, 2, -2, 2])], {}),
+    ("round_decimals", "round", [("float32", [1.2345, -2.5, 0.5, 1.5])], {"decimals": 2}),
+    ("round_half", "round", [("float32", [1.2345, -2.5, 0.5, 1.5])], {}),
+    ("logit_eps", "logit", [("float32", [0.0, 0.3, 0.9, 1.0])], {"eps": 0.1}),
+    ("sinc", "sinc", [("float32", [0.0, 0.5, 1.0, -2.5])], {}),
+    ("xlogy_zero", "xlogy", [("float32", [0.0, 1.0, 2.0, 0.0]), ("float32", [0.0, 2.0, 0.5, -1.0])], {}),
+    ("heaviside", "heaviside", [("float32", [-1.0, 0.0, 2.0, 0.0]), ("float32", [0.5, 0.5, 0.5, 2.0])], {}),
+    ("std", "std", [("float32", MAT)], {"axis": 1, "ddof": 1}),
+    ("var_keep", "var", [("float32", MAT)], {"axis": 0, "keepdims": True}),
+    ("logsumexp", "logsumexp", [("float32", MAT), ("py", 1)], {}),
+    ("cumprod", "cumprod", [("int32", I32), ("py", 0)], {}),
+    ("cummax_ties", "cummax", [("float32", [1.0, 3.0, 3.0, 2.0, 3.0]), ("py", 0)], {}),
+    ("cummin_ties", "cummin", [("float32", [3.0, 1.0, 1.0, 2.0, 1.0]), ("py", 0)], {}),
+    ("median_even", "median", [("float32", [[4.0, 1.0, 3.0, 2.0]])], {"axis": 1}),
+    ("argmax_ties", "argmax", [("float32", [1.0, 3.0, 3.0, 2.0])], {}),
+    ("max_axis", "max", [("float32", MAT)], {"axis": 1}),
+    ("mean_int", "mean", [("int32", I32)], {}),
+    ("sum_bool", "sum", [("bool", [True, False, True, True])], {}),
+    ("prod_int", "prod", [("int32", I32)], {}),
+    ("amax_where", "amax", [("float32", F32)], {"initial": 10.0, "where": ("bool", [True, False, True, False])}),
+    ("clamp_int_float", "clamp", [("int32", I32), ("py", -1.5), ("py", 2.5)], {}),
+    ("norm_fro", "norm", [("float32", MAT)], {}),
+    ("norm_1", "norm", [("float32", MAT), ("py", 1)], {}),
+    ("cdist_p1", "cdist", [("float32", [MAT]), ("float32", [[[1.0, 1.0, 1.0]]])], {"p": 1.0}),
+    ("lerp_tensor", "lerp", [("float32", F32), ("float32", POS), ("float32", [0.0, 0.5, 1.0, 2.0])], {}),
+    ("addcdiv", "addcdiv", [("float32", F32), ("float32", POS), ("float32", POS), ("py", 0.5)], {}),
+    ("addcdiv_int", "addcdiv", [("int32", I32), ("int32", I32), ("int32", [1, 1, 2, 2]), ("py", 1)], {}),
+    ("atan2_int", "atan2", [("int32", I32), ("int32", [1, 1, -1, 0])], {}),
+    ("pow_int_neg", "pow", [("int32", [2, 3, 4, 5]), ("py", 2.0)], {}),
+    ("square_int", "square", [("int32", I32)], {}),
+    ("reciprocal_int", "reciprocal", [("int32", I32)], {}),
+    ("trunc_int", "trunc", [("int32", I32)], {}),
+    ("sign_bool", "sign", [("float32", [-0.0, 0.0, -3.0, 2.0])], {}),
+    ("isclose", "isclose", [("float32", [1.0, 1.0001, float("nan"), 2.0]), ("float32", [1.0, 1.0, float("nan"), 2.1])], {"equal_nan": True}),
+    ("logaddexp_int", "logaddexp", [("int32", I32), ("int32", I32)], {}),
+    ("hypot_int", "hypot", [("int32", I32), ("int32", I32)], {}),
+    ("frac", "frac", [("float32", [1.5, -1.5, 2.25, 0.0])], {}),
+    ("float_power", "float_power", [("float32", F32), ("py", 2)], {}),
+    ("gcd", "gcd", [("int32", [12, -8, 0, 7]), ("int32", [8, 12, 5, 0])], {}),
+    ("trapz", "trapz", [("float32", POS)], {"dx": 0.5}),
+    ("kron", "kron", [("float32", [[1.0, 2.0]]), ("float32", [[1.0], [3.0]])], {}),
+    ("inner", "inner", [("float32", MAT), ("float32", MAT)], {}),
+    ("matrix_power", "matrix_power", [("float32", [[1.0, 1.0], [0.0, 1.0]]), ("py", 3)], {}),
+    ("det", "det", [("float32", [[2.0, 1.0], [1.0, 3.0]])], {}),
 ]
 
 
@@ -118,7 +167,8 @@ def main():
     cases = []
     for name, op, args, kwargs in CASES:
         try:
-            out = getattr(ops, op)(*[_value(k, v) for k, v in args], **kwargs)
+            kw = {k: _value(*v) if isinstance(v, tuple) else v for k, v in kwargs.items()}
+            out = getattr(ops, op)(*[_value(k, v) for k, v in args], **kw)
             result = {"output": _jsonable(out)}
         except Exception as err:  # noqa: BLE001 - recorded as the expected error class
             result = {"error": type(err).__name__}

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..._engine import is_tracer, jnp
 from ...common.tensor import Tensor
-from .._utils import arr, as_tensor_array, compiled_op, float_result, wrap
+from .._utils import arr, as_tensor_array, compiled_op, float_result, promote, wrap
 
 __all__ = ["clamp", "clip", "clip_by_value", "clip_by_norm", "clip_by_global_norm"]
 
@@ -19,10 +19,12 @@ def clamp(input: Any, min: Any = None, max: Any = None) -> Tensor:
     if min is None and max is None:
         raise ValueError("For 'clamp', at least one of 'min' and 'max' must be given.")
     a = as_tensor_array(input)
-    if min is not None:
-        a = jnp.maximum(a, jnp.asarray(arr(min), a.dtype))
+    if min is not None:  # the bounds promote with the input (an Int32 tensor clamped to 1.5 gives Float32)
+        a, lo = promote(a, min)
+        a = jnp.maximum(a, lo)
     if max is not None:
-        a = jnp.minimum(a, jnp.asarray(arr(max), a.dtype))
+        a, hi = promote(a, max)
+        a = jnp.minimum(a, hi)
     return wrap(a)
 
 

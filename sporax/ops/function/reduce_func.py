@@ -264,7 +264,10 @@ def cumsum(x: Any, axis: Any, dtype: Any = None) -> Tensor:
 
 @amp_black
 def cumprod(input: Any, dim: int, dtype: Any = None) -> Tensor:
+    """Running product along ``dim``; integer and bool inputs give Int64 unless ``dtype`` says otherwise."""
     a = as_tensor_array(input)
+    if dtype is None and not jnp.issubdtype(a.dtype, jnp.inexact):
+        dtype = mstype.int64
     return wrap(jnp.cumprod(a, axis=int(dim), dtype=None if dtype is None else np_dtype(dtype)))
 
 
@@ -330,8 +333,10 @@ def cummax(input: Any, axis: int) -> tuple[Tensor, Tensor]:
 
 
 def cummin(input: Any, axis: int) -> tuple[Tensor, Tensor]:
-    """Running minimum along ``axis`` and the index where it was reached."""
-    return _cum_extreme(input, axis, False, "cummin")
+    """Running minimum along ``axis`` and the index where it was reached (Int32, as MindSpore's, where
+    ``cummax`` gives Int64)."""
+    values, index = _cum_extreme(input, axis, False, "cummin")
+    return values, wrap(index._data.astype(jnp.int32))
 
 
 def logcumsumexp(input: Any, axis: int) -> Tensor:

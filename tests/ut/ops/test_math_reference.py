@@ -34,10 +34,26 @@ def _check(out, expected, name):
     np.testing.assert_allclose(got, want, rtol=2e-5, atol=1e-6, equal_nan=True, err_msg=name)
 
 
+# Where sporax deliberately differs from MindSpore 2.10's CPU build (each also named in docs/ops_math.md):
+KNOWN_DIFFERENCES = {
+    "round_decimals": "MindSpore's CPU kernel refuses decimals; sporax rounds to them",
+    "xlogy_zero": "MindSpore documents 0 where x == 0, its CPU kernel gives NaN; sporax gives 0",
+    "mean_int": "MindSpore's mean of an int tensor truncates to the int dtype; sporax gives Float32 (kept)",
+    "prod_int": "MindSpore's ops.prod of Int32 gives Int64; sporax keeps Int32 (an existing test pins it)",
+    "addcdiv_int": "MindSpore refuses integer inputs; sporax computes them",
+    "atan2_int": "MindSpore refuses integer inputs; sporax computes in Float32",
+    "logaddexp_int": "MindSpore refuses integer inputs; sporax computes in Float32",
+    "hypot_int": "MindSpore refuses integer inputs; sporax computes in Float32",
+}
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
 def test_matches_mindspore(case):
+    if case["name"] in KNOWN_DIFFERENCES:
+        pytest.skip(KNOWN_DIFFERENCES[case["name"]])
     fn = getattr(ops, case["op"])
     args = [_arg(k, v) for k, v in case["args"]]
+    case = dict(case, kwargs={k: _arg(*v) if isinstance(v, list) else v for k, v in case["kwargs"].items()})
     if "error" in case:
         with pytest.raises(getattr(__builtins__, case["error"], None) or Exception):
             fn(*args, **case["kwargs"])
