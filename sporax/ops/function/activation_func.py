@@ -119,6 +119,69 @@ def _inplace(input: Any, out: Tensor, op: str) -> Tensor:
     return input
 
 
+# ------------------------------------------------------------------ jitted kernels
+# Elementwise formulas of several jnp ops, compiled once each: eagerly one dispatch instead of one per
+# jnp call; inside a trace they inline. float16/bfloat16 compute in float32 (as MindSpore's kernels).
+def _relu6_impl(a: Any) -> Any:
+    # where-based (not clip): the gradient is 0 at both kinks, as MindSpore's ReLU6Grad
+    return jnp.where(a > 0, jnp.where(a < 6, a, _const(6, a)), _const(0, a))
+
+
+def _fast_gelu_impl(a0: Any) -> Any:
+    a = _up(a0)
+    ab = jnp.abs(a)
+    return (a / (1 + jnp.exp(_const(-1.702, a) * ab)) * jnp.exp(_const(0.851, a) * (a - ab))).astype(a0.dtype)
+
+
+def _leaky_relu_impl(a: Any, alpha: float) -> Any:
+    # max/min (not where): at 0 the gradient is (1 + alpha) / 2, as MindSpore's
+    return jnp.maximum(a, a * _const(alpha, a)) if alpha <= 1 else jnp.minimum(a, a * _const(alpha, a))
+
+
+def _softsign_impl(a0: Any) -> Any:
+    a = _up(a0)
+    return (a / (1 + jnp.abs(a))).astype(a0.dtype)
+
+
+def _hardswish_impl(a0: Any) -> Any:
+    a = _up(a0)
+    # gradient (2x + 3) / 6 on [-3, 3] inclusive, as MindSpore's HSwishGrad
+    mid = a * (a + 3) / _const(6, a)
+    return jnp.where(a < -3, _const(0, a), jnp.where(a > 3, a, mid)).astype(a0.dtype)
+
+
+def _hardsigmoid_impl(a0: Any) -> Any:
+    a = _up(a0)
+    # gradient 1/6 strictly inside (-3, 3), 0 at the kinks, as MindSpore's HSigmoidGrad
+    mid = (a + 3) / _const(6, a)
+    return jnp.where(a <= -3, _const(0, a), jnp.where(a >= 3, _const(1, a), mid)).astype(a0.dtype)
+
+
+def _mish_impl(a0: Any) -> Any:
+    a = _up(a0)
+    return (a * jnp.tanh(jax.nn.softplus(a))).astype(a0.dtype)
+
+
+def _hardshrink_impl(a: Any, lam: float) -> Any:
+    return jnp.where(jnp.abs(a) > lam, a, _const(0, a))
+
+
+def _softshrink_impl(a: Any, lam: float) -> Any:
+    la = _const(lam, a)
+    return jnp.where(a > la, a - la, jnp.where(a < -la, a + la, _const(0, a)))
+
+
+_k_relu6 = jax.jit(_relu6_impl)
+_k_fast_gelu = jax.jit(_fast_gelu_impl)
+_k_leaky_relu = jax.jit(_leaky_relu_impl, static_argnums=(1,))
+_k_softsign = jax.jit(_softsign_impl)
+_k_hardswish = jax.jit(_hardswish_impl)
+_k_hardsigmoid = jax.jit(_hardsigmoid_impl)
+_k_mish = jax.jit(_mish_impl)
+_k_hardshrink = jax.jit(_hardshrink_impl, static_argnums=(1,))
+_k_softshrink = jax.jit(_softshrink_impl, static_argnums=(1,))
+
+
 # ------------------------------------------------------------------ activations
 def relu(input: Any, inplace: bool = False) -> Tensor:
     """``max(input, 0)`` element-wise; ``inplace=True`` writes the result into ``input``."""
@@ -128,9 +191,7 @@ def relu(input: Any, inplace: bool = False) -> Tensor:
 
 def relu6(x: Any) -> Tensor:
     """``min(max(x, 0), 6)`` element-wise."""
-    a = as_tensor_array(x)
-    # where-based (not clip): the gradient is 0 at both kinks, as MindSpore's ReLU6Grad
-    return wrap(jnp.where(a > 0, jnp.where(a < 6, a, _const(6, a)), _const(0, a)))
+    return wrap(_k_relu6(as_tensor_array(x)))
 
 
 def gelu(input: Any, approximate: str = "none") -> Tensor:
@@ -147,10 +208,7 @@ def gelu(input: Any, approximate: str = "none") -> Tensor:
 
 def fast_gelu(x: Any) -> Tensor:
     """``x / (1 + exp(-1.702 |x|)) * exp(0.851 (x - |x|))`` (MindSpore's FastGeLU)."""
-    a0 = _float_in(x, "fast_gelu")
-    a = _up(a0)
-    ab = jnp.abs(a)
-    return wrap((a / (1 + jnp.exp(_const(-1.702, a) * ab)) * jnp.exp(_const(0.851, a) * (a - ab))).astype(a0.dtype))
+    return wrap(_k_fast_gelu(_float_in(x, "fast_gelu")))
 
 
 def silu(input: Any) -> Tensor:
@@ -161,9 +219,7 @@ def silu(input: Any) -> Tensor:
 
 def leaky_relu(input: Any, alpha: float = 0.2) -> Tensor:
     """``input`` where positive, ``alpha * input`` elsewhere."""
-    a = as_tensor_array(input)
-    # max/min (not where): at 0 the gradient is (1 + alpha) / 2, as MindSpore's
-    return wrap(jnp.maximum(a, a * _const(alpha, a)) if alpha <= 1 else jnp.minimum(a, a * _const(alpha, a)))
+    return wrap(_k_leaky_relu(as_tensor_array(input), float(alpha)))
 
 
 def elu(input_x: Any, alpha: float = 1.0) -> Tensor:
@@ -202,27 +258,17 @@ def softplus(input: Any, beta: float = 1, threshold: float = 20) -> Tensor:
 
 def softsign(x: Any) -> Tensor:
     """``x / (1 + |x|)``."""
-    a = _float_in(x, "softsign")
-    u = _up(a)
-    return wrap((u / (1 + jnp.abs(u))).astype(a.dtype))
+    return wrap(_k_softsign(_float_in(x, "softsign")))
 
 
 def hardswish(input: Any) -> Tensor:
     """``x * relu6(x + 3) / 6``."""
-    a0 = _float_in(input, "hardswish")
-    a = _up(a0)
-    # gradient (2x + 3) / 6 on [-3, 3] inclusive, as MindSpore's HSwishGrad
-    mid = a * (a + 3) / _const(6, a)
-    return wrap(jnp.where(a < -3, _const(0, a), jnp.where(a > 3, a, mid)).astype(a0.dtype))
+    return wrap(_k_hardswish(_float_in(input, "hardswish")))
 
 
 def hardsigmoid(input: Any) -> Tensor:
     """``relu6(x + 3) / 6``."""
-    a0 = _float_in(input, "hardsigmoid")
-    a = _up(a0)
-    # gradient 1/6 strictly inside (-3, 3), 0 at the kinks, as MindSpore's HSigmoidGrad
-    mid = (a + 3) / _const(6, a)
-    return wrap(jnp.where(a <= -3, _const(0, a), jnp.where(a >= 3, _const(1, a), mid)).astype(a0.dtype))
+    return wrap(_k_hardsigmoid(_float_in(input, "hardsigmoid")))
 
 
 def hardtanh(input: Any, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
@@ -233,9 +279,7 @@ def hardtanh(input: Any, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
 
 def mish(x: Any) -> Tensor:
     """``x * tanh(softplus(x))``."""
-    a0 = _float_in(x, "mish")
-    a = _up(a0)
-    return wrap((a * jnp.tanh(_jnn_softplus(a))).astype(a0.dtype))
+    return wrap(_k_mish(_float_in(x, "mish")))
 
 
 def logsigmoid(x: Any) -> Tensor:
@@ -274,7 +318,7 @@ def hardshrink(input: Any, lambd: float = 0.5) -> Tensor:
             "For primitive[HShrink], the input argument[input_x] must be a type of {BFloat16, Float16, Float32}, "
             f"but got {mstype.from_np(a.dtype)}."
         )
-    return wrap(jnp.where(jnp.abs(a) > lam, a, _const(0, a)))
+    return wrap(_k_hardshrink(a, lam))
 
 
 def softshrink(input: Any, lambd: float = 0.5) -> Tensor:
@@ -288,8 +332,7 @@ def softshrink(input: Any, lambd: float = 0.5) -> Tensor:
             "For primitive[SoftShrink], the input argument[input_x] must be a type of {BFloat16, Float16, Float32}, "
             f"but got {mstype.from_np(a.dtype)}."
         )
-    la = _const(lam, a)
-    return wrap(jnp.where(a > la, a - la, jnp.where(a < -la, a + la, _const(0, a))))
+    return wrap(_k_softshrink(a, lam))
 
 
 def soft_shrink(input: Any, lambd: float = 0.5) -> Tensor:
