@@ -240,6 +240,21 @@ def _ops_cases():
     ]
 
 
+def _lstm_op_cases():
+    """ops.LSTM (MindSpore's CPU kernel, flat weights): (name, function, inputs)."""
+    r = _rng(7)
+    cases = []
+    for i, h, layers, d, bias in [(3, 4, 1, 1, True), (3, 4, 1, 2, True), (4, 4, 3, 1, True), (3, 4, 1, 1, False)]:
+        g = 4 * h
+        n = sum(g * ((i if layer == 0 else h * d) + h) for layer in range(layers)) * d + (g * layers * d if bias else 0)
+        op = ops.LSTM(i, h, layers, bias, d == 2, 0.0)
+        inputs = [r.uniform(-1, 1, (5, 2, i)).astype(np.float32), r.uniform(-0.5, 0.5, (layers * d, 2, h)).astype(
+            np.float32), r.uniform(-0.5, 0.5, (layers * d, 2, h)).astype(np.float32),
+            r.uniform(-0.4, 0.4, (n, 1, 1)).astype(np.float32)]
+        cases.append((f"P.lstm_{i}{h}{layers}{d}{int(bias)}", lambda *a, op=op: op(*a)[:3], inputs))
+    return cases
+
+
 def run_fn_case(name, fn, inputs, store, meta, grads=True):
     r = _rng(zlib.crc32(name.encode()))
     args = [Tensor(a) for a in inputs]
@@ -372,6 +387,8 @@ def main():
         run_fn_case(name, fn, inputs, store, meta)
     for name, fn, inputs, diff in _ops_cases():
         run_fn_case(name, fn, inputs, store, meta, grads=diff)
+    for name, fn, inputs in _lstm_op_cases():
+        run_fn_case(name, fn, inputs, store, meta)
     store["__meta__"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
     OUT.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(OUT, **store)

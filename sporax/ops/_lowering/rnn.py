@@ -16,7 +16,7 @@ from typing import Any
 
 from ..._engine import jax, jnp, lax
 
-__all__ = ["GATES", "rnn_layer", "reverse_time_index", "cell_step"]
+__all__ = ["GATES", "rnn_layer", "reverse_time_index", "cell_step", "lstm_gates_sequence", "gru_gates_sequence"]
 
 #: gate blocks per mode (rows of ``w_ih`` / ``w_hh`` are ``GATES[mode] * hidden_size``)
 GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
@@ -115,3 +115,58 @@ def rnn_layer(
         outs.append(_reverse(ys[:, 1], idx))
     out = outs[0] if d == 1 else jnp.concatenate(outs, axis=-1)
     return out, h_n, c_n
+
+
+def lstm_gates_sequence(
+    x: Any, w: Any, b: Any, h0: Any, c0: Any, forget_bias: float = 0.0, cell_clip: float = -1.0
+) -> tuple[Any, ...]:
+    """MindSpore's fused-weight LSTM (``DynamicRNN``/``BasicLSTMCell``): ``w`` ``(I + H, 4H)`` with gate blocks
+    ``[i, j, f, o]``, ``b`` ``(4H,)``; ``forget_bias`` added to ``f`` before its sigmoid; ``cell_clip > 0`` clips
+    the cell state. One scan over ``x`` ``(T, B, I)``; returns every step's ``(h, c, i, j, f, o, tanh(c))``,
+    each ``(T, B, H)``."""
+    n_in = x.shape[-1]
+    gx = jnp.einsum("tbi,ig->tbg", x, w[:n_in]) + b
+    wh = w[n_in:]
+
+    def step(carry: Any, g: Any) -> tuple[Any, Any]:
+        h, c = carry
+        i, j, f, o = jnp.split(g + h @ wh, 4, axis=-1)
+        i, j, o = jax.nn.sigmoid(i), jnp.tanh(j), jax.nn.sigmoid(o)
+        f = jax.nn.sigmoid(f + forget_bias)
+        c = f * c + i * j
+        if cell_clip > 0:
+            c = jnp.clip(c, -cell_clip, cell_clip)
+        tc = jnp.tanh(c)
+        h = o * tc
+        return (h, c), (h, c, i, j, f, o, tc)
+
+    _, outs = lax.scan(step, (h0, c0), gx)
+    return outs
+
+
+def gru_gates_sequence(x: Any, wi: Any, wh: Any, bi: Any, bh: Any, h0: Any, gate_order: str = "rzh") -> tuple[Any, ...]:
+    """MindSpore's ``DynamicGRUV2`` (reset after the hidden matmul): ``wi`` ``(I, 3H)``, ``wh`` ``(H, 3H)``, gate
+    blocks in ``gate_order`` (``'rzh'`` or ``'zrh'``). One scan; returns every step's
+    ``(h, z, r, n, W_hn h + b_hn)``, each ``(T, B, H)``."""
+    gx = jnp.einsum("tbi,ig->tbg", x, wi)
+    if bi is not None:
+        gx = gx + bi
+
+    def parts(g: Any) -> tuple[Any, Any, Any]:
+        a, b_, n = jnp.split(g, 3, axis=-1)
+        return (a, b_, n) if gate_order == "rzh" else (b_, a, n)
+
+    def step(h: Any, g: Any) -> tuple[Any, Any]:
+        gh = h @ wh
+        if bh is not None:
+            gh = gh + bh
+        xr, xz, xn = parts(g)
+        hr, hz, hn = parts(gh)
+        r = jax.nn.sigmoid(xr + hr)
+        z = jax.nn.sigmoid(xz + hz)
+        n = jnp.tanh(xn + r * hn)
+        h = (1 - z) * n + z * h
+        return h, (h, z, r, n, hn)
+
+    _, outs = lax.scan(step, h0, gx)
+    return outs

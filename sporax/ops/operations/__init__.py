@@ -95,3 +95,8 @@ from . import sparse_ops  # noqa: E402
 from .sparse_ops import *  # noqa: E402, F403
 
 __all__ += [n for n in sparse_ops.__all__ if n not in __all__]
+
+from . import rnn_ops  # noqa: E402
+from .rnn_ops import *  # noqa: E402, F403
+
+__all__ += [n for n in rnn_ops.__all__ if n not in __all__]
