@@ -19,6 +19,7 @@ from .common.generator import (
     seed,
     set_rng_state,
 )
+from .common._runtime_helpers import Symbol, set_recursion_limit, swap_tensors
 from .common.jit_config import JitConfig
 from .common import mutable
 from .common.parameter import Parameter, ParameterTuple

@@ -12,6 +12,7 @@ from .generator import (
     set_rng_state,
 )
 from .generator import seed as seed  # noqa: PLC0414  (the function shadows the submodule, as in MindSpore)
+from ._runtime_helpers import Symbol, set_recursion_limit, swap_tensors
 from .jit_config import JitConfig
 from .parameter import Parameter, ParameterTuple
 from .seed import get_seed, set_seed
@@ -48,6 +49,9 @@ __all__ = [
     "get_rng_state",
     "set_rng_state",
     "mutable",
+    "Symbol",
+    "set_recursion_limit",
+    "swap_tensors",
     *dtype.__all__,
 ]
 

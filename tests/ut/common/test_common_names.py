@@ -98,3 +98,59 @@ def test_run_check(capsys):
     ms.run_check()
     out = capsys.readouterr().out
     assert "The result of multiplication calculation is correct" in out and "installed on platform [CPU]" in out
+
+
+def test_symbol():
+    # MindSpore 2.10: str(Symbol(max=8, min=1, divisor=2)) == "{'max': 8, 'divisor': 2}"
+    s = ms.Symbol(max=8, min=1, divisor=2)
+    assert str(s) == "{'max': 8, 'divisor': 2}" and ms.common.Symbol is ms.Symbol
+    assert list(ms.Symbol(min=4, divisor=2, remainder=1, unique=True).to_dict()) == [
+        "min",
+        "divisor",
+        "remainder",
+        "id",
+    ]
+    assert s.accepts(4) and not s.accepts(5) and not s.accepts(10)
+    for bad, cls, msg in [
+        ({"min": 0}, ValueError, "For 'Symbol', the 'min' value should be positive, but got 0"),
+        ({"divisor": 0}, ValueError, "For 'Symbol', the 'divisor' value should be positive, but got 0"),
+        (
+            {"remainder": 3, "divisor": 2},
+            ValueError,
+            "the 'remainder' value should be in the range '[0, 2)', but got 3",
+        ),
+        ({"max": 1.5}, TypeError, "For 'Symbol', the argument 'max' must be int, but got <class 'float'>"),
+        ({"unique": 1}, TypeError, "For 'Symbol', the argument 'unique' must be bool, but got <class 'int'>"),
+    ]:
+        with pytest.raises(cls) as info:
+            ms.Symbol(**bad)
+        assert msg in str(info.value)
+
+
+def test_swap_tensors():
+    # MindSpore 2.10: after swap_tensors(a, b) of two Parameters, a is named 'b' and holds b's value
+    a = ms.Parameter(ms.Tensor(np.ones(2, np.float32)), name="a")
+    b = ms.Parameter(ms.Tensor(np.zeros(3, np.float32)), name="b")
+    ms.swap_tensors(a, b)
+    assert a.name == "b" and b.name == "a"
+    np.testing.assert_array_equal(a.asnumpy(), np.zeros(3))
+    np.testing.assert_array_equal(b.asnumpy(), np.ones(2))
+    x, y = ms.Tensor([1, 2]), ms.Tensor([3.0])
+    ms.common.swap_tensors(x, y)
+    assert x.dtype is ms.float32 and y.asnumpy().tolist() == [1, 2]
+    with pytest.raises(RuntimeError, match="same class"):
+        ms.swap_tensors(x, a)
+
+
+def test_set_recursion_limit():
+    import sys
+
+    before = ms.get_context("max_call_depth")
+    ms.set_recursion_limit(5000)
+    try:
+        assert ms.get_context("max_call_depth") == 5000 and sys.getrecursionlimit() >= 5000
+    finally:
+        ms.common.set_recursion_limit(before)
+    # MindSpore 2.10's message
+    with pytest.raises(ValueError, match=r"^The input value must be int and must > 0, but got '0' with type 'int'\.$"):
+        ms.set_recursion_limit(0)
