@@ -176,6 +176,13 @@ class _Recording:
 
     __slots__ = ("closed", "shapes", "struct", "vals", "holders", "n_dyn")
 
+    closed: Any  # the ClosedJaxpr
+    shapes: Any  # its output shapes (jax.ShapeDtypeStruct)
+    struct: list[Any]  # per tracked name: (pytree structure, leaf kinds), or UNDEF
+    vals: list[Any]
+    holders: list[Any]  # the Parameters the run wrote
+    n_dyn: int  # how many outputs are the names' dynamic leaves (the holders' values follow)
+
 
 def _record(run: Callable[[], Sequence[Any]], avals: Sequence[Any] = (), bound: Sequence[Any] = ()) -> _Recording:
     """Trace ``run`` (which returns the tracked names' values) with ``jax.make_jaxpr``.
