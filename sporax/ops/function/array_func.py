@@ -413,7 +413,7 @@ def range(start: Any, end: Any, step: Any, maxlen: int = 1000000) -> Tensor:
     n = int(np.ceil((e - s) / st))
     if n > maxlen:
         raise ValueError(f"For 'Range', the number of elements ({n}) must not exceed 'maxlen' ({maxlen}).")
-    out_dt = kinds[0] if isinstance(kinds[0], (mstype.Int, mstype.UInt)) else mstype.float32
+    out_dt = mstype.int64 if isinstance(kinds[0], (mstype.Int, mstype.UInt)) else mstype.float32
     return wrap(jnp.arange(s, e, st, dtype=np_dtype(out_dt)))
 
 
@@ -563,7 +563,10 @@ def scalar_to_tensor(input_x: Any, dtype: Any = mstype.float32) -> Tensor:
 
 
 def tuple_to_array(input_x: Any) -> Tensor:
-    return Tensor(to_array(list(input_x)))
+    """A tuple of numbers as a 1-D Tensor: Int32 when all are ints, else Float32 (MindSpore's TupleToArray)."""
+    vals = list(input_x)
+    ints = all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in vals)
+    return wrap(jnp.asarray(np.asarray(vals, np.int32 if ints else np.float32)))
 
 
 def slice(input_x: Any, begin: Any, size: Any) -> Tensor:

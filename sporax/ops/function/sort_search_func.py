@@ -125,7 +125,7 @@ def bincount(input: Any, weights: Any = None, minlength: int = 0) -> Tensor:
     a = _concrete(as_tensor_array(input), "bincount")
     w = None if weights is None else np.asarray(as_tensor_array(weights))
     out = np.bincount(a.reshape(-1), None if w is None else w.reshape(-1), minlength)
-    return Tensor(out.astype(np.int64) if w is None else out.astype(w.dtype))
+    return Tensor(out.astype(np.float32) if w is None else out.astype(w.dtype))  # MindSpore counts in Float32
 
 
 def unique_consecutive(input: Any, return_inverse: bool = False, return_counts: bool = False, dim: Any = None) -> Any:

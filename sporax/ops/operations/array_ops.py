@@ -387,6 +387,8 @@ class TupleToArray(Primitive):
     """``TupleToArray()(input_x)``: a tuple of numbers as a 1-D Tensor."""
 
     def __call__(self, input_x: Any) -> Any:
+        if len({type(v) for v in input_x}) > 1:
+            raise TypeError("For 'TupleToArray', all elements of 'input_x' must be have same type.")
         return F.tuple_to_array(input_x)
 
 

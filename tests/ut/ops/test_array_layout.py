@@ -272,5 +272,9 @@ def test_diag_and_range_dtypes_as_mindspore():
     out = ops.diag(T(np.array([[1, 2], [3, 4]], np.float32)))
     assert out.shape == (2, 2, 2, 2)
     eq(out.reshape((4, 4)), np.diag([1, 2, 3, 4]))
-    assert ops.range(T(np.int32(0)), T(np.int32(5)), T(np.int32(2))).dtype == ms.int32
+    assert ops.range(T(np.int32(0)), T(np.int32(5)), T(np.int32(2))).dtype == ms.int64
+    assert ops.tuple_to_array((1, 2)).dtype == ms.int32 and ops.TupleToArray()((1.0, 2.0)).dtype == ms.float32
+    with pytest.raises(TypeError, match="For 'TupleToArray', all elements of 'input_x' must be have same type."):
+        ops.TupleToArray()((1, 2.0))
+    assert ops.bincount(T(np.array([0, 1, 1], np.int32))).dtype == ms.float32
     assert ops.range(T(np.float64(0)), T(np.float64(1)), T(np.float64(0.5))).dtype == ms.float32
