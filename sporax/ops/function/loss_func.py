@@ -81,9 +81,16 @@ def _nll_core(
                 f"{tuple(logp.shape)}, but got {tuple(labels.shape)}."
             )
         valid = labels != ignore_index
-        safe = jnp.where(valid, labels, 0).astype(jnp.int32)
-        picked = jnp.squeeze(jnp.take_along_axis(logp, jnp.expand_dims(safe, axis), axis=axis), axis)
-        wt = jnp.ones_like(picked) if w is None else w[safe]
+        # A label outside [0, C) (raised on the host when concrete) reads out of range here, so the loss is
+        # NaN inside compiled code too: never a wrapped index's finite value.
+        bad = valid & ((labels < 0) | (labels >= c))
+        safe = jnp.where(valid, jnp.where(bad, c, labels), 0).astype(jnp.int32)
+        nan = jnp.asarray(jnp.nan, logp.dtype)
+        idx = jnp.expand_dims(safe, axis)
+        picked = jnp.take_along_axis(logp, idx, axis=axis, mode="fill", fill_value=float("nan"))
+        picked = jnp.squeeze(picked, axis)
+        wt = jnp.ones_like(picked) if w is None else jnp.take(w, safe, mode="fill", fill_value=float("nan"))
+        wt = jnp.where(bad, nan, wt)
         wt = jnp.where(valid, wt, jnp.zeros_like(wt))
         loss = -picked * wt
         if label_smoothing > 0:

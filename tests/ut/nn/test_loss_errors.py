@@ -45,13 +45,20 @@ def test_nll_loss_label_out_of_range():
         ops.multi_margin_loss(LOGITS, T(np.array([0, 3], np.int64)))
 
 
-def test_class_index_check_skipped_under_jit():
-    # compiled code cannot raise on a value: there the check is the caller's (XLA clamps)
+def test_class_index_under_jit_gives_nan():
+    # compiled code cannot raise on a value: a bad label makes the loss NaN there (never a wrapped index's value)
     @ms.jit
     def f(x, y):
-        return ops.cross_entropy(x, y)
+        return ops.cross_entropy(x, y), nn.SoftmaxCrossEntropyWithLogits(sparse=True)(x, y)
 
-    assert np.isfinite(f(LOGITS, T(np.array([2, 0], np.int32))).asnumpy())
+    good = f(LOGITS, T(np.array([2, 0], np.int32)))
+    assert all(np.isfinite(o.asnumpy()).all() for o in good)
+    for bad in ([2, 3], [-1, 0]):
+        ce, sce = f(LOGITS, T(np.array(bad, np.int32)))
+        assert np.isnan(ce.asnumpy())
+        assert np.isnan(sce.asnumpy()[bad.index(min(bad) if min(bad) < 0 else max(bad))])
+    ign = ms.jit(lambda x, y: ops.cross_entropy(x, y, ignore_index=-1))(LOGITS, T(np.array([-1, 0], np.int32)))
+    assert np.isfinite(ign.asnumpy())
 
 
 # ------------------------------------------------------------------- activations
