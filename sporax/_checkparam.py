@@ -452,6 +452,27 @@ def check_instance(arg_value: Any, cls: type, arg_name: str, prim_name: str) -> 
     return arg_value
 
 
+def check_positive_count(arg_value: Any, arg_name: str, prim_name: str) -> int:
+    """An int (not a bool) > 0, with the gradient-accumulation cells' message (MindSpore's): ``For
+    'GradAccumulationCell', the argument 'micro_size' must be large than 0, but got 0.``"""
+    if isinstance(arg_value, bool) or not isinstance(arg_value, int):
+        raise TypeError(
+            f"For '{prim_name}', the argument '{arg_name}' must be integer, but got the type : {type(arg_value)}."
+        )
+    if arg_value <= 0:
+        raise ValueError(f"For '{prim_name}', the argument '{arg_name}' must be large than 0, but got {arg_value}.")
+    return arg_value
+
+
+def check_sink_size(sink_size: Any) -> int:
+    """A sink size: -1 (the whole dataset) or an int > 0."""
+    if isinstance(sink_size, bool) or not isinstance(sink_size, int):
+        raise TypeError(f"The 'sink_size' must be int, but got {type(sink_size).__name__}.")
+    if sink_size < -1 or sink_size == 0:
+        raise ValueError(f"The 'sink_size' must be -1 or positive, but got sink_size {sink_size}.")
+    return sink_size
+
+
 def check_arg_type(arg_name: str, arg_value: Any, valid_types: Any, prim_name: str | None = None) -> Any:
     """As :func:`check_value_type`, with the shorter message of the optimizers, learning-rate schedules and
     ``Model``: ``For 'Momentum', the 'momentum' must be float, but got '1' with type 'int'.``"""

@@ -11,19 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._checkparam import check_sink_size
 from ..common import dtype as mstype
 from ..nn.cell import Cell
 from ._sink import BatchStream, SinkRunner
 
 __all__ = ["DatasetHelper", "connect_network_with_dataset"]
-
-
-def _check_sink_size(sink_size: Any) -> int:
-    if isinstance(sink_size, bool) or not isinstance(sink_size, int):
-        raise TypeError(f"The 'sink_size' must be int, but got {type(sink_size).__name__}.")
-    if sink_size < -1 or sink_size == 0:
-        raise ValueError(f"The 'sink_size' must be -1 or positive, but got sink_size {sink_size}.")
-    return sink_size
 
 
 class DatasetHelper:
@@ -55,7 +48,7 @@ class DatasetHelper:
     def __init__(self, dataset: Any, dataset_sink_mode: bool = True, sink_size: int = -1, epoch_num: int = 1) -> None:
         if not isinstance(dataset_sink_mode, bool):
             raise TypeError(f"The 'dataset_sink_mode' must be bool, but got {type(dataset_sink_mode).__name__}.")
-        sink_size = _check_sink_size(sink_size)
+        sink_size = check_sink_size(sink_size)
         if sink_size == -1:
             sink_size = dataset.get_dataset_size()
         self.dataset = dataset

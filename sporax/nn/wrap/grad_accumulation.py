@@ -30,14 +30,6 @@ from .loss_scale import TrainOneStepWithLossScaleCell
 __all__ = ["GradAccumulationCell", "GradientAccumulation"]
 
 
-def _check_micro_size(value: Any, op: str, arg: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"For '{op}', the argument '{arg}' must be integer, but got the type : {type(value)}.")
-    if value <= 0:
-        raise ValueError(f"For '{op}', the argument '{arg}' must be large than 0, but got {value}.")
-    return value
-
-
 class GradAccumulationCell(Cell):
     """Split each input along dimension 0 into `micro_size` micro-batches, run `network` on each, and return
     the sum of the outputs (the losses).
@@ -71,7 +63,7 @@ class GradAccumulationCell(Cell):
                 f"For 'GradAccumulationCell', the argument 'network' must cell type, but got the type : {type(network)}."
             )
         self.network = network
-        self.micro_size = _check_micro_size(micro_size, "GradAccumulationCell", "micro_size")
+        self.micro_size = validator.check_positive_count(micro_size, "micro_size", "GradAccumulationCell")
 
     def construct(self, *inputs: Any) -> Any:
         ret = None
@@ -166,8 +158,8 @@ class GradientAccumulation(Cell):
 
     def __init__(self, max_accumulation_step: int, optimizer: Cell) -> None:
         super().__init__(auto_prefix=False)  # the network's parameter names stay as they are
-        self._max_accumulation_step = _check_micro_size(
-            max_accumulation_step, "GradientAccumulation", "max_accumulation_step"
+        self._max_accumulation_step = validator.check_positive_count(
+            max_accumulation_step, "max_accumulation_step", "GradientAccumulation"
         )
         self.optimizer = validator.check_instance(optimizer, Cell, "optimizer", "GradientAccumulation")
         if not hasattr(optimizer, "parameters"):
