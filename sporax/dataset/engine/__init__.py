@@ -6,5 +6,8 @@ from .samplers import *
 from .schema import Schema
 from .sources import *
 from .minddataset import *
+from .datasets_standard_format import *
+from .datasets_text import *
+from .datasets_vision import *
 from ._callbacks import DSCallback
 from ._serialize import compare, deserialize, serialize, show

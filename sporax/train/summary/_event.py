@@ -10,54 +10,9 @@ import zlib
 import numpy as np
 
 # ----------------------------------------------------------------------------- CRC-32C (Castagnoli)
-_POLY = 0x82F63B78
-
-
-def _make_tables():
-    base = []
-    for i in range(256):
-        crc = i
-        for _ in range(8):
-            crc = (crc >> 1) ^ _POLY if crc & 1 else crc >> 1
-        base.append(crc)
-    tables = [base]
-    for _ in range(7):
-        prev = tables[-1]
-        tables.append([(prev[i] >> 8) ^ base[prev[i] & 0xFF] for i in range(256)])
-    return tables
-
-
-_T = _make_tables()
-
-
-def crc32c(data: bytes) -> int:
-    """CRC-32C of `data` (slicing-by-8)."""
-    t0, t1, t2, t3, t4, t5, t6, t7 = _T
-    crc = 0xFFFFFFFF
-    mv = memoryview(data)
-    n8 = len(mv) // 8 * 8
-    for (word,) in struct.iter_unpack("<Q", mv[:n8]):
-        lo = (word & 0xFFFFFFFF) ^ crc
-        hi = word >> 32
-        crc = (
-            t7[lo & 0xFF]
-            ^ t6[(lo >> 8) & 0xFF]
-            ^ t5[(lo >> 16) & 0xFF]
-            ^ t4[lo >> 24]
-            ^ t3[hi & 0xFF]
-            ^ t2[(hi >> 8) & 0xFF]
-            ^ t1[(hi >> 16) & 0xFF]
-            ^ t0[hi >> 24]
-        )
-    for b in mv[n8:]:
-        crc = t0[(crc ^ b) & 0xFF] ^ (crc >> 8)
-    return crc ^ 0xFFFFFFFF
-
-
-def masked_crc32c(data: bytes) -> int:
-    """The masked CRC of the TFRecord format."""
-    crc = crc32c(data)
-    return (((crc >> 15) | (crc << 17)) + 0xA282EAD8) & 0xFFFFFFFF
+# one implementation (google-crc32c, in C), shared with the dataset's TFRecord reader
+from ...dataset.engine._tfrecord import crc32c  # noqa: E402,F401
+from ...dataset.engine._tfrecord import masked_crc as masked_crc32c  # noqa: E402
 
 
 def tfrecord(data: bytes) -> bytes:
