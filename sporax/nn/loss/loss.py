@@ -7,6 +7,7 @@ from typing import Any
 from ... import ops
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
+from ...ops.function.loss_func import check_class_index
 from ..cell import Cell
 
 __all__ = [
@@ -113,6 +114,7 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
                 raise ValueError(
                     f"For '{op}', the 'labels' shape must be ({logits.shape[0]},) with sparse=True, but got {labels.shape}."
                 )
+            check_class_index(labels, logits.shape[1], None, op)
             loss = ops.cross_entropy(logits, labels, reduction="none")
         else:
             _check_same_shape(logits, labels, op)
@@ -178,6 +180,8 @@ class CrossEntropyLoss(LossBase):
                 f"For '{op}', the dtype of 'labels' must be int32 or int64 (class indices) or the float dtype of "
                 f"'logits' (class probabilities), but got {labels.dtype}."
             )
+        if labels.dtype in (mstype.int32, mstype.int64):
+            check_class_index(labels, logits.shape[1] if logits.ndim > 1 else logits.shape[0], self.ignore_index, op)
         return ops.cross_entropy(logits, labels, self.weight, self.ignore_index, self.reduction, self.label_smoothing)
 
 
@@ -197,6 +201,7 @@ class NLLLoss(LossBase):
     def construct(self, logits: Tensor, labels: Tensor) -> Tensor:
         _check_float(logits, "logits", "NLLLoss")
         _check_tensor(labels, "labels", "NLLLoss")
+        check_class_index(labels, logits.shape[1] if logits.ndim > 1 else logits.shape[0], self.ignore_index, "NLLLoss")
         return ops.nll_loss(logits, labels, self.weight, self.ignore_index, self.reduction)
 
 
