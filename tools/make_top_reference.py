@@ -159,6 +159,21 @@ def main() -> None:
     opt = nn.Momentum(dense.trainable_params(), 0.1, 0.9)
     ref["optimizer_fewer_grads"] = _err(lambda: opt((Tensor(np.ones((2, 3), np.float32)),)))
 
+    # higher-order derivatives
+    xs = Tensor(np.array([0.5, 1.0], np.float32))
+
+    def sin_x(a):
+        return ms.ops.sin(a) * a
+
+    lin_out, lin_fn = ms.ops.linearize(sin_x, xs)
+    ref["higher_order"] = {
+        "derivative1": _val(ms.ops.derivative(sin_x, xs, 1)),
+        "derivative3": _val(ms.ops.derivative(sin_x, xs, 3)),
+        "jet": _val(ms.ops.jet(sin_x, xs, Tensor(np.array([[1.0, 1.0], [0.0, 0.0], [0.0, 0.0]], np.float32)))),
+        "jet2": _val(ms.ops.jet(sin_x, xs, Tensor(np.array([[1.0, 2.0], [0.5, 0.0]], np.float32)))),
+        "linearize": [_val(lin_out), _val(lin_fn(Tensor(np.array([1.0, 2.0], np.float32))))],
+    }
+
     # Cells and Tensors created inside @jit / construct under GRAPH_MODE (issue 12)
     x23 = Tensor(np.ones((2, 3), np.float32))
 

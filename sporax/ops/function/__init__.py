@@ -29,8 +29,7 @@ __all__ += [
     if n not in __all__
 ]
 
-from . import attention_func, dense_func, dropout_func, embedding_func, nn_extra_func, norm_func  # noqa: E402
-from .attention_func import *  # noqa: E402, F403
+from . import dense_func, dropout_func, embedding_func, nn_extra_func, norm_func  # noqa: E402
 from .dense_func import *  # noqa: E402, F403
 from .dropout_func import *  # noqa: E402, F403
 from .embedding_func import *  # noqa: E402, F403
@@ -38,7 +37,7 @@ from .nn_extra_func import *  # noqa: E402, F403
 from .norm_func import *  # noqa: E402, F403
 
 __all__ += norm_func.__all__ + dropout_func.__all__ + embedding_func.__all__ + dense_func.__all__
-__all__ += [n for n in nn_extra_func.__all__ + attention_func.__all__ if n not in __all__]
+__all__ += [n for n in nn_extra_func.__all__ if n not in __all__]
 
 from . import conv_pool_func  # noqa: E402
 from .conv_pool_func import *  # noqa: E402, F403
@@ -77,6 +76,21 @@ from .misc_math_func import *  # noqa: E402, F403
 __all__ += [n for n in fft_func.__all__ + misc_math_func.__all__ if n not in __all__]
 
 
+_COMPOSITE = (
+    "grad",
+    "value_and_grad",
+    "jacfwd",
+    "jacrev",
+    "jvp",
+    "vjp",
+    "vmap",
+    "get_grad",
+    "linearize",
+    "derivative",
+    "jet",
+)
+
+
 def __getattr__(name: str):
     """MindSpore's primitive instances ``reshape_``/``shape_`` (defined with the operator classes, which import
     this package: looked up on first use)."""
@@ -84,4 +98,8 @@ def __getattr__(name: str):
         from ..operations import nn_seq_ops
 
         return getattr(nn_seq_ops, name)
+    if name in _COMPOSITE:  # MindSpore's ops.function.grad etc.: the one implementation is in ops.composite
+        from .. import composite
+
+        return getattr(composite, name)
     raise AttributeError(f"module 'sporax.ops.function' has no attribute '{name}'")

@@ -81,3 +81,45 @@ def test_forward_value_and_grad_takes_a_plain_list():
     with pytest.raises(TypeError) as info:
         nn.ForwardValueAndGrad(net, weights=3, get_by_list=True)
     assert str(info.value) == ref["message"]
+
+
+HO = FULL["higher_order"]
+
+
+def test_linearize_derivative_jet():
+    xs = Tensor(np.array([0.5, 1.0], np.float32))
+
+    def sin_x(a):
+        return ms.ops.sin(a) * a
+
+    for got, key in (
+        (ms.ops.derivative(sin_x, xs, 1), "derivative1"),
+        (ms.ops.derivative(sin_x, xs, 3), "derivative3"),
+        (ms.ops.jet(sin_x, xs, Tensor(np.array([[1.0, 1.0], [0.0, 0.0], [0.0, 0.0]], np.float32))), "jet"),
+        (ms.ops.jet(sin_x, xs, Tensor(np.array([[1.0, 2.0], [0.5, 0.0]], np.float32))), "jet2"),
+    ):
+        np.testing.assert_allclose(got[0].asnumpy(), HO[key][0], rtol=1e-5)
+        np.testing.assert_allclose(got[1].asnumpy(), HO[key][1], rtol=1e-5, atol=1e-6)
+    out, jvp_fn = ms.ops.linearize(sin_x, xs)
+    np.testing.assert_allclose(out.asnumpy(), HO["linearize"][0], rtol=1e-6)
+    np.testing.assert_allclose(
+        jvp_fn(Tensor(np.array([1.0, 2.0], np.float32))).asnumpy(), HO["linearize"][1], rtol=1e-6
+    )
+    # two inputs (MindSpore 2.10 fails on this one; the value is d(a*b*b) = b*b*da + 2*a*b*db)
+    out2, jvp2 = ms.ops.linearize(lambda a, b: a * b * b, (xs, xs))
+    np.testing.assert_allclose(
+        jvp2(Tensor(np.ones(2, np.float32)), Tensor(np.ones(2, np.float32))).asnumpy(), [0.75, 3.0]
+    )
+    with pytest.raises(ValueError, match="For 'derivative', the 'order' must be a positive int"):
+        ms.ops.derivative(sin_x, xs, 0)
+    with pytest.raises(ValueError, match="For 'jet', each series must have the shape"):
+        ms.ops.jet(sin_x, xs, Tensor(np.ones((2, 3), np.float32)))
+
+
+def test_ops_function_exposes_the_autodiff_entry_points():
+    from sporax.ops import function as F
+
+    assert F.grad is ms.grad and F.value_and_grad is ms.value_and_grad and F.vjp is ms.vjp and F.jvp is ms.jvp
+    assert F.jacfwd is ms.jacfwd and F.jacrev is ms.jacrev and F.vmap is ms.vmap and F.get_grad is ms.ops.get_grad
+    assert F.linearize is ms.ops.linearize and F.derivative is ms.ops.derivative and F.jet is ms.ops.jet
+    assert _val(F.grad(f, 0, sens_param=True)(x, y, s)) == REF["sens"]
