@@ -1,6 +1,6 @@
-"""The one place ``common`` reaches up to ``ops``: Tensor methods call the functional ops (MindSpore's own
-design: ``x.sum()`` is ``ops.sum(x)``), and ``ops`` imports the tensor module, so ``ops`` is imported on
-first use, here, and every Tensor method module goes through these two functions."""
+"""The one place ``common`` reaches up: Tensor methods call the functional ops (MindSpore's own design:
+``x.sum()`` is ``ops.sum(x)``) and ``sporax.utils`` (DLPack), which import the tensor module, so they are
+imported on first use, here, and every Tensor method module goes through these functions."""
 
 from __future__ import annotations
 
@@ -17,6 +17,13 @@ def ops() -> Any:
 
         _ops_mod.append(mod)
     return _ops_mod[0]
+
+
+def utils() -> Any:
+    """``sporax.utils`` (DLPack exchange: ``Tensor.to_dlpack`` / ``Tensor.from_dlpack``)."""
+    from .. import utils as mod
+
+    return mod
 
 
 def op_function(module: str) -> Any:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from . import _op_registry
 from . import dtype as mstype
 from ._op_registry import ops as _ops
 
@@ -356,12 +357,8 @@ class TensorTopMethods:
         return kind if kind == "CPU" else f"{kind}:{dev.id}"
 
     def to_dlpack(self) -> Any:
-        from ..utils import to_dlpack
-
-        return to_dlpack(self)
+        return _op_registry.utils().to_dlpack(self)
 
     @staticmethod
     def from_dlpack(dlpack: Any) -> Tensor:
-        from ..utils import from_dlpack
-
-        return from_dlpack(dlpack)
+        return _op_registry.utils().from_dlpack(dlpack)
