@@ -9,6 +9,7 @@ every name it always did.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -685,6 +686,11 @@ def _nms_with_mask(bboxes: Any, iou_threshold: float) -> tuple[Tensor, Tensor, T
     b = as_tensor_array(bboxes)
     if b.ndim != 2 or b.shape[1] != 5:
         raise ValueError(f"For 'NMSWithMask', the 'bboxes' must be (N, 5), but got {tuple(b.shape)}.")
+    return tuple(wrap(o) for o in _nms_kernel(b, float(iou_threshold)))
+
+
+@functools.partial(jax.jit, static_argnums=(1,))
+def _nms_kernel(b: Any, iou_threshold: float) -> Any:
     order = jnp.argsort(-b[:, 4], stable=True)
     s = b[order]
     lt = jnp.maximum(s[:, None, :2], s[None, :, :2])
@@ -700,7 +706,7 @@ def _nms_with_mask(bboxes: Any, iou_threshold: float) -> tuple[Tensor, Tensor, T
         return keep.at[i].set(~jnp.any(keep & earlier & over[:, i]))
 
     keep = lax.fori_loop(0, n, body, jnp.zeros((n,), bool))
-    return wrap(s), wrap(order.astype(jnp.int32)), wrap(keep)
+    return s, order.astype(jnp.int32), keep
 
 
 def _bilinear_zero_pad(img: Any, x: Any, y: Any) -> Any:
@@ -732,17 +738,22 @@ def multi_scale_deformable_attn_function(value: Any, shape: Any, offset: Any, lo
     wts = as_tensor_array(weight).astype(v.dtype)
     sizes = np.asarray(shape.asnumpy() if isinstance(shape, Tensor) else shape).reshape(-1, 2)
     starts = np.asarray(offset.asnumpy() if isinstance(offset, Tensor) else offset).reshape(-1)
-    bs, _, heads, dims = v.shape
-    _, nq, _, levels, points, _ = loc.shape
+    levels = loc.shape[3]
     if sizes.shape[0] != levels or starts.shape[0] != levels:
         raise ValueError(
             f"For 'multi_scale_deformable_attn_function', 'shape' and 'offset' must describe {levels} levels, "
             f"but got {sizes.shape[0]} and {starts.shape[0]}."
         )
+    levels_hw = tuple((int(h), int(w), int(st)) for (h, w), st in zip(sizes, starts, strict=True))
+    return wrap(_msda_kernel(v, loc, wts, levels_hw))
+
+
+@functools.partial(jax.jit, static_argnums=(3,))
+def _msda_kernel(v: Any, loc: Any, wts: Any, levels_hw: Any) -> Any:
+    bs, _, heads, dims = v.shape
+    _, nq, _, _, points, _ = loc.shape
     out = jnp.zeros((bs, heads, nq, dims), v.dtype)
-    for lvl in range(levels):
-        h, w = int(sizes[lvl, 0]), int(sizes[lvl, 1])
-        s = int(starts[lvl])
+    for lvl, (h, w, s) in enumerate(levels_hw):
         img = (
             v[:, s : s + h * w].reshape(bs, h, w, heads, dims).transpose(0, 3, 1, 2, 4).reshape(bs * heads, h, w, dims)
         )
@@ -752,7 +763,7 @@ def multi_scale_deformable_attn_function(value: Any, shape: Any, offset: Any, lo
         sampled = _bilinear_zero_pad(img, x, y).reshape(bs, heads, nq, points, dims)
         wl = wts[:, :, :, lvl].transpose(0, 2, 1, 3)[..., None]
         out = out + jnp.sum(sampled * wl, axis=3)
-    return wrap(out.transpose(0, 2, 1, 3).reshape(bs, nq, heads * dims))
+    return out.transpose(0, 2, 1, 3).reshape(bs, nq, heads * dims)
 
 
 __all__ += ["multi_scale_deformable_attn_function"]
