@@ -174,12 +174,19 @@ def laplace(shape: Any, mean: Any, lambda_param: Any, seed: Any = None) -> Tenso
 
 
 def gamma(shape: Any, alpha: Any, beta: Any, seed: Any = None) -> Tensor:
-    """Samples from Gamma(``alpha``, rate ``beta``); the output shape is ``shape + broadcast(alpha, beta)``."""
+    """Samples from Gamma(``alpha``, rate ``beta``); the output shape broadcasts ``shape``, ``alpha``'s and
+    ``beta``'s (MindSpore's: ``(3, 1, 2)`` with ``alpha`` ``(2, 2)`` gives ``(3, 2, 2)``)."""
     shp = _shape(shape, "gamma")
     a_arr = as_tensor_array(alpha)
     dt = a_arr.dtype if jnp.issubdtype(a_arr.dtype, jnp.floating) else jnp.float32
     a, b = _param(alpha, dt), _param(beta, dt)
-    out_shape = shp + jnp.broadcast_shapes(a.shape, b.shape)
+    try:  # MindSpore: the output shape broadcasts ``shape`` with the parameters' shapes
+        out_shape = jnp.broadcast_shapes(shp, a.shape, b.shape)
+    except ValueError:
+        raise ValueError(
+            f"For 'Gamma', broadcast_alpha_beta.shape and shape.shape need to broadcast, but got "
+            f"{tuple(jnp.broadcast_shapes(a.shape, b.shape))} and {shp}."
+        ) from None
     return wrap(_gamma(_key(seed, "gamma"), a, out_shape, dt) / b)
 
 
@@ -247,7 +254,7 @@ def multinomial(input: Any, num_samples: int, replacement: bool = True, seed: An
     """Draw ``num_samples`` category indices per row of the (unnormalised) probabilities ``input``.
 
     Returns:
-        Tensor of Int64, shape ``(num_samples,)`` for a 1-D input, ``(rows, num_samples)`` for 2-D.
+        Tensor of Int32 (as MindSpore), shape ``(num_samples,)`` for a 1-D input, ``(rows, num_samples)`` for 2-D.
     """
     p = as_tensor_array(input)
     if p.ndim not in (1, 2):
@@ -268,7 +275,7 @@ def multinomial(input: Any, num_samples: int, replacement: bool = True, seed: An
     else:
         g = jax.random.gumbel(key, logits.shape, jnp.float32)
         out = jax.lax.top_k(logits + g, num_samples)[1]
-    return wrap(out.astype(jnp.int64))
+    return wrap(out.astype(jnp.int32))
 
 
 def random_categorical(logits: Any, num_sample: int, seed: int = 0, dtype: Any = mstype.int64) -> Tensor:

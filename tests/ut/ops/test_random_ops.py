@@ -129,3 +129,11 @@ def test_gamma_poisson_primitives():
     assert rp.dtype == ms.int32 and abs(rp.asnumpy().mean() - 2) < 0.1
     un = ops.uniform((N,), T(0.0), T(2.0), seed=5)
     assert un.dtype == ms.float32 and abs(un.asnumpy().mean() - 1) < 0.05
+
+
+def test_gamma_shape_broadcasts_and_multinomial_dtype():
+    alpha = T(np.array([[3.0, 4.0], [5.0, 6.0]], np.float32))
+    assert ops.gamma((3, 1, 2), alpha, T(np.array([1.0], np.float32)), seed=5).shape == (3, 2, 2)
+    with pytest.raises(ValueError, match="For 'Gamma', broadcast_alpha_beta.shape and shape.shape need to broadcast"):
+        ops.gamma((3,), T(np.ones(2, np.float32)), T(np.ones(2, np.float32)))
+    assert ops.multinomial(T(np.array([[0.2, 0.8]], np.float32)), 3).dtype == ms.int32
