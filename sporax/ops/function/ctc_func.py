@@ -375,41 +375,11 @@ def _ctc_tf(inputs: Any, idx: Any, vals: Any, seq: Any, collapse: bool, merge_re
 def ctc_greedy_decoder(inputs: Any, sequence_length: Any, merge_repeated: bool = True) -> tuple[Tensor, ...]:
     """Greedy (best path) CTC decoding of ``(max_time, batch, num_classes)`` logits, blank = the last
     class: ``(decoded_indices (total, 2), decoded_values (total,), decoded_shape (2,), log_probability
-    (batch, 1))``. The output sizes depend on the values, so this runs eagerly."""
-    op = "CTCGreedyDecoder"
-    validator.check_value_type("merge_repeated", merge_repeated, [bool], op)
-    if not isinstance(inputs, Tensor) or inputs.ndim != 3:
-        raise ValueError(f"For '{op}', the 'inputs' must be a 3-D Tensor (max_time, batch, num_classes).")
-    x = np.asarray(inputs._data)
-    t_max, n, c = x.shape
-    seq = np.asarray(_int_tensor(sequence_length, "sequence_length", op))
-    if seq.shape != (n,):
-        raise ValueError(f"For '{op}', the 'sequence_length' shape must be ({n},), but got {seq.shape}.")
-    if (seq > t_max).any() or (seq < 0).any():
-        raise ValueError(f"For '{op}', the 'sequence_length' must be in [0, {t_max}], but got {seq.tolist()}.")
-    best = x.argmax(axis=2)
-    idx: list[list[int]] = []
-    vals: list[int] = []
-    logp = np.zeros((n, 1), x.dtype)
-    max_len = 0
-    for b in range(n):
-        out: list[int] = []
-        prev = -1
-        for t in range(int(seq[b])):
-            k = int(best[t, b])
-            logp[b, 0] -= x[t, b, k]
-            if k != c - 1 and not (merge_repeated and k == prev):
-                out.append(k)
-            prev = k
-        idx += [[b, i] for i in range(len(out))]
-        vals += out
-        max_len = max(max_len, len(out))
-    return (
-        Tensor(np.asarray(idx, np.int64).reshape(-1, 2)),
-        Tensor(np.asarray(vals, np.int64)),
-        Tensor(np.asarray([n, max_len], np.int64)),
-        Tensor(logp),
-    )
+    (batch, 1))`` — the ``ops.CTCGreedyDecoder`` primitive, as in MindSpore (the output sizes depend on
+    the values, so it runs eagerly)."""
+    from ..operations.detection_ops import CTCGreedyDecoder
+
+    return CTCGreedyDecoder(merge_repeated)(inputs, sequence_length)
 
 
 # ------------------------------------------------------------- RNN transducer
