@@ -20,6 +20,13 @@ __all__ = [
     "matrix_diag_part",
     "matrix_set_diag",
     "move_to",
+    "diag",
+    "diagonal",
+    "trace",
+    "tril",
+    "triu",
+    "matrix_band_part",
+    "diagflat",
 ]
 
 
@@ -233,3 +240,46 @@ def move_to(input: Any, to: str = "CPU", blocking: bool = True) -> Tensor:
     if blocking:
         out.block_until_ready()
     return wrap(out)
+
+
+def diag(input: Any) -> Tensor:
+    """The tensor of shape ``input.shape + input.shape`` with ``input`` on its diagonal
+    (``out[i..., i...] = input[i...]``; a 1-D input gives the usual diagonal matrix), as MindSpore's Diag."""
+    a = as_tensor_array(input)
+    if a.ndim == 0:
+        raise ValueError("For 'Diag', the rank of 'input_x' must be at least 1, but got 0.")
+    return wrap(jnp.diag(a.reshape(-1)).reshape(a.shape + a.shape))
+
+
+def diagonal(input: Any, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+    return wrap(jnp.diagonal(as_tensor_array(input), offset, dim1, dim2))
+
+
+def trace(input: Any) -> Tensor:
+    return wrap(jnp.trace(as_tensor_array(input)))
+
+
+def tril(input: Any, diagonal: int = 0) -> Tensor:
+    return wrap(jnp.tril(as_tensor_array(input), diagonal))
+
+
+def triu(input: Any, diagonal: int = 0) -> Tensor:
+    return wrap(jnp.triu(as_tensor_array(input), diagonal))
+
+
+def matrix_band_part(x: Any, lower: Any, upper: Any) -> Tensor:
+    """Keep the band of each matrix: ``lower`` sub-diagonals and ``upper`` super-diagonals (-1: all)."""
+    a = as_tensor_array(x)
+    m, n = a.shape[-2], a.shape[-1]
+    i = jnp.arange(m)[:, None]
+    j = jnp.arange(n)[None, :]
+    lo, up = int(arr(lower)), int(arr(upper))
+    keep = ((lo < 0) | (i - j <= lo)) & ((up < 0) | (j - i <= up))
+    return wrap(jnp.where(keep, a, jnp.zeros((), a.dtype)))
+
+
+def diagflat(input: Any, offset: int = 0) -> Tensor:
+    """A 2-D tensor with the flattened ``input`` on the ``offset`` diagonal."""
+    if not isinstance(offset, int) or isinstance(offset, bool):
+        raise TypeError(f"For 'diagflat', the 'offset' must be an int, but got {type(offset).__name__}.")
+    return wrap(jnp.diagflat(as_tensor_array(input), offset))

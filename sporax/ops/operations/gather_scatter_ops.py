@@ -12,6 +12,7 @@ from ...common import dtype as mstype
 from .. import function as F
 from .._utils import check_int
 from ..function import gather_scatter_func as G
+from ..function import segment_func as SG
 from ..function import sort_search_func as S
 from ._primitive import Primitive
 from .math_ops import _check_bool, _set_attrs
@@ -156,11 +157,11 @@ def _segment(name: str, fn: Any) -> type:
     return type(name, (_Segment,), {"_fn": staticmethod(fn), "__doc__": doc, "__module__": __name__})
 
 
-SegmentSum = _segment("SegmentSum", G.segment_sum)
-SegmentMax = _segment("SegmentMax", G.segment_max)
-SegmentMin = _segment("SegmentMin", G.segment_min)
-SegmentMean = _segment("SegmentMean", G.segment_mean)
-SegmentProd = _segment("SegmentProd", G.segment_prod)
+SegmentSum = _segment("SegmentSum", SG.segment_sum)
+SegmentMax = _segment("SegmentMax", SG.segment_max)
+SegmentMin = _segment("SegmentMin", SG.segment_min)
+SegmentMean = _segment("SegmentMean", SG.segment_mean)
+SegmentProd = _segment("SegmentProd", SG.segment_prod)
 
 
 class UniqueConsecutive(Primitive):
