@@ -9,10 +9,7 @@ every name it always did.
 
 from __future__ import annotations
 
-import functools
 from typing import Any
-
-import numpy as np
 
 from ..._engine import jax, jnp, lax
 from ...common import dtype as mstype
@@ -650,120 +647,11 @@ def row_stack(tensors: Any) -> Tensor:
     return wrap(jnp.vstack([a.astype(dt) for a in arrays]))
 
 
-def iou(anchor_boxes: Any, gt_boxes: Any, mode: str = "iou") -> Tensor:
-    """Intersection over union (``'iou'``) or over the ground-truth box (``'iof'``) of ``(x0, y0, x1, y1)``
-    boxes with MindSpore's pixel convention (a box spans ``x1 - x0 + 1`` pixels): shape ``(M, N)`` for
-    ``M`` ground-truth and ``N`` anchor boxes."""
-    if mode not in ("iou", "iof"):
-        raise KeyError(f"For 'iou', only 'iou' or 'iof' are supported, but got '{mode}'.")
-    a = float_result(as_tensor_array(anchor_boxes))[:, :4]
-    g = float_result(as_tensor_array(gt_boxes))[:, :4].astype(a.dtype)
-    lt = jnp.maximum(g[:, None, :2], a[None, :, :2])
-    rb = jnp.minimum(g[:, None, 2:], a[None, :, 2:])
-    wh = jnp.maximum(rb - lt + 1, 0)
-    inter = wh[..., 0] * wh[..., 1]
-    area_a = (a[:, 2] - a[:, 0] + 1) * (a[:, 3] - a[:, 1] + 1)
-    area_g = (g[:, 2] - g[:, 0] + 1) * (g[:, 3] - g[:, 1] + 1)
-    denom = (
-        area_g[:, None] + area_a[None, :] - inter if mode == "iou" else jnp.broadcast_to(area_g[:, None], inter.shape)
-    )
-    return wrap(inter / denom)
+__all__ += ["logspace", "rot90", "row_stack"]
 
-
-__all__ += ["logspace", "rot90", "row_stack", "iou"]
-
-from . import inplace_func, sampling_func  # noqa: E402
+from . import box_func, inplace_func, sampling_func  # noqa: E402
+from .box_func import *  # noqa: E402, F403
 from .inplace_func import *  # noqa: E402, F403
 from .sampling_func import *  # noqa: E402, F403
 
-__all__ += inplace_func.__all__ + sampling_func.__all__
-
-
-def _nms_with_mask(bboxes: Any, iou_threshold: float) -> tuple[Tensor, Tensor, Tensor]:
-    """``NMSWithMask``: boxes ``(N, 5)`` = ``(x1, y1, x2, y2, score)`` sorted by score (descending), their
-    indices in the input, and whether each survives greedy non-maximum suppression (IoU above
-    ``iou_threshold`` with a kept, higher-scoring box suppresses)."""
-    b = as_tensor_array(bboxes)
-    if b.ndim != 2 or b.shape[1] != 5:
-        raise ValueError(f"For 'NMSWithMask', the 'bboxes' must be (N, 5), but got {tuple(b.shape)}.")
-    return tuple(wrap(o) for o in _nms_kernel(b, float(iou_threshold)))
-
-
-@functools.partial(jax.jit, static_argnums=(1,))
-def _nms_kernel(b: Any, iou_threshold: float) -> Any:
-    order = jnp.argsort(-b[:, 4], stable=True)
-    s = b[order]
-    lt = jnp.maximum(s[:, None, :2], s[None, :, :2])
-    rb = jnp.minimum(s[:, None, 2:4], s[None, :, 2:4])
-    wh = jnp.maximum(rb - lt, 0)
-    inter = wh[..., 0] * wh[..., 1]
-    area = (s[:, 2] - s[:, 0]) * (s[:, 3] - s[:, 1])
-    over = inter / jnp.maximum(area[:, None] + area[None, :] - inter, 1e-12) > iou_threshold
-    n = s.shape[0]
-
-    def body(i: Any, keep: Any) -> Any:
-        earlier = jnp.arange(n) < i
-        return keep.at[i].set(~jnp.any(keep & earlier & over[:, i]))
-
-    keep = lax.fori_loop(0, n, body, jnp.zeros((n,), bool))
-    return s, order.astype(jnp.int32), keep
-
-
-def _bilinear_zero_pad(img: Any, x: Any, y: Any) -> Any:
-    """Sample ``img`` ``(N, H, W, D)`` at pixel coordinates ``x``/``y`` ``(N, Q)`` bilinearly, zero outside."""
-    n, h, w, _ = img.shape
-    x0, y0 = jnp.floor(x), jnp.floor(y)
-    out = 0
-    batch = jnp.arange(n)[:, None]
-    for dx in (0, 1):
-        for dy in (0, 1):
-            xi, yi = x0 + dx, y0 + dy
-            wgt = (1 - jnp.abs(x - xi)) * (1 - jnp.abs(y - yi))
-            inside = (xi >= 0) & (xi <= w - 1) & (yi >= 0) & (yi <= h - 1)
-            xc = jnp.clip(xi, 0, w - 1).astype(jnp.int32)
-            yc = jnp.clip(yi, 0, h - 1).astype(jnp.int32)
-            out = out + img[batch, yc, xc] * jnp.where(inside, wgt, 0)[..., None].astype(img.dtype)
-    return out
-
-
-def multi_scale_deformable_attn_function(value: Any, shape: Any, offset: Any, locations: Any, weight: Any) -> Tensor:
-    """Multi-scale deformable attention (Deformable DETR): for each query, head, level and point, ``value``'s
-    level map sampled bilinearly at ``locations`` (normalised ``(x, y)`` in ``[0, 1]``, zero outside, pixel
-    centres at ``(i + 0.5) / size``), weighted by ``weight`` and summed: ``(bs, num_queries, num_heads * embed_dims)``.
-
-    ``value`` is ``(bs, num_keys, num_heads, embed_dims)``, the levels' ``(H, W)`` in ``shape`` and their first
-    key in ``offset``. (MindSpore runs this on Ascend only; sporax everywhere.)"""
-    v = as_tensor_array(value)
-    loc = as_tensor_array(locations).astype(v.dtype)
-    wts = as_tensor_array(weight).astype(v.dtype)
-    sizes = np.asarray(shape.asnumpy() if isinstance(shape, Tensor) else shape).reshape(-1, 2)
-    starts = np.asarray(offset.asnumpy() if isinstance(offset, Tensor) else offset).reshape(-1)
-    levels = loc.shape[3]
-    if sizes.shape[0] != levels or starts.shape[0] != levels:
-        raise ValueError(
-            f"For 'multi_scale_deformable_attn_function', 'shape' and 'offset' must describe {levels} levels, "
-            f"but got {sizes.shape[0]} and {starts.shape[0]}."
-        )
-    levels_hw = tuple((int(h), int(w), int(st)) for (h, w), st in zip(sizes, starts, strict=True))
-    return wrap(_msda_kernel(v, loc, wts, levels_hw))
-
-
-@functools.partial(jax.jit, static_argnums=(3,))
-def _msda_kernel(v: Any, loc: Any, wts: Any, levels_hw: Any) -> Any:
-    bs, _, heads, dims = v.shape
-    _, nq, _, _, points, _ = loc.shape
-    out = jnp.zeros((bs, heads, nq, dims), v.dtype)
-    for lvl, (h, w, s) in enumerate(levels_hw):
-        img = (
-            v[:, s : s + h * w].reshape(bs, h, w, heads, dims).transpose(0, 3, 1, 2, 4).reshape(bs * heads, h, w, dims)
-        )
-        pts = loc[:, :, :, lvl].transpose(0, 2, 1, 3, 4).reshape(bs * heads, nq * points, 2)
-        x = pts[..., 0] * w - 0.5
-        y = pts[..., 1] * h - 0.5
-        sampled = _bilinear_zero_pad(img, x, y).reshape(bs, heads, nq, points, dims)
-        wl = wts[:, :, :, lvl].transpose(0, 2, 1, 3)[..., None]
-        out = out + jnp.sum(sampled * wl, axis=3)
-    return out.transpose(0, 2, 1, 3).reshape(bs, nq, heads * dims)
-
-
-__all__ += ["multi_scale_deformable_attn_function"]
+__all__ += box_func.__all__ + inplace_func.__all__ + sampling_func.__all__

@@ -750,7 +750,7 @@ class NMSWithMask(Primitive):
         _set_attrs(self, iou_threshold=float(iou_threshold))
 
     def __call__(self, bboxes: Any) -> Any:
-        from ..function.math_func import _nms_with_mask
+        from ..function.box_func import _nms_with_mask
 
         return _nms_with_mask(bboxes, self.iou_threshold)
 

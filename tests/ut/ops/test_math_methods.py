@@ -250,3 +250,77 @@ def test_multi_scale_deformable_attention():
     close(out, _msda_reference(value, shapes, starts, loc, weight), 1e-10)
     with pytest.raises(ValueError, match="levels"):
         ops.multi_scale_deformable_attn_function(T(value), T(shapes[:1]), T(starts), T(loc), T(weight))
+
+
+def _rect(cx, cy, w, h, deg):
+    t = np.deg2rad(deg)
+    c, s = np.cos(t), np.sin(t)
+    return [
+        (cx + dx * c - dy * s, cy + dx * s + dy * c)
+        for dx, dy in ((w / 2, h / 2), (-w / 2, h / 2), (-w / 2, -h / 2), (w / 2, -h / 2))
+    ]
+
+
+def _clip_area(subject, clip):
+    """Sutherland-Hodgman clipping of convex polygons, then the shoelace area (the reference)."""
+
+    def side(p, a, b):
+        return (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])
+
+    out = subject
+    for i in range(4):
+        a, b = clip[i], clip[(i + 1) % 4]
+        src, out = out, []
+        for j in range(len(src)):
+            p, q = src[j], src[(j + 1) % len(src)]
+            sp, sq = side(p, a, b), side(q, a, b)
+            if sp >= 0:
+                out.append(p)
+            if sp * sq < 0:
+                r = sp / (sp - sq)
+                out.append((p[0] + r * (q[0] - p[0]), p[1] + r * (q[1] - p[1])))
+        if not out:
+            return 0.0
+    return 0.5 * abs(
+        sum(out[k][0] * out[(k + 1) % len(out)][1] - out[k][1] * out[(k + 1) % len(out)][0] for k in range(len(out)))
+    )
+
+
+def test_rotated_iou_against_polygon_clipping():
+    rng = np.random.default_rng(2)
+    boxes = np.concatenate(
+        [rng.uniform(0, 4, (1, 5, 2)), rng.uniform(1, 3, (1, 5, 2)), rng.uniform(-90, 90, (1, 5, 1))], -1
+    )
+    query = np.concatenate(
+        [rng.uniform(0, 4, (1, 3, 2)), rng.uniform(1, 3, (1, 3, 2)), rng.uniform(-90, 90, (1, 3, 1))], -1
+    )
+    out = ops.rotated_iou(T(boxes), T(query))
+    assert out.shape == (1, 5, 3)
+    want = np.zeros((5, 3))
+    for i in range(5):
+        for k in range(3):
+            inter = _clip_area(_rect(*boxes[0, i]), _rect(*query[0, k]))
+            union = boxes[0, i, 2] * boxes[0, i, 3] + query[0, k, 2] * query[0, k, 3] - inter
+            want[i, k] = inter / union
+    close(out, want[None], 1e-9)
+    iof = ops.rotated_iou(T(boxes), T(query), mode=1)
+    close(
+        iof,
+        want[None] * 0
+        + np.array(
+            [
+                [
+                    _clip_area(_rect(*boxes[0, i]), _rect(*query[0, k])) / (boxes[0, i, 2] * boxes[0, i, 3])
+                    for k in range(3)
+                ]
+                for i in range(5)
+            ]
+        )[None],
+        1e-9,
+    )
+    pairs = ops.rotated_iou(T(boxes[:, :3]), T(query), is_cross=False)
+    close(pairs, np.diagonal(want[:3])[None], 1e-9)
+    xyxy = ops.rotated_iou(T(np.array([[[0, 0, 2, 2, 0.0]]])), T(np.array([[[1, 1, 3, 3, 0.0]]])), trans=True)
+    close(xyxy, [[[1 / 7]]], 1e-9)
+    with pytest.raises(ValueError, match="must be 5"):
+        ops.rotated_iou(T(np.zeros((1, 2, 4))), T(np.zeros((1, 2, 4))))
