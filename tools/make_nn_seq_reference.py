@@ -255,6 +255,38 @@ def _lstm_op_cases():
     return cases
 
 
+def _detection_cases():
+    """(name, function, inputs, differentiable) for the detection/decoding ops."""
+    r = _rng(8)
+    feats = r.uniform(-1, 1, (2, 3, 6, 5)).astype(np.float32)
+    rois = np.array([[0, 0.5, 1.0, 3.5, 4.0], [1, 2.0, 0.0, 8.0, 9.0], [0, -2.0, -1.0, 1.0, 2.0],
+                     [1, 1.0, 1.0, 1.0, 1.0]], np.float32)
+    logits = r.uniform(-1, 1, (6, 3, 4)).astype(np.float32)
+    logits[2, 0] = logits[1, 0]  # a repeat to merge
+    boxes = r.uniform(0, 1, (2, 6, 1, 4)).astype(np.float32)
+    boxes[..., 2:] += boxes[..., :2]
+    seq = r.randint(0, 4, (2, 2, 7)).astype(np.int32)
+    ov = r.uniform(0, 1, (6, 6)).astype(np.float32)
+    return [
+        ("D.roialign", lambda f, x: ops.ROIAlign(3, 2, 0.5, 2)(f, x), [feats, rois], True),
+        # (roi_end_mode=0: MindSpore 2.10's CPU ROIAlignGrad does not match its own forward; values only)
+        ("D.roialign_end0", lambda f, x: ops.ROIAlign(2, 2, 1.0, 3, 0)(f, x), [feats, rois], False),
+        ("D.ctc", lambda x, n: ops.CTCGreedyDecoder()(x, n), [logits, np.array([6, 4, 0], np.int32)], False),
+        ("D.ctc_nomerge", lambda x, n: ops.CTCGreedyDecoder(False)(x, n), [logits, np.array([6, 5, 3], np.int32)],
+         False),
+        ("D.nms_overlaps", lambda o, sc: ops.NonMaxSuppressionWithOverlaps()(o, sc, Tensor(4, ms.int32),
+                                                                             Tensor(0.5, ms.float32),
+                                                                             Tensor(0.2, ms.float32)),
+         [ov, r.uniform(0, 1, 6).astype(np.float32)], False),
+        ("D.combined_nms", lambda b, sc: ops.CombinedNonMaxSuppression()(b, sc, Tensor(3, ms.int32),
+                                                                         Tensor(4, ms.int32), Tensor(0.3, ms.float32),
+                                                                         Tensor(0.1, ms.float32)),
+         [boxes, r.uniform(0, 1, (2, 6, 2)).astype(np.float32)], False),
+        ("D.no_repeat_ngram", lambda sq, lp: ops.NoRepeatNGram(2)(sq, lp),
+         [seq, r.uniform(-1, 0, (2, 2, 5)).astype(np.float32)], False),
+    ]
+
+
 def run_fn_case(name, fn, inputs, store, meta, grads=True):
     r = _rng(zlib.crc32(name.encode()))
     args = [Tensor(a) for a in inputs]
@@ -389,6 +421,8 @@ def main():
         run_fn_case(name, fn, inputs, store, meta, grads=diff)
     for name, fn, inputs in _lstm_op_cases():
         run_fn_case(name, fn, inputs, store, meta)
+    for name, fn, inputs, diff in _detection_cases():
+        run_fn_case(name, fn, inputs, store, meta, grads=diff)
     store["__meta__"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
     OUT.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(OUT, **store)

@@ -100,3 +100,8 @@ from . import rnn_ops  # noqa: E402
 from .rnn_ops import *  # noqa: E402, F403
 
 __all__ += [n for n in rnn_ops.__all__ if n not in __all__]
+
+from . import detection_ops  # noqa: E402
+from .detection_ops import *  # noqa: E402, F403
+
+__all__ += [n for n in detection_ops.__all__ if n not in __all__]
