@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from ..common import dtype as mstype
 from .composite import grad, jvp, value_and_grad, vjp, vmap
 from .composite._multitype import mixed_precision_cast
 from .function import *  # noqa: F403
@@ -26,12 +25,9 @@ __all__ = [
     "vjp",
     "jvp",
     "vmap",
-    "typeof",
     "isconstant",
     "partial",
     "mixed_precision_cast",
-    "make_tuple",
-    "tuple_len",
     "reduce_prod",
     "Median",
     "Roll",
@@ -50,11 +46,6 @@ Median = _math_ops.Median
 Roll = _array_ops.Roll
 
 
-def typeof(x: Any) -> Any:
-    """The MindSpore type of ``x`` (a Tensor's dtype, or the type of a Python value)."""
-    return mstype.get_py_obj_dtype(x)
-
-
 def isconstant(x: Any) -> bool:
     """Whether ``x`` is a compile-time constant (everything but a Tensor)."""
     from ..common.tensor import Tensor
@@ -67,13 +58,10 @@ def partial(func: Any, *args: Any) -> Any:
     return functools.partial(func, *args)
 
 
-def make_tuple(*args: Any) -> tuple:
-    return tuple(args)
+from . import _graph_prims  # noqa: E402
+from ._graph_prims import *  # noqa: E402, F403  (tuple_getitem, make_range, typeof, hastype, switch...)
 
-
-def tuple_len(x: Any) -> int:
-    return len(x)
-
+__all__ += [n for n in _graph_prims.__all__ if n not in __all__]
 
 from .operations.gather_scatter_ops import UniqueConsecutive  # noqa: E402  (MindSpore's F has the class)
 
