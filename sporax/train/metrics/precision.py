@@ -33,10 +33,6 @@ class Precision(_PRBase):
     def _denominator_of(self, y_pred, y):
         return y_pred.sum(axis=0)
 
-    @property
-    def _positives(self):
-        return self._denominator
-
     @rearrange_inputs
     def update(self, *inputs):
         """

@@ -36,10 +36,6 @@ class Recall(_PRBase):
     def _denominator_of(self, y_pred, y):
         return y.sum(axis=0)
 
-    @property
-    def _actual_positives(self):
-        return self._denominator
-
     @rearrange_inputs
     def update(self, *inputs):
         """
