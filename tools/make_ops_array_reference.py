@@ -111,6 +111,21 @@ def cases():
     yield "range_int", {}, lambda: ops.range(0, 5, 2)
     yield "lower_bound", {}, lambda: ops.LowerBound()(Tensor([[1, 3, 5, 5]]), Tensor([[5, 0]]))
     yield "upper_bound", {}, lambda: ops.UpperBound()(Tensor([[1, 3, 5, 5]]), Tensor([[5, 0]]))
+    P = np.arange(2 * 3 * 4 * 5, dtype=np.float32).reshape(2, 3, 4, 5)
+    yield "unfold", {"x_shape": list(P.shape)}, lambda: ops.unfold(Tensor(P), 2, 1, 1, 2)
+    yield "unfold_dilated", {"x_shape": list(P.shape)}, lambda: ops.unfold(Tensor(P), (2, 3), 2, 0, 1)
+    yield (
+        "fold",
+        {},
+        lambda: ops.fold(ops.unfold(Tensor(P), 2, 1, 1, 2), Tensor(np.array([4, 5], np.int32)), 2, 1, 1, 2),
+    )
+    yield "im2col", {}, lambda: ops.Im2Col(ksizes=2, strides=2, dilations=1, pads=1)(Tensor(P))
+    theta = np.array([[[0.8, -0.2, 0.1], [0.3, 1.1, -0.4]]], np.float32)
+    yield "affine_grid", {"theta": theta.tolist()}, lambda: ops.affine_grid(Tensor(theta), (1, 1, 2, 3), False)
+    yield "affine_grid_align", {"theta": theta.tolist()}, lambda: ops.AffineGrid(True)(Tensor(theta), (1, 1, 3, 2))
+    theta3 = np.array([[[1.0, 0.1, 0, 0.2], [0, 0.9, 0.1, 0], [0.1, 0, 1.2, -0.1]]], np.float32)
+    yield "affine_grid_3d", {"theta": theta3.tolist()}, lambda: ops.affine_grid(Tensor(theta3), (1, 1, 2, 2, 3), False)
+    yield "celu", {}, lambda: ops.CeLU(2.0)(Tensor(np.array([-1.0, 1.0, -3.0], np.float32)))
 
 
 def main():

@@ -145,3 +145,13 @@ class TensorArrayMethods:
 
     def mvlgamma(self, p: int) -> Tensor:
         return _ops().mvlgamma(self, p)
+
+    # ---------------------------------------------------------------- patches
+    def unfold(self, kernel_size: Any, dilation: Any = 1, padding: Any = 0, stride: Any = 1) -> Tensor:
+        return _ops().unfold(self, kernel_size, dilation, padding, stride)
+
+    def fold(self, output_size: Any, kernel_size: Any, dilation: Any = 1, padding: Any = 0, stride: Any = 1) -> Tensor:
+        return _ops().fold(self, output_size, kernel_size, dilation, padding, stride)
+
+    def col2im(self, output_size: Any, kernel_size: Any, dilation: Any, padding_value: Any, stride: Any) -> Tensor:
+        return _ops().col2im(self, output_size, kernel_size, dilation, padding_value, stride)

@@ -104,3 +104,8 @@ def __getattr__(name: str):
 
         return getattr(composite, name)
     raise AttributeError(f"module 'sporax.ops.function' has no attribute '{name}'")
+
+from . import patch_func  # noqa: E402
+from .patch_func import *  # noqa: E402, F403
+
+__all__ += [n for n in patch_func.__all__ if n not in __all__]

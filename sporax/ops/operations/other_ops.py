@@ -7,8 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..._engine import custom_vjp_call
+from .. import function as F
 from .._utils import check_int
 from ..function import other_func as O
+from ..function import patch_func as P
 from ._primitive import Primitive
 from .math_ops import _check_bool, _set_attrs
 
@@ -189,3 +191,54 @@ class LogUniformCandidateSampler(Primitive):
         return O.log_uniform_candidate_sampler(
             true_classes, self.num_true, self.num_sampled, self.unique, self.range_max, self.seed
         )
+
+
+class Im2Col(Primitive):
+    """``Im2Col(ksizes, strides=1, dilations=1, pads=0)(x)``: patches as ``(N, C, kh*kw, L)``."""
+
+    def __init__(self, ksizes: Any, strides: Any = 1, dilations: Any = 1, pads: Any = 0) -> None:
+        super().__init__()
+        _set_attrs(self, ksizes=ksizes, strides=strides, dilations=dilations, pads=pads)
+
+    def __call__(self, x: Any) -> Any:
+        cols = P.unfold(x, self.ksizes, self.dilations, self.pads, self.strides)
+        n, c = x.shape[0], x.shape[1]
+        return cols.reshape((n, c, cols.shape[1] // c, cols.shape[2]))
+
+
+class Col2Im(Primitive):
+    """``Col2Im(kernel_size, dilation=1, padding=0, stride=1)(x, output_size)``: the adjoint of :class:`Im2Col`."""
+
+    def __init__(self, kernel_size: Any, dilation: Any = 1, padding: Any = 0, stride: Any = 1) -> None:
+        super().__init__()
+        _set_attrs(self, kernel_size=kernel_size, dilation=dilation, padding=padding, stride=stride)
+
+    def __call__(self, x: Any, output_size: Any) -> Any:
+        return P.fold(x, output_size, self.kernel_size, self.dilation, self.padding, self.stride)
+
+
+class AffineGrid(Primitive):
+    """``AffineGrid(align_corners=False)(theta, output_size)``."""
+
+    def __init__(self, align_corners: bool = False) -> None:
+        super().__init__()
+        _set_attrs(self, align_corners=_check_bool(self, "align_corners", align_corners))
+
+    def __call__(self, theta: Any, output_size: Any) -> Any:
+        return P.affine_grid(theta, output_size, self.align_corners)
+
+
+class CeLU(Primitive):
+    """``CeLU(alpha=1.0)(input_x)``: ``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``."""
+
+    def __init__(self, alpha: float = 1.0) -> None:
+        super().__init__()
+        if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or alpha == 0:
+            raise ValueError(f"For 'CeLU', the 'alpha' must be a non-zero float, but got {alpha!r}.")
+        _set_attrs(self, alpha=float(alpha))
+
+    def __call__(self, input_x: Any) -> Any:
+        return F.celu(input_x, self.alpha)
+
+
+__all__ += ["Im2Col", "Col2Im", "AffineGrid", "CeLU"]
