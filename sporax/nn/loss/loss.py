@@ -51,17 +51,13 @@ class LossBase(Cell):
         """``weights * x`` computed in float32 (as MindSpore), reduced over all axes per ``reduction``
         ('none' keeps the shape), cast back to ``x``'s dtype. ``weights`` is a number or a Tensor
         broadcastable to ``x``."""
-        in_dtype = x.dtype
-        x = ops.cast(x, mstype.float32)
-        if isinstance(weights, Tensor):
-            x = ops.cast(weights, mstype.float32) * x
-        elif not (isinstance(weights, (int, float)) and weights == 1.0):
-            x = x * float(weights)
-        if self.reduce and self.average:
-            x = ops.mean(x)
-        elif self.reduce:
-            x = ops.sum(x)
-        return ops.cast(x, in_dtype) if x.dtype != in_dtype else x
+        from ...ops.function.margin_loss_func import weighted_loss
+
+        if not isinstance(weights, Tensor):
+            weights = None if isinstance(weights, (int, float)) and weights == 1.0 else float(weights)
+        # MindSpore reduces per the flags LossBase.__init__ set (a subclass may keep its own 'reduction')
+        reduction = ("mean" if self.average else "sum") if self.reduce else "none"
+        return weighted_loss(x, weights, reduction)
 
     def construct(self, logits: Any, labels: Any) -> Any:
         raise NotImplementedError(f"For '{type(self).__name__}', the method 'construct' must be defined.")

@@ -55,6 +55,13 @@ def get_loss(x: Any, reduction: str, op: str, weights: Any = None) -> Any:
     return y.astype(dt)
 
 
+@compiled_op
+def weighted_loss(x: Any, weights: Any, reduction: str) -> Tensor:
+    """``LossBase.get_loss`` as one kernel: ``weights * x`` in float32, reduced, in ``x``'s dtype."""
+    w = None if weights is None else (weights._data if isinstance(weights, Tensor) else weights)
+    return wrap(get_loss(x._data, reduction, "LossBase", w))
+
+
 def _tensor(x: Any, name: str, op: str) -> Any:
     if not isinstance(x, Tensor):
         raise TypeError(f"For '{op}', the '{name}' must be a Tensor, but got {type(x).__name__}.")
