@@ -7,7 +7,6 @@ MindSpore's names and selects the JAX platform: "CPU", "GPU" (CUDA), "Ascend" is
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import Any
 
 from ._engine import jax, state
@@ -39,20 +38,16 @@ COMPATIBLE = 1
 LAX = 2
 
 
-class ParallelMode(StrEnum):
-    """MindSpore's parallel modes (the values are MindSpore's strings)."""
+class ParallelMode:
+    """MindSpore's parallel modes: plain strings, as in MindSpore (``ParallelMode.DATA_PARALLEL ==
+    "data_parallel"``)."""
 
     STAND_ALONE = "stand_alone"
     DATA_PARALLEL = "data_parallel"
     HYBRID_PARALLEL = "hybrid_parallel"
     SEMI_AUTO_PARALLEL = "semi_auto_parallel"
     AUTO_PARALLEL = "auto_parallel"
-
-    def __str__(self) -> str:
-        return self.value
-
-    # MindSpore compares ParallelMode members with plain strings
-    __hash__ = str.__hash__
+    MODE_LIST = [STAND_ALONE, DATA_PARALLEL, HYBRID_PARALLEL, SEMI_AUTO_PARALLEL, AUTO_PARALLEL]
 
 
 _DEVICE_TARGETS = {"CPU": "cpu", "GPU": "gpu", "Ascend": None}
@@ -164,13 +159,13 @@ def set_auto_parallel_context(**kwargs: Any) -> None:
         if key not in _AUTO_PARALLEL_DEFAULTS:
             raise ValueError(f"For 'set_auto_parallel_context', the key '{key}' is not supported.")
         if key == "parallel_mode":
-            try:
-                value = ParallelMode(value)
-            except ValueError:
+            if value not in ParallelMode.MODE_LIST:
                 raise ValueError(
-                    f"For 'set_auto_parallel_context', the 'parallel_mode' must be one of "
-                    f"{[m.value for m in ParallelMode]}, but got '{value}'."
-                ) from None
+                    "The context configuration parameter 'parallel_mode' only support 'stand_alone', "
+                    "'data_parallel', 'hybrid_parallel', 'semi_auto_parallel' and 'auto_parallel', but got the "
+                    f"value : {value}."
+                )
+            value = str(value)
         _auto_parallel[key] = value
         _auto_parallel_set.add(key)
     state.bump_epoch()

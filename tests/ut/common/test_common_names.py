@@ -154,3 +154,28 @@ def test_set_recursion_limit():
     # MindSpore 2.10's message
     with pytest.raises(ValueError, match=r"^The input value must be int and must > 0, but got '0' with type 'int'\.$"):
         ms.set_recursion_limit(0)
+
+
+def test_parallel_mode_is_a_class_of_strings():
+    # MindSpore 2.10: plain str attributes, MODE_LIST, and this message for a bad mode
+    assert ms.ParallelMode.DATA_PARALLEL == "data_parallel" and type(ms.ParallelMode.DATA_PARALLEL) is str
+    assert ms.context.ParallelMode is ms.ParallelMode
+    assert ms.ParallelMode.MODE_LIST == [
+        "stand_alone",
+        "data_parallel",
+        "hybrid_parallel",
+        "semi_auto_parallel",
+        "auto_parallel",
+    ]
+    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.SEMI_AUTO_PARALLEL)
+    try:
+        assert ms.get_auto_parallel_context("parallel_mode") == "semi_auto_parallel"
+    finally:
+        ms.reset_auto_parallel_context()
+    msg = (
+        "The context configuration parameter 'parallel_mode' only support 'stand_alone', 'data_parallel', "
+        "'hybrid_parallel', 'semi_auto_parallel' and 'auto_parallel', but got the value : xx."
+    )
+    with pytest.raises(ValueError) as info:
+        ms.set_auto_parallel_context(parallel_mode="xx")
+    assert str(info.value) == msg
