@@ -29,8 +29,9 @@ __all__ += [
     if n not in __all__
 ]
 
-from . import attention_func, dense_func, dropout_func, embedding_func, nn_extra_func, norm_func  # noqa: E402
+from . import attention_func, dense_func, dropout_func, embedding_func, moe_func, nn_extra_func, norm_func  # noqa: E402
 from .attention_func import *  # noqa: E402, F403
+from .moe_func import *  # noqa: E402, F403
 from .dense_func import *  # noqa: E402, F403
 from .dropout_func import *  # noqa: E402, F403
 from .embedding_func import *  # noqa: E402, F403
@@ -38,7 +39,7 @@ from .nn_extra_func import *  # noqa: E402, F403
 from .norm_func import *  # noqa: E402, F403
 
 __all__ += norm_func.__all__ + dropout_func.__all__ + embedding_func.__all__ + dense_func.__all__
-__all__ += [n for n in nn_extra_func.__all__ + attention_func.__all__ if n not in __all__]
+__all__ += [n for n in nn_extra_func.__all__ + attention_func.__all__ + moe_func.__all__ if n not in __all__]
 
 from . import conv_pool_func  # noqa: E402
 from .conv_pool_func import *  # noqa: E402, F403

@@ -23,6 +23,7 @@ __all__ = [
     "prompt_flash_attention",
     "incre_flash_attention",
     "fused_infer_attention_score",
+    "ring_attention_update",
 ]
 
 
@@ -662,3 +663,51 @@ def fused_infer_attention_score(
     )  # fmt: skip
     lse_t = wrap(lse.astype(jnp.float32)) if lse is not None else wrap(jnp.zeros((1,), jnp.float32))
     return out, lse_t
+
+
+def ring_attention_update(
+    prev_attn_out: Any,
+    prev_softmax_max: Any,
+    prev_softmax_sum: Any,
+    cur_attn_out: Any,
+    cur_softmax_max: Any,
+    cur_softmax_sum: Any,
+    actual_seq_qlen: Any = None,
+    layout: str = "SBH",
+) -> tuple[Tensor, Tensor, Tensor]:
+    """Merge two partial attention results computed over different key blocks (ring attention): with
+    ``m = max(m1, m2)``, ``s_k = exp(m_k - m) * sum_k``, the output is ``(out1 * s1 + out2 * s2) / (s1 + s2)``
+    per query and head; returns ``(attn_out, softmax_max m, softmax_sum s1 + s2)``. Layouts: ``'SBH'`` (outputs
+    ``(S, B, H)``, statistics ``(B, N, S, 8)``) and ``'TND'`` (``(T, N, D)``, ``(T, N, 8)``; ``actual_seq_qlen``
+    only delimits the sequences, which the merge does not need).
+
+    Examples:
+        >>> import numpy as np
+        >>> import sporax as ms
+        >>> o = ms.Tensor(np.ones([4, 1, 16], np.float32))
+        >>> st = ms.Tensor(np.ones([1, 2, 4, 8], np.float32))
+        >>> ms.ops.ring_attention_update(o, st, st, o, st, st)[2].asnumpy()[0, 0, 0, 0]
+        2.0
+    """
+    validator.check_string(layout, ["SBH", "TND"], "layout", "RingAttentionUpdate")
+    if layout == "TND" and actual_seq_qlen is None:
+        raise RuntimeError("For 'RingAttentionUpdate', 'actual_seq_qlen' is required when 'layout' is 'TND'.")
+    o1, o2 = as_tensor_array(prev_attn_out), as_tensor_array(cur_attn_out)
+    m1, s1 = as_tensor_array(prev_softmax_max), as_tensor_array(prev_softmax_sum)
+    m2, s2 = as_tensor_array(cur_softmax_max), as_tensor_array(cur_softmax_sum)
+    m = jnp.maximum(m1, m2)
+    w1 = jnp.exp(m1 - m) * s1
+    w2 = jnp.exp(m2 - m) * s2
+    total = w1 + w2
+    f1, f2 = (w1 / total)[..., :1], (w2 / total)[..., :1]  # (B, N, S, 1) or (T, N, 1)
+    if layout == "SBH":
+        s_len, b, h = o1.shape
+        n = m.shape[1]
+        f1 = jnp.transpose(f1, (2, 0, 1, 3))  # (S, B, N, 1)
+        f2 = jnp.transpose(f2, (2, 0, 1, 3))
+        shape4 = (s_len, b, n, h // n)
+        out = o1.reshape(shape4) * f1 + o2.reshape(shape4) * f2
+        out = out.reshape(o1.shape)
+    else:
+        out = o1 * f1 + o2 * f2
+    return wrap(out.astype(o1.dtype)), wrap(m), wrap(total)
