@@ -126,6 +126,17 @@ def cases():
     theta3 = np.array([[[1.0, 0.1, 0, 0.2], [0, 0.9, 0.1, 0], [0.1, 0, 1.2, -0.1]]], np.float32)
     yield "affine_grid_3d", {"theta": theta3.tolist()}, lambda: ops.affine_grid(Tensor(theta3), (1, 1, 2, 2, 3), False)
     yield "celu", {}, lambda: ops.CeLU(2.0)(Tensor(np.array([-1.0, 1.0, -3.0], np.float32)))
+    V = np.arange(1 * 2 * 3 * 3 * 3, dtype=np.float32).reshape(1, 2, 3, 3, 3)
+    yield (
+        "extract_volume_patches_valid",
+        {},
+        lambda: ops.ExtractVolumePatches((1, 1, 2, 2, 2), (1, 1, 1, 1, 1), "VALID")(Tensor(V)),
+    )
+    yield (
+        "extract_volume_patches_same",
+        {},
+        lambda: ops.ExtractVolumePatches((1, 1, 2, 2, 2), (1, 1, 2, 2, 2), "SAME")(Tensor(V)),
+    )
 
 
 def main():

@@ -114,3 +114,34 @@ def affine_grid(theta: Any, size: Any, align_corners: bool = False) -> Tensor:
     base = jnp.transpose(base, tuple(range(nd - 1, -1, -1)) + (nd,))  # (D, H, W, nd+1)
     grid = jnp.einsum("...k,njk->n...j", base, t)
     return wrap(grid)
+
+
+def extract_volume_patches(input_x: Any, kernel_size: Any, strides: Any, padding: str) -> Tensor:
+    """The ``kd x kh x kw`` patches of an NCDHW input: ``(N, kd*kh*kw*C, od, oh, ow)``, each patch's values in
+    (depth, height, width, channel) order as MindSpore's; ``padding`` ``'VALID'`` or ``'SAME'``."""
+    a = as_tensor_array(input_x)
+    if a.ndim != 5:
+        raise ValueError(f"For 'ExtractVolumePatches', the 'input_x' must be 5-D (NCDHW), but got {a.ndim}-D.")
+    k = tuple(int(v) for v in kernel_size)[-3:]
+    s = tuple(int(v) for v in strides)[-3:]
+    pad = padding.upper() if isinstance(padding, str) else padding
+    if pad not in ("VALID", "SAME"):
+        raise ValueError(f"For 'ExtractVolumePatches', the 'padding' must be 'VALID' or 'SAME', but got {padding!r}.")
+    p = lax.conv_general_dilated_patches(a, filter_shape=k, window_strides=s, padding=pad)  # (N, C*K, od, oh, ow)
+    n, c = a.shape[:2]
+    p = p.reshape((n, c, k[0] * k[1] * k[2]) + p.shape[2:])
+    return wrap(jnp.swapaxes(p, 1, 2).reshape((n, c * k[0] * k[1] * k[2]) + p.shape[3:]))
+
+
+def confusion_matrix(labels: Any, predictions: Any, num_classes: int, weights: Any = None, dtype: Any = None) -> Tensor:
+    """``out[i, j]``: the (weighted) number of samples with label ``i`` predicted as ``j``."""
+    lab, pred = as_tensor_array(labels).reshape(-1), as_tensor_array(predictions).reshape(-1)
+    if lab.shape != pred.shape:
+        raise ValueError(
+            f"For 'ConfusionMatrix', 'labels' and 'predictions' must have the same shape, but got {lab.shape} "
+            f"and {pred.shape}."
+        )
+    w = jnp.ones(lab.shape, jnp.float32) if weights is None else as_tensor_array(weights).reshape(-1)
+    flat = jax.ops.segment_sum(w, lab * num_classes + pred, num_classes * num_classes)
+    out = flat.reshape(num_classes, num_classes)
+    return wrap(out if dtype is None else out.astype(dtype))

@@ -242,3 +242,30 @@ class CeLU(Primitive):
 
 
 __all__ += ["Im2Col", "Col2Im", "AffineGrid", "CeLU"]
+
+
+class ExtractVolumePatches(Primitive):
+    """``ExtractVolumePatches(kernel_size, strides, padding)(input_x)``: NCDHW patches."""
+
+    def __init__(self, kernel_size: Any, strides: Any, padding: str) -> None:
+        super().__init__()
+        _set_attrs(self, kernel_size=tuple(kernel_size), strides=tuple(strides), padding=padding)
+
+    def __call__(self, input_x: Any) -> Any:
+        return P.extract_volume_patches(input_x, self.kernel_size, self.strides, self.padding)
+
+
+class ConfusionMatrix(Primitive):
+    """``ConfusionMatrix(num_classes, dtype='int32')(labels, predictions, weights=None)``."""
+
+    def __init__(self, num_classes: int, dtype: str = "int32") -> None:
+        super().__init__()
+        _set_attrs(self, num_classes=check_int(num_classes, "num_classes", self.name, 1), dtype=dtype)
+
+    def __call__(self, labels: Any, predictions: Any, weights: Any = None) -> Any:
+        import numpy as np
+
+        return P.confusion_matrix(labels, predictions, self.num_classes, weights, np.dtype(self.dtype))
+
+
+__all__ += ["ExtractVolumePatches", "ConfusionMatrix"]

@@ -13,6 +13,7 @@ from sporax import ops
 REF = json.loads((Path(__file__).parent / "fixtures" / "array_reference.json").read_text())
 P = np.arange(2 * 3 * 4 * 5, dtype=np.float32).reshape(2, 3, 4, 5)
 THETA = np.array([[[0.8, -0.2, 0.1], [0.3, 1.1, -0.4]]], np.float32)
+V = np.arange(1 * 2 * 3 * 3 * 3, dtype=np.float32).reshape(1, 2, 3, 3, 3)
 THETA3 = np.array([[[1.0, 0.1, 0, 0.2], [0, 0.9, 0.1, 0], [0.1, 0, 1.2, -0.1]]], np.float32)
 
 
@@ -29,6 +30,8 @@ CASES = {
     "affine_grid_align": lambda: ops.AffineGrid(True)(T(THETA), (1, 1, 3, 2)),
     "affine_grid_3d": lambda: ops.affine_grid(T(THETA3), (1, 1, 2, 2, 3), False),
     "celu": lambda: ops.CeLU(2.0)(T(np.array([-1.0, 1.0, -3.0], np.float32))),
+    "extract_volume_patches_valid": lambda: ops.ExtractVolumePatches((1, 1, 2, 2, 2), (1, 1, 1, 1, 1), "VALID")(T(V)),
+    "extract_volume_patches_same": lambda: ops.ExtractVolumePatches((1, 1, 2, 2, 2), (1, 1, 2, 2, 2), "SAME")(T(V)),
 }
 
 
@@ -82,3 +85,19 @@ def test_patch_gradients():
         ]
         num[idx] = (f[0] - f[1]) / (2 * eps)
     np.testing.assert_allclose(gt, num, rtol=1e-3, atol=1e-3)
+
+
+def test_confusion_matrix():
+    lab = np.array([0, 1, 2, 2, 1], np.int32)
+    pred = np.array([0, 2, 2, 1, 1], np.int32)
+    ref = np.zeros((3, 3), np.int32)
+    np.add.at(ref, (lab, pred), 1)
+    out = ops.ConfusionMatrix(3)(T(lab), T(pred))
+    assert out.dtype == ms.int32
+    np.testing.assert_array_equal(out.asnumpy(), ref)
+    w = np.array([0.5, 1.0, 2.0, 1.0, 1.0], np.float32)
+    refw = np.zeros((3, 3), np.float32)
+    np.add.at(refw, (lab, pred), w)
+    np.testing.assert_allclose(ops.ConfusionMatrix(3, "float32")(T(lab), T(pred), T(w)).asnumpy(), refw)
+    with pytest.raises(ValueError, match="For 'ConfusionMatrix', 'labels' and 'predictions' must have the same shape"):
+        ops.ConfusionMatrix(3)(T(lab), T(pred[:2]))
