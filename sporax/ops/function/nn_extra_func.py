@@ -10,6 +10,7 @@ from ... import _checkparam as validator
 from ..._engine import jnp
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
+from .._amp import amp_black
 from .._utils import as_tensor_array, wrap
 
 __all__ = ["is_floating_point", "fliplr", "flipud", "msort", "clamp_", "intopk", "check_valid", "pdist"]
@@ -148,6 +149,7 @@ def check_valid(bboxes: Any, img_metas: Any) -> Tensor:
     return wrap(ok)
 
 
+@amp_black
 def pdist(input: Any, p: float = 2.0) -> Tensor:
     """The ``p``-norm distances between every pair of rows of ``input`` ``(N, M)``: the upper triangle of the
     distance matrix, row by row, ``(N * (N - 1) / 2,)``.

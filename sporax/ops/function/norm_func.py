@@ -161,7 +161,6 @@ def _expand(v: Any, ndim: int) -> Any:
     return v.reshape((1, -1) + (1,) * (ndim - 2))
 
 
-@amp_black
 def rms_norm(x: Any, gamma: Any, epsilon: float = 1e-6) -> tuple[Tensor, Tensor]:
     r"""Root-mean-square normalisation over the trailing ``gamma.ndim`` axes:
     ``y = x / sqrt(mean(x ** 2) + epsilon) * gamma``. Returns ``(y, rstd)`` with ``rstd`` float32 and the
@@ -196,7 +195,6 @@ def _rms(a: Any, g: Any, epsilon: float, k: int) -> tuple[Any, Any]:
     return (xf * rstd * g.astype(jnp.float32)).astype(a.dtype), rstd
 
 
-@amp_black
 def add_rms_norm(x1: Any, x2: Any, gamma: Any, epsilon: float = 1e-6) -> tuple[Tensor, Tensor, Tensor]:
     """``x = x1 + x2`` then :func:`rms_norm`; returns ``(y, rstd, x)``.
 
@@ -213,7 +211,6 @@ def add_rms_norm(x1: Any, x2: Any, gamma: Any, epsilon: float = 1e-6) -> tuple[T
     return y, rstd, wrap(s)
 
 
-@amp_black
 def add_layer_norm(
     x1: Any, x2: Any, gamma: Any, beta: Any, epsilon: float = 1e-5, additional_output: bool = False
 ) -> tuple[Tensor, Tensor, Tensor, Tensor]:

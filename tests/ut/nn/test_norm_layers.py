@@ -167,3 +167,27 @@ def test_errors(fn, err, msg):
     with pytest.raises(err) as info:
         fn()
     assert msg in str(info.value)
+
+
+def test_amp_auto_lists():
+    """Under amp 'auto' (MindSpore's AmpAuto lists): GroupNorm and Pdist are black-listed (float32 from float16
+    inputs); RmsNorm is on no list (keeps float16)."""
+    from sporax import amp
+
+    h = Tensor(np.random.RandomState(3).rand(2, 4, 3).astype(np.float16))
+
+    class Run(nn.Cell):
+        def __init__(self, fn):
+            super().__init__()
+            self.fn = fn
+
+        def construct(self):
+            return self.fn()
+
+    def dtype_of(fn):
+        out = amp.auto_mixed_precision(Run(fn), "auto", ms.float16)()
+        return (out[0] if isinstance(out, tuple) else out).dtype
+
+    assert dtype_of(lambda: ops.group_norm(h, 2)) == ms.float32
+    assert dtype_of(lambda: ops.pdist(h[0])) == ms.float32
+    assert dtype_of(lambda: ops.rms_norm(h, Tensor(np.ones(3, np.float16)))) == ms.float16
