@@ -37,9 +37,11 @@ from .context import (
     ParallelMode,
     get_auto_parallel_context,
     get_context,
+    get_ps_context,
     reset_auto_parallel_context,
     set_auto_parallel_context,
     set_context,
+    set_ps_context,
 )
 from .ops.composite import get_grad, grad, jacfwd, jacrev, jvp, value_and_grad, vjp, vmap
 from . import nn, communication, parallel  # noqa: E402
@@ -83,14 +85,31 @@ _LAZY = (
 )
 
 
+# MindSpore's top level re-exports these from mindspore.runtime / profiler / utils (imported on first use)
+_FROM_RUNTIME = (
+    "Event", "MemPool", "PluggableAllocator", "Stream", "StreamCtx", "StreamLimitCtx", "communication_stream",
+    "current_stream", "default_stream", "dispatch_threads_num", "empty_cache", "get_device_limit",
+    "get_stream_limit", "launch_blocking", "max_memory_allocated", "max_memory_reserved", "memory_allocated",
+    "memory_replay", "memory_reserved", "memory_stats", "memory_summary", "reset_max_memory_allocated",
+    "reset_max_memory_reserved", "reset_peak_memory_stats", "reset_stream_limit", "set_cpu_affinity",
+    "set_cur_stream", "set_device_limit", "set_kernel_launch_capture", "set_kernel_launch_group", "set_memory",
+    "set_stream_limit", "synchronize", "use_mem_pool",
+)  # fmt: skip
+_FROM_ELSEWHERE = {"Profiler": "profiler", "from_dlpack": "utils", "to_dlpack": "utils"}
+
+
 def __getattr__(name: str):
     """``ms.dataset``, ``ms.train``, ``ms.amp`` ... import on first use (they are heavier)."""
+    import importlib
+
+    if name in _FROM_RUNTIME:
+        return getattr(importlib.import_module(f"{__name__}.runtime"), name)
+    if name in _FROM_ELSEWHERE:
+        return getattr(importlib.import_module(f"{__name__}.{_FROM_ELSEWHERE[name]}"), name)
     if name in _CHECKPOINT_API:
         from .train import serialization
 
         return getattr(serialization, name)
-    import importlib
-
     if name in _LAZY:
         return importlib.import_module(f"{__name__}.{name}")
     if not name.startswith("_"):

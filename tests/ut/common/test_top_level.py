@@ -267,3 +267,17 @@ def test_utils_dlpack():
     np.testing.assert_array_equal(utils.from_dlpack(np.arange(4)).asnumpy(), np.arange(4))
     with pytest.raises(TypeError, match="For 'to_dlpack'"):
         utils.to_dlpack(np.ones(2))
+
+
+def test_top_level_reexports():
+    import sporax.profiler
+    import sporax.runtime
+
+    for name in ms._FROM_RUNTIME:
+        assert getattr(ms, name) is getattr(sporax.runtime, name), name
+    assert ms.Profiler is sporax.profiler.Profiler and ms.from_dlpack is ms.utils.from_dlpack
+    assert ms.to_dlpack is ms.utils.to_dlpack
+    assert ms.get_ps_context is ms.context.get_ps_context and ms.set_ps_context is ms.context.set_ps_context
+    assert ms.memory_allocated() >= 0 and ms.synchronize() is None
+    t = ms.Tensor(np.arange(3, dtype=np.float32))
+    np.testing.assert_array_equal(ms.from_dlpack(ms.to_dlpack(t)).asnumpy(), [0.0, 1.0, 2.0])
