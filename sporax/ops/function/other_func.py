@@ -238,3 +238,51 @@ def log_uniform_candidate_sampler(
     return _candidates(
         "LogUniformCandidateSampler", true_classes, num_true, num_sampled, unique, range_max, seed, probs
     )
+
+
+def edit_distance(
+    hypothesis_indices: Any,
+    hypothesis_values: Any,
+    hypothesis_shape: Any,
+    truth_indices: Any,
+    truth_values: Any,
+    truth_shape: Any,
+    normalize: bool = True,
+) -> Tensor:
+    """Levenshtein distances between the sparse sequences of ``hypothesis`` and ``truth`` (COO indices whose last
+    coordinate orders each sequence), shape ``max(shapes)[:-1]``, Float32; with ``normalize`` divided by the
+    truth's length (eager only)."""
+    hi = _concrete(as_tensor_array(hypothesis_indices), "EditDistance").astype(np.int64)
+    hv = _concrete(as_tensor_array(hypothesis_values), "EditDistance")
+    ti = _concrete(as_tensor_array(truth_indices), "EditDistance").astype(np.int64)
+    tv = _concrete(as_tensor_array(truth_values), "EditDistance")
+    hs = _concrete(as_tensor_array(hypothesis_shape), "EditDistance").astype(np.int64)
+    ts = _concrete(as_tensor_array(truth_shape), "EditDistance").astype(np.int64)
+    if hs.shape != ts.shape or hi.shape[-1] != hs.shape[0] or ti.shape[-1] != ts.shape[0]:
+        raise ValueError(
+            "For 'EditDistance', the ranks of 'hypothesis_shape', 'truth_shape' and the indices must agree, but got "
+            f"{hs.shape}, {ts.shape}, {hi.shape}, {ti.shape}."
+        )
+    out_shape = tuple(np.maximum(hs, ts)[:-1].tolist())
+
+    def sequences(idx: np.ndarray, vals: np.ndarray) -> dict[tuple[int, ...], list[Any]]:
+        seqs: dict[tuple[int, ...], list[tuple[int, Any]]] = {}
+        for row, v in zip(idx.tolist(), vals.tolist()):
+            seqs.setdefault(tuple(row[:-1]), []).append((row[-1], v))
+        return {k: [v for _, v in sorted(s, key=lambda t: t[0])] for k, s in seqs.items()}
+
+    hyp, truth = sequences(hi, hv), sequences(ti, tv)
+    out = np.zeros(out_shape, np.float32)
+    for b in np.ndindex(*out_shape):
+        h, t = hyp.get(b, []), truth.get(b, [])
+        prev = list(range(len(t) + 1))
+        for i, hx in enumerate(h, 1):
+            cur = [i] + [0] * len(t)
+            for j, tx in enumerate(t, 1):
+                cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (hx != tx))
+            prev = cur
+        d = float(prev[-1])
+        if normalize:
+            d = d / len(t) if t else (float("inf") if d else float("nan"))
+        out[b] = d
+    return Tensor(out)

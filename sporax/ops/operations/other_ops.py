@@ -269,3 +269,34 @@ class ConfusionMatrix(Primitive):
 
 
 __all__ += ["ExtractVolumePatches", "ConfusionMatrix"]
+
+
+class EditDistance(Primitive):
+    """``EditDistance(normalize=True)(hypothesis_indices, hypothesis_values, hypothesis_shape, truth_indices,
+    truth_values, truth_shape)``: Levenshtein distances of sparse sequences (eager only)."""
+
+    def __init__(self, normalize: bool = True) -> None:
+        super().__init__()
+        _set_attrs(self, normalize=_check_bool(self, "normalize", normalize))
+
+    def __call__(
+        self,
+        hypothesis_indices: Any,
+        hypothesis_values: Any,
+        hypothesis_shape: Any,
+        truth_indices: Any,
+        truth_values: Any,
+        truth_shape: Any,
+    ) -> Any:
+        return O.edit_distance(
+            hypothesis_indices,
+            hypothesis_values,
+            hypothesis_shape,
+            truth_indices,
+            truth_values,
+            truth_shape,
+            self.normalize,
+        )
+
+
+__all__ += ["EditDistance"]

@@ -121,3 +121,26 @@ def test_candidate_samplers():
     assert sorted(c.asnumpy().tolist()) == [0, 1, 2, 3, 4] and t.shape == (1, 2) and s.shape == (5,)
     with pytest.raises(ValueError, match="For 'UniformCandidateSampler', 'true_classes' must be in \\[0, 4\\)"):
         ops.uniform_candidate_sampler(T(np.array([[9]])), 1, 1, False, 4)
+
+
+def test_edit_distance():
+    hi = T(np.array([[0, 0, 0], [1, 0, 1], [1, 1, 1]], np.int64))
+    hv = T(np.array([1, 2, 3], np.float32))
+    ti = T(np.array([[0, 1, 0], [0, 0, 1], [1, 1, 0], [1, 0, 1]], np.int64))
+    tv = T(np.array([1, 3, 2, 1], np.float32))
+    hs, ts = T(np.array([2, 2, 2], np.int64)), T(np.array([2, 2, 3], np.int64))
+    out = ops.EditDistance()(hi, hv, hs, ti, tv, ts)  # MindSpore 2.10's documented example: all ones
+    assert out.shape == (2, 2) and out.dtype == ms.float32 and (out.asnumpy() == 1).all()
+    # "kitten" -> "sitting": 3 edits; normalized by the truth's 7
+    h = [ord(c) for c in "kitten"]
+    t = [ord(c) for c in "sitting"]
+    args = (
+        T(np.array([[0, i] for i in range(6)], np.int64)),
+        T(np.array(h, np.int64)),
+        T(np.array([1, 6], np.int64)),
+        T(np.array([[0, i] for i in range(7)], np.int64)),
+        T(np.array(t, np.int64)),
+        T(np.array([1, 7], np.int64)),
+    )
+    assert ops.EditDistance(False)(*args).asnumpy().tolist() == [3.0]
+    np.testing.assert_allclose(ops.EditDistance(True)(*args).asnumpy(), [3 / 7])
