@@ -26,7 +26,9 @@ class _MapStep:
         self.layout = layout
         self.n_out = n_out
         self.out_names = out_names
-        self.random = any(getattr(op, "_random", False) or not _is_builtin_op(op) for op in ops)
+        self.random = any(
+            getattr(op, "_random", False) or (not _is_builtin_op(op) and getattr(op, "random", True)) for op in ops
+        )
 
     def apply(self, cols: list, n: int) -> list:
         cur = [cols[i] for i in self.in_idx]

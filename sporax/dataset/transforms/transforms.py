@@ -7,6 +7,7 @@ import numbers
 
 import numpy as np
 
+from ...common import dtype as mstype
 from ..engine import _random
 
 __all__ = [
@@ -26,7 +27,16 @@ __all__ = [
     "Slice",
     "TypeCast",
     "Unique",
+    "not_random",
+    "Plugin",
 ]
+
+
+def not_random(func):
+    """Mark a Python function given to ``map`` as deterministic (it draws no random numbers), so the pipeline
+    need not give it a per-block random state; returns ``func``."""
+    func.random = False
+    return func
 
 
 def _np_input(x):
@@ -211,7 +221,7 @@ class Mask(TensorOperation):
         dtype (mindspore.dtype, optional): output type. Default: ``mstype.bool_``.
     """
 
-    def __init__(self, operator, constant, dtype=None) -> None:
+    def __init__(self, operator, constant, dtype=mstype.bool_) -> None:
         self.operator = Relational(operator)
         self.constant = constant
         self._np = np.dtype(np.bool_) if dtype is None else _np_dtype(dtype)
@@ -377,3 +387,33 @@ class RandomOrder(TensorOperation):
     def __call__(self, *args):
         order = _random.rng().permutation(len(self.transforms))
         return _call_chain([self.transforms[i] for i in order], args)
+
+
+class Plugin(TensorOperation):
+    """Run a function of a native plugin library (MindSpore's ``.so`` plugins): ``lib_path`` must name a Python
+    module file defining ``func_name``, called with each row's columns (sporax has no C++ plugin ABI).
+
+    Args:
+        lib_path (str): path of the module file.
+        func_name (str): the function.
+        user_args (str, optional): handed to the function as a keyword ``user_args``. Default: ``None``.
+    """
+
+    def __init__(self, lib_path, func_name, user_args=None) -> None:
+        import importlib.util
+        import os
+
+        if not isinstance(lib_path, str) or not os.path.isfile(lib_path):
+            raise ValueError(f"Invalid file path, {lib_path} does not exist.")
+        if not isinstance(func_name, str) or not func_name:
+            raise TypeError("func_name should be a non-empty str.")
+        self.lib_path, self.func_name, self.user_args = lib_path, func_name, user_args
+        spec = importlib.util.spec_from_file_location("_sporax_plugin", lib_path)
+        if spec is None or spec.loader is None:
+            raise RuntimeError(f"Plugin: {lib_path} is not a loadable Python module (C++ plugins are not supported).")
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        self._fn = getattr(mod, func_name)
+
+    def __call__(self, *args):
+        return self._fn(*args) if self.user_args is None else self._fn(*args, user_args=self.user_args)

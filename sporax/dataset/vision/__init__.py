@@ -2,4 +2,9 @@
 
 from . import transforms, utils
 from .transforms import *
-from .utils import Border, ConvertMode, ImageBatchFormat, Inter, SliceMode
+from ._augment import *
+from ._color import *
+from ._geometry import *
+from ._io import *
+from .utils import AutoAugmentPolicy, Border, ConvertMode, ImageBatchFormat, ImageReadMode, Inter, SliceMode
+from ..transforms.transforms import not_random

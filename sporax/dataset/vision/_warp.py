@@ -131,6 +131,37 @@ def warp_affine(img: np.ndarray, M: np.ndarray, out_w: int, out_h: int, kind: in
         return out[..., 0] if squeeze else out
     X >>= AB_BITS - INTER_BITS
     Y >>= AB_BITS - INTER_BITS
+    return _remap(src, X, Y, kind, fill, out_h, out_w, squeeze)
+
+
+def warp_perspective(img: np.ndarray, M: np.ndarray, out_w: int, out_h: int, kind: int, fill) -> np.ndarray:
+    """``cv2.warpPerspective(img, M, (out_w, out_h), kind, BORDER_CONSTANT, fill)`` as OpenCV 4 computes it."""
+    inv = np.linalg.inv(np.asarray(M, np.float64)).reshape(-1)
+    squeeze = img.ndim == 2
+    src = img[..., None] if squeeze else img
+    H, W, C = src.shape
+    fill = np.resize(np.asarray(fill, np.float64).reshape(-1), C)
+    ys = np.arange(out_h, dtype=np.float64)[:, None]
+    xs = np.arange(out_w, dtype=np.float64)[None, :]
+    X0, Y0, W0 = inv[1] * ys + inv[2], inv[4] * ys + inv[5], inv[7] * ys + inv[8]
+    w = W0 + inv[6] * xs
+    scale = TAB if kind != NEAREST else 1
+    w = np.where(w != 0, scale / np.where(w != 0, w, 1), 0)
+    fX = np.clip((X0 + inv[0] * xs) * w, -(2**31), 2**31 - 1)
+    fY = np.clip((Y0 + inv[3] * xs) * w, -(2**31), 2**31 - 1)
+    X, Y = np.rint(fX).astype(np.int64), np.rint(fY).astype(np.int64)
+    if kind == NEAREST:
+        inside = (X >= 0) & (X < W) & (Y >= 0) & (Y < H)
+        out = np.empty((out_h, out_w, C), src.dtype)
+        out[:] = fill.astype(src.dtype) if src.dtype.kind in "iu" else fill
+        out[inside] = src[Y[inside], X[inside]]
+        return out[..., 0] if squeeze else out
+    return _remap(src, X, Y, kind, fill, out_h, out_w, squeeze)
+
+
+def _remap(src, X, Y, kind, fill, out_h, out_w, squeeze):
+    """Interpolate ``src`` at the 1/32-pixel fixed-point positions (X, Y), OpenCV 4's remap with constant border."""
+    H, W, C = src.shape
     alpha = (Y & (TAB - 1)) * TAB + (X & (TAB - 1))
     sx, sy = X >> INTER_BITS, Y >> INTER_BITS
     k = 2 if kind == LINEAR else 4

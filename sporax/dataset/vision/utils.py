@@ -45,10 +45,12 @@ class ImageReadMode(enum.IntEnum):
     COLOR = 2
 
 
-class AutoAugmentPolicy(enum.IntEnum):
-    IMAGENET = 0
-    CIFAR10 = 1
-    SVHN = 2
+class AutoAugmentPolicy(str, enum.Enum):  # noqa: UP042  (MindSpore's class)
+    """The policies of ``AutoAugment``."""
+
+    IMAGENET = "imagenet"
+    CIFAR10 = "cifar10"
+    SVHN = "svhn"
 
 
 class ConvertMode(enum.IntEnum):
