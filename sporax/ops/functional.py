@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from .composite import grad, jvp, value_and_grad, vjp, vmap
+from .composite import derivative, get_grad, grad, jacfwd, jacrev, jet, jvp, linearize, value_and_grad, vjp, vmap
 from .composite._multitype import mixed_precision_cast
 from .function import *  # noqa: F403
 from .function import __all__ as _function_all
@@ -25,6 +25,12 @@ __all__ = [
     "vjp",
     "jvp",
     "vmap",
+    "jacfwd",
+    "jacrev",
+    "get_grad",
+    "linearize",
+    "derivative",
+    "jet",
     "isconstant",
     "partial",
     "mixed_precision_cast",

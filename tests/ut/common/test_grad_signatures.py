@@ -123,3 +123,10 @@ def test_ops_function_exposes_the_autodiff_entry_points():
     assert F.jacfwd is ms.jacfwd and F.jacrev is ms.jacrev and F.vmap is ms.vmap and F.get_grad is ms.ops.get_grad
     assert F.linearize is ms.ops.linearize and F.derivative is ms.ops.derivative and F.jet is ms.ops.jet
     assert _val(F.grad(f, 0, sens_param=True)(x, y, s)) == REF["sens"]
+
+
+def test_ops_functional_exposes_them_too():
+    from sporax.ops import functional as F
+
+    assert F.jacfwd is ms.jacfwd and F.jacrev is ms.jacrev and F.get_grad is ms.ops.get_grad
+    assert F.linearize is ms.ops.linearize and F.derivative is ms.ops.derivative and F.jet is ms.ops.jet
