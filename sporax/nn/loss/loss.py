@@ -321,3 +321,15 @@ class KLDivLoss(LossBase):
         _check_float(logits, "logits", "KLDivLoss")
         _check_tensor(labels, "labels", "KLDivLoss")
         return ops.kl_div(logits, labels, self.reduction)
+
+
+def __getattr__(name: str) -> Any:
+    """MindSpore keeps every loss in ``mindspore.nn.loss.loss``; here some live in sibling modules by concept.
+    ``from sporax.nn.loss.loss import CTCLoss`` (MindSpore's path) finds them there."""
+    import importlib
+
+    for mod in ("ctc", "margin", "regression", "sampled", "segmentation"):
+        m = importlib.import_module(f"{__package__}.{mod}")
+        if name in m.__all__:
+            return getattr(m, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -169,3 +169,10 @@ def test_loss_base_get_loss_weights_and_dtype():
     np.testing.assert_allclose(out.asnumpy(), (x.astype(np.float32) * w).sum(), rtol=1e-3)
     out = Weighted("none")(T(x), 2.0)
     np.testing.assert_allclose(out.asnumpy(), x * 2)
+
+
+def test_mindspore_module_path_of_the_losses():
+    from sporax.nn.loss.loss import CTCLoss, FocalLoss, LossBase, SampledSoftmaxLoss, TripletMarginLoss
+
+    assert CTCLoss is nn.CTCLoss and FocalLoss is nn.FocalLoss and LossBase is nn.LossBase
+    assert SampledSoftmaxLoss is nn.SampledSoftmaxLoss and TripletMarginLoss is nn.TripletMarginLoss
