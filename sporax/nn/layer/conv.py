@@ -13,7 +13,7 @@ from ...common.initializer import HeUniform, Uniform, initializer
 from ...common.parameter import Parameter
 from ...common.tensor import Tensor
 from ...ops.function._conv_pool import tuple_n
-from ...ops.function._conv_transpose import conv_transpose_nd
+from ...ops.function._conv_transpose import conv_transpose, conv_transpose_white
 from ..cell import Cell
 
 __all__ = ["Conv2d", "Conv1d", "Conv3d", "Conv1dTranspose", "Conv2dTranspose", "Conv3dTranspose"]
@@ -320,7 +320,7 @@ class _ConvTranspose(_Conv):
 
     def _transpose(self, x: Tensor, out_sp: tuple[int, ...] | None, output_padding: Any = 0) -> Any:
         self._check_input(x)
-        return conv_transpose_nd(
+        return conv_transpose_white(
             x,
             self.weight,
             self.bias,
@@ -389,7 +389,7 @@ class Conv1dTranspose(_ConvTranspose):
         self._check_input(x)
         k, s, d, p = self.kernel_size[0], self.stride[0], self.dilation[0], self.padding
         out = _deconv_length(self.pad_mode.lower(), x.shape[2], k, s, d, 2 * p)
-        return conv_transpose_nd(
+        return conv_transpose(
             x,
             ops.squeeze(self.weight, 2),
             self.bias,

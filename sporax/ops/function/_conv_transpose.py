@@ -175,3 +175,29 @@ def conv3d_transpose(
             inputs, weight, None, stride, pad_mode, padding, dilation, group, output_padding, 3, "conv3d_transpose"
         )
     )
+
+
+def conv_transpose(
+    input: Any,
+    weight: Any,
+    bias: Any,
+    stride: Any,
+    pad_mode: str,
+    padding: Any,
+    dilation: Any,
+    groups: int,
+    output_padding: Any,
+    nsp: int,
+    op: str,
+    out_sp: tuple[int, ...] | None = None,
+) -> Tensor:
+    """``conv_transpose_nd`` as a Tensor (Conv2DBackpropInput, Conv1dTranspose: not on amp's white list)."""
+    return wrap(
+        conv_transpose_nd(
+            input, weight, bias, stride, pad_mode, padding, dilation, groups, output_padding, nsp, op, out_sp
+        )
+    )
+
+
+# Conv2DTranspose / Conv3DTranspose (and the layers built on them) are on MindSpore's AmpAuto white list
+conv_transpose_white = amp_white(bias=("bias", 1))(conv_transpose)

@@ -107,9 +107,9 @@ class Conv3D(Primitive):
                 f"For 'Conv3D', the 'weight' shape must be ({self.out_channel}, C_in / group, "
                 f"{', '.join(map(str, self.kernel_size))}), but got {w_shape}."
             )
-        return wrap(
-            CP._conv_nd(x, weight, bias, self.stride, self.pad_mode, self.pad, self.dilation, self.group, 3, "Conv3D")
-        )
+        from ..function._conv_pool import conv3d  # on amp's white list
+
+        return conv3d(x, weight, bias, self.stride, self.pad_mode, self.pad, self.dilation, self.group)
 
 
 class Conv2DBackpropInput(Primitive):
@@ -158,11 +158,8 @@ class Conv2DBackpropInput(Primitive):
             raise ValueError(f"For '{self.name}', the 'input_size' must have 4 elements, but got {input_size}.")
         pad = self.pad_list if self.pad_list else self.pad
         mode = "pad" if self.pad_list else self.pad_mode
-        return wrap(
-            CT.conv_transpose_nd(
-                dout, weight, None, self.stride, mode, pad, self.dilation, self.group, 0, 2, self.name, size[2:]
-            )
-        )
+        fn = CT.conv_transpose_white if self.name == "Conv2DTranspose" else CT.conv_transpose  # amp's white list
+        return fn(dout, weight, None, self.stride, mode, pad, self.dilation, self.group, 0, 2, self.name, size[2:])
 
 
 class Conv2DTranspose(Conv2DBackpropInput):
@@ -217,20 +214,18 @@ class Conv3DTranspose(Primitive):
         )
 
     def __call__(self, dout: Any, weight: Any) -> Any:
-        return wrap(
-            CT.conv_transpose_nd(
-                dout,
-                weight,
-                None,
-                self.stride,
-                self.pad_mode,
-                self.pad,
-                self.dilation,
-                self.group,
-                self.output_padding,
-                3,
-                "Conv3DTranspose",
-            )
+        return CT.conv_transpose_white(
+            dout,
+            weight,
+            None,
+            self.stride,
+            self.pad_mode,
+            self.pad,
+            self.dilation,
+            self.group,
+            self.output_padding,
+            3,
+            "Conv3DTranspose",
         )
 
 

@@ -311,3 +311,22 @@ def test_grid_sample_gradients_by_finite_differences(padding_mode):
         lo[idx] -= eps
         fd = (f(T(hi)).asnumpy() - f(T(lo)).asnumpy()) / (2 * eps)
         np.testing.assert_allclose(g[idx], fd, rtol=1e-2, atol=1e-3)
+
+
+def test_amp_auto_white_list_convs():
+    # MindSpore's AmpAuto white list: Conv3D, Conv2DTranspose, Conv3DTranspose (not Conv2DBackpropInput)
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.c3 = nn.Conv3d(2, 2, 3)
+            self.t2 = nn.Conv2dTranspose(2, 2, 3)
+            self.t1 = nn.Conv1dTranspose(2, 2, 3)
+
+        def construct(self, x3, x2, x1):
+            return self.c3(x3), self.t2(x2), self.t1(x1)
+
+    net = ms.amp.auto_mixed_precision(Net(), "auto", ms.float16)
+    y3, y2, y1 = net(T(np.ones((1, 2, 4, 4, 4))), T(np.ones((1, 2, 3, 3))), T(np.ones((1, 2, 5))))
+    assert y3.dtype == ms.float16
+    assert y2.dtype == ms.float16
+    assert y1.dtype == ms.float32  # Conv1dTranspose runs Conv2DBackpropInput: not on the list
