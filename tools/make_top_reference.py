@@ -174,6 +174,30 @@ def main() -> None:
         "linearize": [_val(lin_out), _val(lin_fn(Tensor(np.array([1.0, 2.0], np.float32))))],
     }
 
+    # Tensor.register_hook
+    seen: list = []
+
+    def hook(g):
+        seen.append(_val(g))
+        return g * 3
+
+    def hooked(a):
+        b = a * 2
+        b.register_hook(hook)
+        return (b * b).sum()
+
+    def removed(a):
+        b = a * 2
+        b.register_hook(hook).remove()
+        return (b * b).sum()
+
+    ref["register_hook"] = {
+        "grad": _val(ms.grad(hooked)(xs)),
+        "seen": list(seen),
+        "removed": _val(ms.grad(removed)(xs)),
+        "bad": _err(lambda: xs.register_hook(3)),
+    }
+
     # Cells and Tensors created inside @jit / construct under GRAPH_MODE (issue 12)
     x23 = Tensor(np.ones((2, 3), np.float32))
 

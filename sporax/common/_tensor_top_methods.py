@@ -9,10 +9,12 @@ inside jit and gradients, through the state frames) and return it; the result ke
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._engine import jax
 from . import _op_registry
 from . import dtype as mstype
 from ._op_registry import ops as _ops
@@ -21,6 +23,62 @@ if TYPE_CHECKING:
     from .tensor import Tensor
 
 __all__ = ["TensorTopMethods"]
+
+
+# Gradient hooks (Tensor.register_hook): each hooked tensor's value passes through an identity whose backward
+# runs the tensor's hooks on the gradient. The hook list travels with the program (the backward may run after
+# the tensor itself is gone); the tensor only maps to it while it lives.
+class _HookList(list):
+    __hash__ = object.__hash__  # a static argument of the identity: hashed by identity
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+
+_hooked = jax.custom_vjp(lambda x, hooks: x, nondiff_argnums=(1,))
+
+
+def _run_hooks(hooks: _HookList, ct: Any) -> Any:
+    """The hooks run on the host with the gradient's value, as MindSpore runs them in PyNative, also when the
+    gradient is compiled (a host callback), so a hook may print or inspect it and return a replacement."""
+    from .tensor import Tensor
+
+    if not hooks:
+        return ct
+
+    def on_host(value: Any) -> Any:
+        g = Tensor(np.asarray(value))
+        for hook in list(hooks):
+            out = hook(g)
+            if isinstance(out, Tensor):
+                g = out
+        return np.asarray(g.asnumpy(), dtype=value.dtype).reshape(value.shape)
+
+    return jax.pure_callback(on_host, jax.ShapeDtypeStruct(ct.shape, ct.dtype), ct)
+
+
+_hooked.defvjp(lambda x, hooks: (x, None), lambda hooks, _res, ct: (_run_hooks(hooks, ct),))
+
+_TENSOR_HOOKS: dict[int, _HookList] = {}
+
+
+def _hooks_of(t: Any, create: bool = False) -> _HookList | None:
+    hooks = _TENSOR_HOOKS.get(id(t))
+    if hooks is None and create:
+        hooks = _TENSOR_HOOKS[id(t)] = _HookList()
+        weakref.finalize(t, _TENSOR_HOOKS.pop, id(t), None)
+    return hooks
+
+
+class _TensorHookHandle:
+    """Returned by ``register_hook``; ``remove()`` unregisters the hook."""
+
+    def __init__(self, hooks: _HookList, hook: Any) -> None:
+        self._hooks, self._hook = hooks, hook
+
+    def remove(self) -> None:
+        if self._hook in self._hooks:
+            self._hooks.remove(self._hook)
 
 
 def _host(a: np.ndarray) -> Tensor:
@@ -355,6 +413,22 @@ class TensorTopMethods:
             return "CPU"
         kind = "GPU" if dev.platform in ("gpu", "cuda", "rocm") else dev.platform.upper()
         return kind if kind == "CPU" else f"{kind}:{dev.id}"
+
+    # ------------------------------------------------------------------ gradient hooks
+    def register_hook(self, hook: Any) -> _TensorHookHandle:
+        """Call ``hook(grad)`` with the gradient flowing back to this tensor (in ``grad``/``value_and_grad``, jit
+        and GRAPH_MODE alike); a Tensor it returns replaces the gradient. Returns a handle with ``remove()``."""
+        if not callable(hook):
+            raise TypeError(f"Expected a callable hook function, but got {type(hook).__name__}.")
+        hooks = _hooks_of(self, create=True)
+        if not hooks:  # the first hook puts the tensor's value behind the hook point
+            self._data = _hooked(self._data, hooks)
+        hooks.append(hook)
+        return _TensorHookHandle(hooks, hook)
+
+    def hooks(self) -> list[Any]:
+        """The gradient hooks registered on this tensor."""
+        return list(_hooks_of(self) or ())
 
     def to_dlpack(self) -> Any:
         return _op_registry.utils().to_dlpack(self)

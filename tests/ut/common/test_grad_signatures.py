@@ -130,3 +130,31 @@ def test_ops_functional_exposes_them_too():
 
     assert F.jacfwd is ms.jacfwd and F.jacrev is ms.jacrev and F.get_grad is ms.ops.get_grad
     assert F.linearize is ms.ops.linearize and F.derivative is ms.ops.derivative and F.jet is ms.ops.jet
+
+
+def test_tensor_register_hook():
+    ref = FULL["register_hook"]
+    xs = Tensor(np.array([0.5, 1.0], np.float32))
+    seen = []
+
+    def hook(g):
+        seen.append(g.asnumpy().tolist())  # the value is there, also when the gradient is compiled
+        return g * 3
+
+    def hooked(a):
+        b = a * 2
+        b.register_hook(hook)
+        assert b.hooks() == [hook]
+        return (b * b).sum()
+
+    def removed(a):
+        b = a * 2
+        b.register_hook(hook).remove()
+        return (b * b).sum()
+
+    assert ms.grad(hooked)(xs).asnumpy().tolist() == ref["grad"]
+    assert seen == ref["seen"]
+    assert ms.grad(removed)(xs).asnumpy().tolist() == ref["removed"]
+    with pytest.raises(TypeError) as info:
+        xs.register_hook(3)
+    assert str(info.value) == ref["bad"]["message"]
