@@ -6,6 +6,4 @@ from .core.config import get_seed, set_seed
 from .engine import *
 from .engine import samplers
 from .engine.datasets import zip_datasets as zip  # MindSpore's ds.zip
-from . import transforms, vision
-
-# text is not implemented; audio is not implemented
+from . import text, transforms, vision

@@ -32,11 +32,11 @@ __all__ = [
 ]
 
 
-def not_random(func):
+def not_random(function):
     """Mark a Python function given to ``map`` as deterministic (it draws no random numbers), so the pipeline
-    need not give it a per-block random state; returns ``func``."""
-    func.random = False
-    return func
+    need not give it a per-block random state; returns ``function``."""
+    function.random = False
+    return function
 
 
 def _np_input(x):
