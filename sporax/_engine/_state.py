@@ -107,6 +107,23 @@ class Frame:
         return [h for k, h in self._written.items() if self._first.get(k, _MISSING) is not self._vals[k][1]]
 
 
+def bind_in_open_frames(holder: Any, value: Any) -> None:
+    """Bind ``holder`` to ``value`` in every open frame (a holder created while a function is traced is a
+    constant of that trace: every frame answers its reads, none records it as implicit state)."""
+    for frame in _local.stack:
+        frame._vals[id(holder)] = (holder, value)
+
+
+def write_unrecorded(holder: Any, value: Any) -> bool:
+    """Put ``value`` in the innermost open frame without recording a write (not state of the function being
+    traced); False when no frame is open."""
+    stack = _local.stack
+    if not stack:
+        return False
+    stack[-1]._vals[id(holder)] = (holder, value)
+    return True
+
+
 def cast_dtype() -> Any:
     return _local.cast
 

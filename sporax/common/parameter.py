@@ -268,18 +268,14 @@ def _bind_in_open_frames(param: Parameter) -> None:
     constant of that trace, as in MindSpore's graph mode: its value is bound in every open state frame, so the
     trace reads it there instead of finding new implicit state on each trace."""
     param._trace_local = True
-    for frame in state._local.stack:
-        frame._vals[id(param)] = (param, param._stored)
+    state.bind_in_open_frames(param, param._stored)
 
 
 def _write_trace_local(param: Parameter, value: Any) -> None:
     """A write to a trace-local Parameter (BatchNorm statistics of a BatchNorm built inside ``@jit``) stays in
     the innermost frame, unrecorded: it is not state of the compiled function, so it is neither an output nor
     a reason to retrace. With no frame open (the trace is over), the value is stored."""
-    stack = state._local.stack
-    if stack:
-        stack[-1]._vals[id(param)] = (param, value)
-    else:
+    if not state.write_unrecorded(param, value):
         param._stored = value
 
 
