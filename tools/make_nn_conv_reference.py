@@ -778,6 +778,9 @@ CASES: list = [
         {"init": {"ksize": [3, 2], "output_shape": [5, 3]}},
         G,
     ),
+    ("ResizeArea", "prim.ResizeArea", [[F, [1, 4, 5, 2]], ["const", [3, 7], "int32"]], {"init": {}}, {}),
+    ("ResizeArea_down", "prim.ResizeArea", [[F, [2, 7, 9, 1]], ["const", [3, 4], "int32"]], {"init": {}}, {}),
+    ("ResizeArea_ac", "prim.ResizeArea", [[F, [1, 5, 6, 1]], ["const", [3, 4], "int32"]], {"init": {"align_corners": True}}, {}),
 ]
 
 

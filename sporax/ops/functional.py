@@ -72,3 +72,7 @@ __all__ += [n for n in _graph_prims.__all__ if n not in __all__]
 from .operations.gather_scatter_ops import UniqueConsecutive  # noqa: E402  (MindSpore's F has the class)
 
 __all__ += ["UniqueConsecutive"]
+
+from .operations.conv_pool_ops import AdaptiveMaxPool2D  # noqa: E402  (MindSpore's F has the class)
+
+__all__ += ["AdaptiveMaxPool2D"]

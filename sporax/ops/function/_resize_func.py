@@ -28,6 +28,7 @@ __all__ = [
     "pixel_shuffle",
     "pixel_unshuffle",
     "channel_shuffle",
+    "adaptive_avg_pool2d_ext",
 ]
 
 
@@ -108,6 +109,18 @@ def cubic_matrix(n_in: int, n_out: int, coord: str, a: float = -0.75, scale: flo
     return m
 
 
+def area_matrix(n_in: int, n_out: int, align_corners: bool = False) -> np.ndarray:
+    """TF's area-resize weights [n_out, n_in]: each output cell averages the input cells it covers, by the
+    covered fraction (cells past the input's end repeat its last one)."""
+    scale = (n_in - 1) / (n_out - 1) if align_corners and n_out > 1 else n_in / n_out
+    m = np.zeros((n_out, n_in))
+    for o in range(n_out):
+        lo, hi = o * scale, (o + 1) * scale
+        for i in range(int(np.floor(lo)), int(np.ceil(hi))):
+            m[o, min(i, n_in - 1)] += min(i + 1, hi) - max(i, lo)
+    return m / scale
+
+
 def nearest_index(n_in: int, n_out: int, coord: str, scale: float | None = None) -> np.ndarray:
     """Nearest source index per output position: 'align' rounds ``i * (in - 1) / (out - 1)``, 'half'
     floors ``(i + 0.5) * in / out``, 'asym' floors ``i * in / out``."""
@@ -133,6 +146,8 @@ def resize_axes(a: Any, out: tuple[int, ...], kind: str, coord: str, scales: Any
             continue
         if kind == "linear":
             m = linear_matrix(n_in, n_out, coord, scales[d])
+        elif kind == "area":
+            m = area_matrix(n_in, n_out, coord == "align")
         else:
             m = cubic_matrix(n_in, n_out, coord, cubic_a, scales[d])
         y = jnp.moveaxis(jnp.tensordot(y, jnp.asarray(m, y.dtype), axes=([axis], [1])), -1, axis)
@@ -332,3 +347,10 @@ def extract_image_patches(x: Any, k: tuple, s: tuple, r: tuple, padding: str, op
         for j in range(k[1])
     ]
     return wrap(jnp.stack(views, axis=1).reshape(n, k[0] * k[1] * c, oh, ow))
+
+
+def adaptive_avg_pool2d_ext(input: Any, output_size: Any) -> Tensor:
+    """``adaptive_avg_pool2d`` under its Ext name (an Ascend kernel in MindSpore 2.10; the same values)."""
+    from ._conv_pool import adaptive_avg_pool2d
+
+    return adaptive_avg_pool2d(input, output_size)

@@ -6,7 +6,14 @@ from ._conv_pool import conv3d
 from ._conv_transpose import *  # noqa: F403
 from ._image_func import *  # noqa: F403
 from ._pool_func import *  # noqa: F403
-from ._resize_func import channel_shuffle, mirror_pad, pixel_shuffle, pixel_unshuffle, upsample  # noqa: F401
+from ._resize_func import (  # noqa: F401
+    adaptive_avg_pool2d_ext,
+    channel_shuffle,
+    mirror_pad,
+    pixel_shuffle,
+    pixel_unshuffle,
+    upsample,
+)
 
 __all__ = [
     "conv3d",

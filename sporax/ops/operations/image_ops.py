@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ..._engine import jnp
 from .._utils import as_tensor_array, wrap
 from ..function import _image_func as IF
 from ..function import _resize_func as RF
@@ -43,6 +44,8 @@ __all__ = [
     "FractionalMaxPoolWithFixedKsize",
     "FractionalMaxPool3DWithFixedKsize",
     "ExtractImagePatches",
+    "ResizeArea",
+    "Dilation2D",
 ]
 
 
@@ -480,3 +483,78 @@ class ExtractImagePatches(Primitive):
 
     def __call__(self, input_x: Any) -> Any:
         return RF.extract_image_patches(input_x, self._k, self._s, self._r, self.padding, "ExtractImagePatches")
+
+
+class ResizeArea(Primitive):
+    """TF's area resize of NHWC ``images`` to ``size`` (h, w), called with ``(images, size)``: each output
+    pixel averages the input area it covers; float32 result."""
+
+    def __init__(self, align_corners: bool = False) -> None:
+        super().__init__()
+        self.align_corners = _check_bool(align_corners, "align_corners", self.name)
+        self.attrs["align_corners"] = align_corners
+
+    def __call__(self, images: Any, size: Any) -> Any:
+        a = as_tensor_array(images)
+        if a.ndim != 4:
+            raise ValueError(f"For 'ResizeArea', the dimension of 'images' must be 4, but got {a.ndim}.")
+        out = _size_arg(size, 2, self.name)
+        x = jnp.moveaxis(a.astype(np.float32), -1, 1)
+        y = RF.resize_axes(x, out, "area", "align" if self.align_corners else "asym")
+        return wrap(jnp.moveaxis(y, 1, -1))
+
+
+class Dilation2D(Primitive):
+    """Grayscale morphological dilation of NCHW ``x`` by ``filter`` (C, kh, kw): ``max over the window of
+    x + filter`` (TF's dilation2d); ``stride``/``dilation`` an int, 2 or 4 ints; ``pad_mode`` 'SAME' or
+    'VALID'. (MindSpore 2.10's CPU build cannot run this primitive.)"""
+
+    def __init__(self, stride: Any, dilation: Any, pad_mode: str = "SAME", data_format: str = "NCHW") -> None:
+        super().__init__()
+
+        def pair(v: Any, name: str) -> tuple[int, int]:
+            vals = (v, v) if isinstance(v, int) else tuple(v)
+            vals = vals[2:] if len(vals) == 4 else vals
+            if len(vals) != 2 or any(isinstance(e, bool) or not isinstance(e, int) or e < 1 for e in vals):
+                raise ValueError(
+                    f"For 'Dilation2D', the '{name}' must be an int or a tuple of 2 or 4 ints, but got {v}."
+                )
+            return vals[0], vals[1]
+
+        if not isinstance(pad_mode, str) or pad_mode.upper() not in ("SAME", "VALID"):
+            raise ValueError(f"For 'Dilation2D', the 'pad_mode' must be 'SAME' or 'VALID', but got {pad_mode!r}.")
+        if data_format != "NCHW":
+            raise ValueError(f"For 'Dilation2D', the 'data_format' must be 'NCHW', but got '{data_format}'.")
+        self.stride, self.dilation = pair(stride, "stride"), pair(dilation, "dilation")
+        self.pad_mode, self.data_format = pad_mode.upper(), data_format
+        self.attrs.update(stride=stride, dilation=dilation, pad_mode=self.pad_mode, data_format=data_format)
+
+    def __call__(self, x: Any, filter: Any) -> Any:
+        from ..function._conv_pool import _same_pads
+
+        a, f = as_tensor_array(x), as_tensor_array(filter)
+        if a.ndim != 4 or f.ndim != 3 or f.shape[0] != a.shape[1]:
+            raise ValueError(
+                f"For 'Dilation2D', 'x' must be (N, C, H, W) and 'filter' (C, kh, kw), but got {tuple(a.shape)} and "
+                f"{tuple(f.shape)}."
+            )
+        (sh, sw), (dh, dw), (kh, kw) = self.stride, self.dilation, f.shape[1:]
+        h, w = a.shape[2:]
+        if self.pad_mode == "SAME":
+            pads = [_same_pads(h, kh, sh, dh), _same_pads(w, kw, sw, dw)]
+        else:
+            pads = [(0, 0), (0, 0)]
+        oh = (h + sum(pads[0]) - dh * (kh - 1) - 1) // sh + 1
+        ow = (w + sum(pads[1]) - dw * (kw - 1) - 1) // sw + 1
+        if oh <= 0 or ow <= 0:
+            raise ValueError(
+                f"For 'Dilation2D', the input {tuple(a.shape)} is too small for the filter {tuple(f.shape)}."
+            )
+        xp = jnp.pad(a, [(0, 0), (0, 0), *pads], constant_values=-jnp.inf)
+        best = None
+        for i in range(kh):
+            for j in range(kw):
+                v = xp[:, :, i * dh : i * dh + (oh - 1) * sh + 1 : sh, j * dw : j * dw + (ow - 1) * sw + 1 : sw]
+                v = v + f[None, :, i, j, None, None]
+                best = v if best is None else jnp.maximum(best, v)
+        return wrap(best)

@@ -330,3 +330,33 @@ def test_amp_auto_white_list_convs():
     assert y3.dtype == ms.float16
     assert y2.dtype == ms.float16
     assert y1.dtype == ms.float32  # Conv1dTranspose runs Conv2DBackpropInput: not on the list
+
+
+def test_dilation2d_against_numpy():
+    # MindSpore 2.10's CPU build cannot run Dilation2D (its pad_mode attribute fails to convert): TF's definition
+    x = rng.standard_normal((1, 2, 6, 7)).astype(np.float32)
+    f = rng.standard_normal((2, 2, 3)).astype(np.float32)
+    y = ops.Dilation2D((1, 1, 2, 1), (1, 1, 1, 2), pad_mode="VALID")(T(x), T(f)).asnumpy()
+    oh, ow = (6 - 2) // 2 + 1, (7 - 5) // 1 + 1
+    want = np.full((1, 2, oh, ow), -np.inf, np.float32)
+    for i in range(2):
+        for j in range(3):
+            want = np.maximum(
+                want, x[:, :, i : i + (oh - 1) * 2 + 1 : 2, 2 * j : 2 * j + ow] + f[None, :, i, j, None, None]
+            )
+    np.testing.assert_allclose(y, want, rtol=1e-6)
+    same = ops.Dilation2D(1, 1)(T(x), T(f))
+    assert same.shape == (1, 2, 6, 7)
+
+
+def test_adaptive_pool_aliases():
+    x = T(rng.standard_normal((1, 2, 7, 5)))
+    np.testing.assert_array_equal(
+        ops.adaptive_avg_pool2d_ext(x, (3, 2)).asnumpy(), ops.adaptive_avg_pool2d(x, (3, 2)).asnumpy()
+    )
+    from sporax.ops import functional as F
+
+    y, idx = F.AdaptiveMaxPool2D((3, 2))(x)
+    want, want_idx = ops.adaptive_max_pool2d(x, (3, 2), True)
+    np.testing.assert_array_equal(y.asnumpy(), want.asnumpy())
+    np.testing.assert_array_equal(idx.asnumpy(), want_idx.asnumpy())

@@ -86,6 +86,7 @@ CHECKED = (
     "ops.MirrorPad",
     "ops.PadV3",
     "ops.RGBToHSV",
+    "ops.ResizeArea",
     "ops.ResizeBicubic",
     "ops.ResizeBilinearV2",
     "ops.ResizeLinear1D",
