@@ -253,6 +253,18 @@ def _check_int_indices(index: Any, shape: tuple[int, ...], op: str) -> None:
                 raise IndexError(
                     f"For '{op}', the index {int(i)} is out of bounds for dimension {dim} with size {shape[dim]}."
                 )
+        elif dim < len(shape) and isinstance(i, (Tensor, list, np.ndarray)):
+            ia = arr(i) if isinstance(i, Tensor) else np.asarray(i)
+            if getattr(ia, "dtype", None) is not None and np.issubdtype(ia.dtype, np.integer):
+                n = shape[dim]
+                _check_index(
+                    ia,
+                    -n,
+                    n,
+                    lambda b, d=dim, n=n: (
+                        f"For '{op}', the index {b} is out of bounds for dimension {d} with size {n}."
+                    ),
+                )
         ai = arr(i)
         dim += ai.ndim if getattr(ai, "dtype", None) == np.bool_ else 1
 

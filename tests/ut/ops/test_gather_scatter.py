@@ -397,3 +397,20 @@ def test_tensor_methods():
     for name, ref in [("scatter_mul", [2, 1, 1]), ("scatter_div", [0.5, 1, 1]), ("scatter_max", [2, 1, 1])]:
         eq(getattr(T(np.ones(3, np.float32)), name)(T([[0]]), T([2.0])), ref)
     eq(T(np.ones(3, np.float32)).scatter_min(T([[2]]), T([0.0])), [1, 1, 0])
+
+
+def test_tensor_index_arrays_out_of_range_raise_eagerly():
+    x = T(np.arange(12).reshape(3, 4))
+    for idx, msg in [
+        (T([0, 5]), "the index 5 is out of bounds for dimension 0 with size 3"),
+        ((slice(None), T([4])), "the index 4 is out of bounds for dimension 1 with size 4"),
+        ([0, 7], "the index 7 is out of bounds for dimension 0 with size 3"),
+        ((T([1]), T([9])), "the index 9 is out of bounds for dimension 1 with size 4"),
+    ]:
+        for cls in (IndexError, RuntimeError):
+            with pytest.raises(cls, match=msg):
+                x[idx]
+    eq(x[T([-3, 2])], np.arange(12).reshape(3, 4)[[-3, 2]])
+    eq(x[T([True, False, True])], np.arange(12).reshape(3, 4)[[0, 2]])
+    with pytest.raises(IndexError, match="For 'Tensor.__setitem__', the index 5 is out of bounds"):
+        x[T([5])] = 1
