@@ -18,6 +18,7 @@ from ..function import _pool_func as PF
 from ._primitive import Primitive
 
 __all__ = [
+    "DepthwiseConv2dNative",
     "Conv3D",
     "Conv2DBackpropInput",
     "Conv2DTranspose",
@@ -227,6 +228,74 @@ class Conv3DTranspose(Primitive):
             3,
             "Conv3DTranspose",
         )
+
+
+class DepthwiseConv2dNative(Primitive):
+    """Depthwise 2-D convolution (deprecated in MindSpore: use ``nn.Conv2d(group=C)``): NCHW ``x``, ``w``
+    (1, C, kh, kw), one filter per channel. ``pad``: an int or (top, bottom, left, right) with 'pad'.
+    Only ``channel_multiplier`` 1 has a defined weight layout (MindSpore requires ``w``'s batch to be 1)."""
+
+    def __init__(
+        self,
+        channel_multiplier: int,
+        kernel_size: Any,
+        mode: int = 3,
+        pad_mode: str = "valid",
+        pad: Any = 0,
+        stride: Any = 1,
+        dilation: Any = 1,
+        group: int = 1,
+    ) -> None:
+        super().__init__()
+        name = "DepthwiseConv2dNative"
+        if isinstance(channel_multiplier, bool) or not isinstance(channel_multiplier, int) or channel_multiplier < 1:
+            raise ValueError(
+                f"For '{name}', the 'channel_multiplier' must be a positive int, but got {channel_multiplier}."
+            )
+        self.channel_multiplier = channel_multiplier
+        self.kernel_size = CP.tuple_n(kernel_size, 2, "kernel_size", name)
+        self.stride = CP.tuple_n(stride, 2, "stride", name, allow_long=True)
+        self.dilation = CP.tuple_n(dilation, 2, "dilation", name, allow_long=True)
+        if self.stride[0] != self.stride[1]:
+            raise ValueError(
+                f"The height and width of 'stride' must be equal,but got height:{self.stride[0]},  width:{self.stride[1]}"
+            )
+        if self.dilation[0] != self.dilation[1]:
+            raise ValueError(
+                f"The height and width of 'dilation' must be equal,but got height:{self.dilation[0]},  "
+                f"width:{self.dilation[1]}"
+            )
+        if mode != 3:
+            raise ValueError(f"For '{name}', the 'mode' must be 3, but got {mode}.")
+        self.mode = mode
+        self.pad_mode = _prim_pad_mode(pad_mode, name)
+        self.pad = _check_pad(pad, 4, self.pad_mode, name)
+        self.group = group
+        self.attrs.update(
+            channel_multiplier=channel_multiplier, kernel_size=self.kernel_size, mode=mode, pad_mode=self.pad_mode,
+            pad=self.pad, stride=(1, 1, *self.stride), dilation=(1, 1, *self.dilation), group=group,
+        )  # fmt: skip
+
+    def __call__(self, x: Any, w: Any) -> Any:
+        name = "DepthwiseConv2dNative"
+        xs, ws = tuple(x.shape), tuple(w.shape)
+        if len(ws) != 4 or len(xs) != 4:
+            raise ValueError(f"For '{name}', 'x' and 'w' must be 4-D, but got {xs} and {ws}.")
+        if xs[1] != ws[1]:
+            raise ValueError(f"For '{name}', the 'x_shape[1]' should be = w_shape[1]: {ws[1]}, but got {xs[1]}.")
+        if ws[0] != 1:
+            raise ValueError(f"For '{name}', the batch of 'weight' must be 1, but got {ws[0]}")
+        if ws[2:] != self.kernel_size:
+            raise ValueError(f"For '{name}', the 'kernel_size' {self.kernel_size} must equal w_shape[2:4] {ws[2:]}.")
+        if self.channel_multiplier != 1:
+            raise ValueError(
+                f"For '{name}', a 'channel_multiplier' of {self.channel_multiplier} needs {self.channel_multiplier} "
+                "filters per channel, but 'w' (1, C, kh, kw) holds one; use nn.Conv2d(group=C) instead."
+            )
+        from ..function._conv_pool import conv2d
+
+        wt = as_tensor_array(w).reshape(xs[1], 1, *ws[2:])
+        return conv2d(x, wrap(wt), None, self.stride, self.pad_mode, self.pad, self.dilation, xs[1])
 
 
 # ---------------------------------------------------------------------- pooling

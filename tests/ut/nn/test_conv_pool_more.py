@@ -360,3 +360,15 @@ def test_adaptive_pool_aliases():
     want, want_idx = ops.adaptive_max_pool2d(x, (3, 2), True)
     np.testing.assert_array_equal(y.asnumpy(), want.asnumpy())
     np.testing.assert_array_equal(idx.asnumpy(), want_idx.asnumpy())
+
+
+def test_depthwise_conv2d_native_is_a_per_channel_conv():
+    # deprecated in MindSpore (no CPU kernel in 2.10): each channel correlated with its own filter
+    x = rng.standard_normal((2, 3, 6, 6)).astype(np.float32)
+    w = rng.standard_normal((1, 3, 3, 3)).astype(np.float32)
+    y = ops.DepthwiseConv2dNative(1, 3, pad_mode="pad", pad=1, stride=2)(T(x), T(w)).asnumpy()
+    for c in range(3):
+        want = np_conv2d(x[:, c : c + 1], w[:, c : c + 1], (2, 2), ((1, 1), (1, 1)))
+        np.testing.assert_allclose(y[:, c : c + 1], want, rtol=1e-4, atol=1e-5)
+    with pytest.raises(ValueError, match="For 'DepthwiseConv2dNative', the batch of 'weight' must be 1, but got 2"):
+        ops.DepthwiseConv2dNative(1, 3)(T(x), T(np.ones((2, 3, 3, 3))))
