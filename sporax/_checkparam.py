@@ -473,6 +473,26 @@ def check_sink_size(sink_size: Any) -> int:
     return sink_size
 
 
+def check_greater_than_zero(arg_value: Any, arg_name: str, prim_name: str, allow_none: bool = False) -> Any:
+    """An int > 0 (or None with ``allow_none``), with the summary's message: ``For "SummaryCollector", the value
+    of `collect_freq` should be greater than 0, but got `0`.``"""
+    if allow_none and arg_value is None:
+        return arg_value
+    check_value_type(arg_name, arg_value, int)
+    if arg_value <= 0:
+        raise ValueError(
+            f'For "{prim_name}", the value of `{arg_name}` should be greater than 0, but got `{arg_value}`.'
+        )
+    return arg_value
+
+
+def check_file_name_part(arg_value: Any, arg_name: str) -> Any:
+    """An empty value, or a file-name part of letters, digits, ``_``, ``-`` and ``.`` (a summary's prefix/suffix)."""
+    if arg_value and re.match(r"^[\w\-.]+$", arg_value) is None:
+        raise ValueError(f"The '{arg_name}' can only contain letters, digits, '_', '-' and '.', but got {arg_value!r}.")
+    return arg_value
+
+
 def check_arg_type(arg_name: str, arg_value: Any, valid_types: Any, prim_name: str | None = None) -> Any:
     """As :func:`check_value_type`, with the shorter message of the optimizers, learning-rate schedules and
     ``Model``: ``For 'Momentum', the 'momentum' must be float, but got '1' with type 'int'.``"""

@@ -9,7 +9,7 @@ import numpy as np
 
 from sporax.common.tensor import Tensor
 
-from ..._checkparam import check_value_type
+from ..._checkparam import check_greater_than_zero, check_value_type
 from .._utils import make_directory
 from ..summary.summary_record import SummaryRecord
 from ._callback import Callback
@@ -89,11 +89,11 @@ class SummaryCollector(Callback):
         super().__init__()
         self._summary_dir = make_directory(summary_dir, "summary_dir")
         self._record = None
-        self._check_positive("collect_freq", collect_freq)
+        check_greater_than_zero(collect_freq, "collect_freq", type(self).__name__)
         self._collect_freq = collect_freq
-        self._check_positive("collect_tensor_freq", collect_tensor_freq, allow_none=True)
+        check_greater_than_zero(collect_tensor_freq, "collect_tensor_freq", type(self).__name__, allow_none=True)
         self._collect_tensor_freq = collect_tensor_freq
-        self._check_positive("max_file_size", max_file_size, allow_none=True)
+        check_greater_than_zero(max_file_size, "max_file_size", type(self).__name__, allow_none=True)
         self._max_file_size = max_file_size
         self._export_options = export_options
         check_value_type("keep_default_action", keep_default_action, bool)
@@ -104,16 +104,6 @@ class SummaryCollector(Callback):
         self._first_step = True
         self._dataset_sink_mode = False
         self._num_process = num_process
-
-    # ------------------------------------------------------------------ argument checks
-    def _check_positive(self, name, value, allow_none=False):
-        if allow_none and value is None:
-            return
-        check_value_type(name, value, int)
-        if value <= 0:
-            raise ValueError(
-                f'For "{self.__class__.__name__}", the value of `{name}` should be greater than 0, but got `{value}`.'
-            )
 
     def _process_specified_data(self, specified_data, action):
         check_value_type("collect_specified_data", specified_data, [dict, type(None)])

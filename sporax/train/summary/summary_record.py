@@ -15,7 +15,7 @@ import numpy as np
 
 from sporax.common.tensor import Tensor
 
-from ..._checkparam import check_value_type
+from ..._checkparam import check_file_name_part, check_value_type
 from .._utils import make_directory
 from . import _event
 
@@ -42,11 +42,6 @@ def _get_summary_tensor_data():
     with _summary_lock:
         data, SUMMARY_TENSOR_CACHE = SUMMARY_TENSOR_CACHE, {}
     return data
-
-
-def _check_str_by_regular(value, arg_name):
-    if value and re.match(r"^[\w\-.]+$", value) is None:
-        raise ValueError(f"The '{arg_name}' can only contain letters, digits, '_', '-' and '.', but got {value!r}.")
 
 
 def get_event_file_name(prefix, suffix, time_second):
@@ -228,8 +223,8 @@ class SummaryRecord:
                 f"For '{self.__class__.__name__}', `file_prefix` and `file_suffix`  should be str, "
                 f"but got type {type(self.file_prefix)}"
             )
-        _check_str_by_regular(self.file_prefix, "file_prefix")
-        _check_str_by_regular(self.file_suffix, "file_suffix")
+        check_file_name_part(self.file_prefix, "file_prefix")
+        check_file_name_part(self.file_suffix, "file_suffix")
         if self.max_file_size is not None and self.max_file_size < 0:
             _log.warning(
                 "For '%s', the 'max_file_size' should be greater than 0. but got value %s.",
