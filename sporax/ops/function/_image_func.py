@@ -408,3 +408,58 @@ def hsv_to_rgb_array(a: Any) -> Any:
     gs = jnp.select([sector == k for k in range(6)], [x, c, c, x, zero, zero])
     bs = jnp.select([sector == k for k in range(6)], [zero, zero, x, c, c, x])
     return jnp.stack([rs + m, gs + m, bs + m], axis=-1)
+
+
+# ------------------------------------------------- TF fractional pooling (NHWC, sequences)
+def _tf_pooling_sequence(n_in: int, n_out: int, pseudo_random: bool) -> Any:
+    """A random pooling sequence of ``n_out + 1`` boundaries from 0 to ``n_in`` (TF's): steps of
+    ``floor(a)`` or ``ceil(a)`` (a = in / out) in random order, or ``ceil(a * (i + u)) - ceil(a * u)``."""
+    from ..function.random_func import rand
+
+    alpha = n_in / n_out
+    if pseudo_random:
+        u = rand(1)._data[0].astype(jnp.float64)
+        i = jnp.arange(n_out + 1, dtype=jnp.float64)
+        seq = jnp.ceil(alpha * (i + u)) - jnp.ceil(alpha * u)
+        return jnp.minimum(seq, n_in).at[-1].set(n_in).astype(jnp.int64)
+    small = int(math.floor(alpha))
+    n_big = n_in - small * n_out  # intervals of size small + 1
+    steps = jnp.asarray([small + 1] * n_big + [small] * (n_out - n_big), jnp.int64)
+    order = jnp.argsort(rand(n_out)._data)
+    return jnp.concatenate([jnp.zeros((1,), jnp.int64), jnp.cumsum(steps[order])])
+
+
+def fractional_pool_tf(
+    value: Any, pooling_ratio: Any, kind: str, pseudo_random: bool, overlapping: bool, op: str
+) -> tuple:
+    """TF's FractionalMaxPool / FractionalAvgPool of NHWC ``value``: ``(output, row_pooling_sequence,
+    col_pooling_sequence)``; output size ``floor(in / ratio)``; with ``overlapping`` each region also takes
+    the next boundary's row/column."""
+    x = as_tensor_array(value)
+    if x.ndim != 4:
+        raise ValueError(f"For '{op}', the dimension of 'x' must be 4, but got {x.ndim}.")
+    ratio = tuple(float(r) for r in pooling_ratio)
+    if len(ratio) != 4 or ratio[0] != 1.0 or ratio[3] != 1.0 or ratio[1] < 1.0 or ratio[2] < 1.0:
+        raise ValueError(
+            f"For '{op}', the 'pooling_ratio' must be (1.0, row >= 1.0, col >= 1.0, 1.0), but got {pooling_ratio}."
+        )
+    _, h, w, _ = x.shape
+    oh, ow = int(h / ratio[1]), int(w / ratio[2])
+    if oh <= 0 or ow <= 0:
+        raise ValueError(f"For '{op}', the output size ({oh}, {ow}) must be positive.")
+    rows, cols = _tf_pooling_sequence(h, oh, pseudo_random), _tf_pooling_sequence(w, ow, pseudo_random)
+    extra = 1 if overlapping else 0
+
+    def masks(seq: Any, n_in: int) -> Any:
+        r = jnp.arange(n_in)[None]
+        return (r >= seq[:-1, None]) & (r < jnp.minimum(seq[1:, None] + extra, n_in))
+
+    mr, mc = masks(rows, h), masks(cols, w)  # [oh, h], [ow, w]
+    if kind == "max":
+        neg = jnp.asarray(-jnp.inf if jnp.issubdtype(x.dtype, jnp.floating) else jnp.iinfo(x.dtype).min, x.dtype)
+        t = jnp.max(jnp.where(mr[None, :, :, None, None], x[:, None], neg), axis=2)  # [N, oh, w, C]
+        y = jnp.max(jnp.where(mc[None, None, :, :, None], t[:, :, None], neg), axis=3)
+    else:
+        fr, fc = mr.astype(x.dtype), mc.astype(x.dtype)
+        y = jnp.einsum("ih,nhwc,jw->nijc", fr, x, fc) / (fr.sum(1)[:, None] * fc.sum(1)[None, :])[None, :, :, None]
+    return wrap(y), wrap(rows), wrap(cols)

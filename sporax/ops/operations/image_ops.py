@@ -46,6 +46,8 @@ __all__ = [
     "ExtractImagePatches",
     "ResizeArea",
     "Dilation2D",
+    "FractionalMaxPool",
+    "FractionalAvgPool",
 ]
 
 
@@ -558,3 +560,44 @@ class Dilation2D(Primitive):
                 v = v + f[None, :, i, j, None, None]
                 best = v if best is None else jnp.maximum(best, v)
         return wrap(best)
+
+
+class FractionalMaxPool(Primitive):
+    """TF's fractional max-pooling of NHWC ``x``: ``(y, row_pooling_sequence, col_pooling_sequence)``,
+    ``pooling_ratio`` (1.0, row, col, 1.0); the sequences come from the framework's random state (``seed``,
+    ``seed2`` and ``deterministic`` are recorded: MindSpore's own generator cannot be reproduced)."""
+
+    _kind = "max"
+
+    def __init__(
+        self,
+        pooling_ratio: Any,
+        pseudo_random: bool = False,
+        overlapping: bool = False,
+        deterministic: bool = False,
+        seed: int = 0,
+        seed2: int = 0,
+    ) -> None:
+        super().__init__()
+        if not isinstance(pooling_ratio, (tuple, list)) or len(pooling_ratio) != 4:
+            raise ValueError(
+                f"For '{self.name}', the 'pooling_ratio' must be a tuple of 4 floats, but got {pooling_ratio}."
+            )
+        self.pooling_ratio = tuple(pooling_ratio)
+        self.pseudo_random = _check_bool(pseudo_random, "pseudo_random", self.name)
+        self.overlapping = _check_bool(overlapping, "overlapping", self.name)
+        self.deterministic = _check_bool(deterministic, "deterministic", self.name)
+        self.seed, self.seed2 = seed, seed2
+        self.attrs.update(
+            pooling_ratio=self.pooling_ratio, pseudo_random=pseudo_random, overlapping=overlapping,
+            deterministic=deterministic, seed=seed, seed2=seed2,
+        )  # fmt: skip
+
+    def __call__(self, x: Any) -> Any:
+        return IF.fractional_pool_tf(x, self.pooling_ratio, self._kind, self.pseudo_random, self.overlapping, self.name)
+
+
+class FractionalAvgPool(FractionalMaxPool):
+    """TF's fractional average pooling (see ``FractionalMaxPool``)."""
+
+    _kind = "avg"

@@ -372,3 +372,23 @@ def test_depthwise_conv2d_native_is_a_per_channel_conv():
         np.testing.assert_allclose(y[:, c : c + 1], want, rtol=1e-4, atol=1e-5)
     with pytest.raises(ValueError, match="For 'DepthwiseConv2dNative', the batch of 'weight' must be 1, but got 2"):
         ops.DepthwiseConv2dNative(1, 3)(T(x), T(np.ones((2, 3, 3, 3))))
+
+
+@pytest.mark.parametrize("overlapping", [False, True])
+@pytest.mark.parametrize("pseudo_random", [False, True])
+def test_tf_fractional_pools_follow_their_sequences(overlapping, pseudo_random):
+    # MindSpore's random sequences cannot be reproduced: check the sequences' rules (TF's, as MindSpore
+    # 2.10 returns them: [0 2 3 5 7] for 7 rows at ratio 1.5) and the values against NumPy over them
+    x = rng.standard_normal((2, 7, 8, 3)).astype(np.float32)
+    for prim, red in ((ops.FractionalMaxPool, np.max), (ops.FractionalAvgPool, np.mean)):
+        y, rows, cols = prim([1.0, 1.5, 2.0, 1.0], pseudo_random, overlapping)(T(x))
+        rows, cols = rows.asnumpy(), cols.asnumpy()
+        assert y.shape == (2, 4, 4, 3) and rows.dtype == np.int64
+        assert rows[0] == 0 and rows[-1] == 7 and cols[0] == 0 and cols[-1] == 8
+        assert set(np.diff(rows)) <= {1, 2} and set(np.diff(cols)) == {2}
+        want = np.zeros((2, 4, 4, 3), np.float32)
+        for i in range(4):
+            for j in range(4):
+                r1, c1 = min(rows[i + 1] + overlapping, 7), min(cols[j + 1] + overlapping, 8)
+                want[:, i, j] = red(x[:, rows[i] : r1, cols[j] : c1], axis=(1, 2))
+        np.testing.assert_allclose(y.asnumpy(), want, rtol=1e-5, atol=1e-6)
