@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from ..._checkparam import ValueRuntimeError
 from ..._engine import jax, jnp, lax
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
@@ -91,7 +92,7 @@ def matmul(input: Any, other: Any) -> Tensor:
     ka = a.shape[-1]
     kb = b.shape[-2] if b.ndim >= 2 else b.shape[0]
     if ka != kb:
-        raise ValueError(
+        raise ValueRuntimeError(  # MindSpore raises RuntimeError here; a ValueError too
             f"For 'MatMul', the input dimensions must be equal, but got 'x1_col': {ka} and 'x2_row': {kb}. "
             f"And 'x' shape {tuple(a.shape)}(transpose_a=False), 'y' shape {tuple(b.shape)}(transpose_b=False)."
         )

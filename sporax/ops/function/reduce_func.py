@@ -71,6 +71,20 @@ _logsumexp = jax.jit(lambda a, axis, keepdims: jax.nn.logsumexp(a, axis=axis, ke
 _axis = axis_arg
 
 
+def _reduce(kernel: Any, a: Any, axis: Any, prim: str, **kw: Any) -> Any:
+    """``kernel(a, axis=...)``; an axis outside the input's dims raises MindSpore's ValueError naming ``prim``
+    (checked only when the kernel refuses it, so the common call pays nothing)."""
+    ax = _axis(axis)
+    try:
+        return kernel(a, axis=ax, **kw)
+    except (ValueError, IndexError):
+        n = a.ndim if a.ndim > 1 else 1  # (this module's max/min/sum/all/any are the ops)
+        for v in (ax,) if isinstance(ax, int) else ax or ():
+            if not -n <= v < n:
+                raise ValueError(f"For primitive[{prim}], the axis value must be in [{-n},{n}), but got {v}.") from None
+        raise
+
+
 @amp_black
 def sum(input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
     """Sum over ``dim`` (all dims when None)."""
@@ -79,7 +93,7 @@ def sum(input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
         a = a.astype(np_dtype(dtype))
     elif a.dtype == np.bool_:
         a = a.astype(jnp.int64)
-    return wrap(jnp.sum(a, axis=_axis(dim), keepdims=keepdim, dtype=a.dtype))
+    return wrap(_reduce(jnp.sum, a, dim, "ReduceSum", keepdims=keepdim, dtype=a.dtype))
 
 
 def tensor_sum(input: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False, initial: Any = None) -> Tensor:
@@ -94,7 +108,7 @@ def tensor_sum(input: Any, axis: Any = None, dtype: Any = None, keepdims: bool =
 def mean(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
     """Mean over ``axis`` (all when None or ``()``); integer inputs give float32."""
     a = float_result(as_tensor_array(x))
-    return wrap(jnp.mean(a, axis=_axis(axis), keepdims=keep_dims))
+    return wrap(_reduce(jnp.mean, a, axis, "ReduceMean", keepdims=keep_dims))
 
 
 @amp_black
@@ -105,28 +119,28 @@ def prod(input: Any, axis: Any = None, keep_dims: bool = False, dtype: Any = Non
         a = a.astype(np_dtype(dtype))
     elif a.dtype == np.bool_:
         a = a.astype(jnp.int64)
-    return wrap(jnp.prod(a, axis=_axis(axis), keepdims=keep_dims, dtype=a.dtype))
+    return wrap(_reduce(jnp.prod, a, axis, "ReduceProd", keepdims=keep_dims, dtype=a.dtype))
 
 
-def _extreme(reduce: Any, input: Any, axis: Any, keepdims: bool, initial: Any, where: Any) -> Tensor:
+def _extreme(reduce: Any, input: Any, axis: Any, keepdims: bool, initial: Any, where: Any, prim: str) -> Tensor:
     a = as_tensor_array(input)
     kw: dict[str, Any] = {}
     if initial is not None:
         kw["initial"] = arr(initial)
     if where is not None:
         kw["where"] = as_tensor_array(where)
-    return wrap(reduce(a, axis=_axis(axis), keepdims=keepdims, **kw))
+    return wrap(_reduce(reduce, a, axis, prim, keepdims=keepdims, **kw))
 
 
 def amax(input: Any, axis: Any = None, keepdims: bool = False, *, initial: Any = None, where: Any = None) -> Tensor:
     """Maximum over ``axis`` (all when None or ``()``); ``initial`` is the starting value and must be given with
     ``where`` (the elements to compare)."""
-    return _extreme(jnp.max, input, axis, keepdims, initial, where)
+    return _extreme(jnp.max, input, axis, keepdims, initial, where, "ReduceMax")
 
 
 def amin(input: Any, axis: Any = None, keepdims: bool = False, *, initial: Any = None, where: Any = None) -> Tensor:
     """Minimum over ``axis`` (all when None or ``()``); see :func:`amax`."""
-    return _extreme(jnp.min, input, axis, keepdims, initial, where)
+    return _extreme(jnp.min, input, axis, keepdims, initial, where, "ReduceMin")
 
 
 def _max_min(input: Any, axis: Any, keepdims: bool, initial: Any, where: Any, largest: bool, op: str) -> Any:
@@ -225,11 +239,11 @@ def argmin(input: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
 
 
 def all(input: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
-    return wrap(jnp.all(as_tensor_array(input), axis=_axis(axis), keepdims=keep_dims))
+    return wrap(_reduce(jnp.all, as_tensor_array(input), axis, "ReduceAll", keepdims=keep_dims))
 
 
 def any(input: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
-    return wrap(jnp.any(as_tensor_array(input), axis=_axis(axis), keepdims=keep_dims))
+    return wrap(_reduce(jnp.any, as_tensor_array(input), axis, "ReduceAny", keepdims=keep_dims))
 
 
 def std(input: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> Tensor:

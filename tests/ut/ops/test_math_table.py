@@ -536,6 +536,13 @@ ERRORS = [  # (callable, error class, message fragment)
     (lambda: ops.TrilIndices(2, 2, 0, ms.float32), TypeError, "'dtype' must be int32 or int64"),
     (lambda: ops.Bucketize(1.0), TypeError, "'boundaries' must be a list"),
     (lambda: ops.tensor_sub(T(Z)), TypeError, "number of inputs must be 2"),
+    (lambda: ops.sum(T(Z), 5), ValueError, "For primitive[ReduceSum], the axis value must be in [-2,2), but got 5."),
+    (lambda: ops.mean(T(Z), (0, -3)), ValueError, "For primitive[ReduceMean], the axis value must be in [-2,2)"),
+    (lambda: ops.ReduceMax()(T(Z), 2), ValueError, "For primitive[ReduceMax]"),
+    (lambda: ops.reduce_min(T(Z), 3), ValueError, "For primitive[ReduceMin]"),
+    (lambda: ops.prod(T(Z), 4), ValueError, "For primitive[ReduceProd]"),
+    (lambda: ops.all(T(Z), 2), ValueError, "For primitive[ReduceAll]"),
+    (lambda: ops.matmul(T(Z), T(Z)), RuntimeError, "For 'MatMul', the input dimensions must be equal"),
 ]
 
 
