@@ -197,6 +197,21 @@ def main() -> None:
         "removed": _val(ms.grad(removed)(xs)),
         "bad": _err(lambda: xs.register_hook(3)),
     }
+    pnet = nn.Dense(2, 1, weight_init="ones", bias_init="zeros")
+    pseen: list = []
+
+    def phook(g):
+        pseen.append(_val(g))
+        return g * 10
+
+    handle = pnet.weight.register_hook(phook)
+    ones12 = Tensor(np.ones((1, 2), np.float32))
+    ref["register_hook"]["parameter"] = _val(ms.grad(lambda a: pnet(a).sum(), None, pnet.trainable_params())(ones12))
+    ref["register_hook"]["parameter_seen"] = list(pseen)
+    handle.remove()
+    ref["register_hook"]["parameter_removed"] = _val(
+        ms.grad(lambda a: pnet(a).sum(), None, pnet.trainable_params())(ones12)
+    )
 
     # Cells and Tensors created inside @jit / construct under GRAPH_MODE (issue 12)
     x23 = Tensor(np.ones((2, 3), np.float32))

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from .._engine import jnp, state
+from . import _tensor_top_methods as _tensor_top
 from . import dtype as mstype
 from .tensor import Tensor, to_array
 
@@ -79,6 +80,8 @@ class Parameter(Tensor):
     @property
     def _data(self) -> Any:  # type: ignore[override]
         value = state.read(self)
+        if self._param_hooks:  # register_hook: reads pass through the hook point
+            value = _tensor_top._hooked(value, self._param_hooks)
         cast = _thread_state.cast
         if cast is not None and value.dtype != cast and (value.dtype.kind == "f" or value.dtype == _BF16):
             return value.astype(cast)
@@ -132,6 +135,22 @@ class Parameter(Tensor):
     @property
     def unique(self) -> bool:
         return True
+
+    _param_hooks: Any = None
+
+    def register_hook(self, hook: Any) -> Any:
+        """Call ``hook(grad)`` with this parameter's gradient (a Tensor it returns replaces it); returns a
+        handle with ``remove()``."""
+        if not callable(hook):
+            raise TypeError(f"Expected a callable hook function, but got {type(hook).__name__}.")
+        if self._param_hooks is None:
+            self._param_hooks = _tensor_top._HookList()
+        self._param_hooks.append(hook)
+        state.bump_epoch()  # compiled steps read the parameter through the hook point from now on
+        return _tensor_top._TensorHookHandle(self._param_hooks, hook)
+
+    def hooks(self) -> list[Any]:
+        return list(self._param_hooks or ())
 
     # ---------------------------------------------------------------- MindSpore's parallel/cache settings
     # Recorded with MindSpore's defaults; XLA's data-parallel step fuses gradients itself and keeps no

@@ -158,3 +158,23 @@ def test_tensor_register_hook():
     with pytest.raises(TypeError) as info:
         xs.register_hook(3)
     assert str(info.value) == ref["bad"]["message"]
+
+
+def test_parameter_register_hook():
+    ref = FULL["register_hook"]
+    net = nn.Dense(2, 1, weight_init="ones", bias_init="zeros")
+    seen = []
+
+    def hook(g):
+        seen.append(g.asnumpy().tolist())
+        return g * 10
+
+    ones12 = Tensor(np.ones((1, 2), np.float32))
+    loss = lambda a: net(a).sum()  # noqa: E731
+    ms.grad(loss, None, net.trainable_params())(ones12)  # compiled once before the hook: it still applies after
+    handle = net.weight.register_hook(hook)
+    assert net.weight.hooks() == [hook]
+    assert _val(ms.grad(loss, None, net.trainable_params())(ones12)) == ref["parameter"]
+    assert seen == ref["parameter_seen"]
+    handle.remove()
+    assert _val(ms.grad(loss, None, net.trainable_params())(ones12)) == ref["parameter_removed"]
