@@ -414,6 +414,18 @@ class TensorTopMethods:
         kind = "GPU" if dev.platform in ("gpu", "cuda", "rocm") else dev.platform.upper()
         return kind if kind == "CPU" else f"{kind}:{dev.id}"
 
+    # ------------------------------------------------------------------ random fills
+    def cauchy(self, median: float = 0.0, sigma: float = 1.0) -> Tensor:
+        """Fill the tensor with draws from the Cauchy distribution (``median + sigma * tan(pi * (u - 1/2))``,
+        u uniform on (0, 1), from the global random state) and return it."""
+        u = _ops().uniform_(_ops().zeros(self.shape, mstype.float32), 0, 1)
+        return self._assign(_ops().add(_ops().mul(_ops().tan(_ops().mul(_ops().sub(u, 0.5), np.pi)), sigma), median))
+
+    def log_normal(self, mean: float = 1.0, std: float = 2.0) -> Tensor:
+        """Fill the tensor with draws whose logarithm is normal(``mean``, ``std``) and return it."""
+        z = _ops().normal_(_ops().zeros(self.shape, mstype.float32), mean, std)
+        return self._assign(_ops().exp(z))
+
     # ------------------------------------------------------------------ gradient hooks
     def register_hook(self, hook: Any) -> _TensorHookHandle:
         """Call ``hook(grad)`` with the gradient flowing back to this tensor (in ``grad``/``value_and_grad``, jit

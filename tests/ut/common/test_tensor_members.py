@@ -230,3 +230,15 @@ def test_parameter_members():
     np.testing.assert_allclose(q.asnumpy(), np.floor(np.exp(np.remainder(np.array([0.0, 0.5]), 1.0))))
     assert q.storage_offset() == 0
     assert tuple(q.new_empty((2,)).shape) == (2,)
+
+
+def test_random_fills():
+    ms.set_seed(3)
+    t = Tensor(np.zeros(20000, np.float32))
+    assert t.cauchy(2.0, 0.5) is t and t.dtype is ms.float32
+    a = t.asnumpy()
+    assert abs(np.median(a) - 2.0) < 0.03 and abs(np.percentile(a, 75) - 2.5) < 0.05  # quartiles: median +- sigma
+    t = Tensor(np.zeros(20000, np.float32))
+    assert t.log_normal(1.0, 0.5) is t
+    logs = np.log(t.asnumpy())
+    assert abs(logs.mean() - 1.0) < 0.02 and abs(logs.std() - 0.5) < 0.02
