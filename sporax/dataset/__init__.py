@@ -6,4 +6,4 @@ from .core.config import get_seed, set_seed
 from .engine import *
 from .engine import samplers
 from .engine.datasets import zip_datasets as zip  # MindSpore's ds.zip
-from . import text, transforms, vision
+from . import audio, text, transforms, vision

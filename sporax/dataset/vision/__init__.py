@@ -7,4 +7,3 @@ from ._color import *
 from ._geometry import *
 from ._io import *
 from .utils import AutoAugmentPolicy, Border, ConvertMode, ImageBatchFormat, ImageReadMode, Inter, SliceMode
-from ..transforms.transforms import not_random

@@ -21,7 +21,15 @@ __all__ = [
     "encode_png",
     "get_image_size",
     "get_image_num_channels",
+    "not_random",
 ]
+
+
+def not_random(func):
+    """Mark a Python function given to ``map`` as deterministic (``transforms.not_random``); returns ``func``."""
+    from ..transforms.transforms import not_random as _mark
+
+    return _mark(func)
 
 
 def _np(image):
