@@ -25,7 +25,7 @@ from .common import mutable
 from .common.parameter import Parameter, ParameterTuple
 from .common.seed import get_seed, set_seed
 from .common._sparse_tensor import SparseTensor
-from .common.tensor import COOTensor, CSRTensor, RowTensor, Tensor, from_numpy, is_tensor, tensor
+from .common.tensor import COOTensor, CSRTensor, RowTensor, Tensor, from_numpy, frombuffer, is_tensor, tensor
 from .device_manager import get_current_device, set_deterministic, set_device
 from .log import get_level, get_log_config
 from .context import (

@@ -20,7 +20,7 @@ from ._op_registry import ops as _ops
 from ._tensor_methods import TensorMethods
 from ._tensor_top_methods import TensorTopMethods
 
-__all__ = ["Tensor", "COOTensor", "CSRTensor", "RowTensor", "tensor", "is_tensor", "from_numpy"]
+__all__ = ["Tensor", "COOTensor", "CSRTensor", "RowTensor", "tensor", "is_tensor", "from_numpy", "frombuffer"]
 
 
 def _list_to_numpy(data: Any) -> np.ndarray:
@@ -476,6 +476,31 @@ def tensor(
 ) -> Tensor:
     """A Tensor (MindSpore's ``mindspore.tensor``); ``device`` is accepted (sporax places arrays by context)."""
     return Tensor(input_data, dtype, shape, init, const_arg=const_arg, device=device)
+
+
+def frombuffer(buffer: Any, dtype: Any, count: int = -1, offset: int = 0) -> Tensor:
+    """A 1-D Tensor of ``dtype`` from ``count`` items (all with -1) of an object with the buffer interface,
+    starting ``offset`` bytes in. MindSpore shares the buffer's memory; XLA arrays are immutable, so sporax
+    copies."""
+    from .._checkparam import ValueRuntimeError
+
+    np_dtype = mstype.to_np(dtype)
+    size = memoryview(buffer).nbytes
+    if offset < 0 or offset > size:
+        raise ValueRuntimeError(
+            f"offset ({offset} bytes) must be non-negative and no greater than buffer length ({size} bytes)."
+        )
+    if count == -1 and (size - offset) % np_dtype.itemsize:
+        raise ValueRuntimeError(
+            f"buffer length ({size - offset} bytes) after offset ({offset} bytes) must be a multiple of element size "
+            f"({np_dtype.itemsize})."
+        )
+    if count != -1 and (count <= 0 or offset + count * np_dtype.itemsize > size):
+        raise ValueRuntimeError(
+            f"requested buffer length ({count} * {np_dtype.itemsize} bytes) after offset ({offset} bytes) must not "
+            f"be greater than actual buffer length ({size} bytes)."
+        )
+    return Tensor(np.frombuffer(buffer, np_dtype, count, offset).copy())
 
 
 def from_numpy(array: Any) -> Tensor:

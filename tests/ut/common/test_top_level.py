@@ -281,3 +281,19 @@ def test_top_level_reexports():
     assert ms.memory_allocated() >= 0 and ms.synchronize() is None
     t = ms.Tensor(np.arange(3, dtype=np.float32))
     np.testing.assert_array_equal(ms.from_dlpack(ms.to_dlpack(t)).asnumpy(), [0.0, 1.0, 2.0])
+
+
+def test_frombuffer():
+    # MindSpore 2.10: [0. 1. 2. 3.], [1. 2.], the float bits as int32, and this RuntimeError for 3 bytes
+    b = np.arange(4, dtype=np.float32).tobytes()
+    assert ms.frombuffer(b, ms.float32).asnumpy().tolist() == [0.0, 1.0, 2.0, 3.0]
+    assert ms.frombuffer(b, ms.float32, 2, 4).asnumpy().tolist() == [1.0, 2.0]
+    assert ms.frombuffer(b, dtype=ms.int32, count=-1, offset=0).asnumpy().tolist() == [
+        0,
+        1065353216,
+        1073741824,
+        1077936128,
+    ]
+    with pytest.raises(RuntimeError) as info:
+        ms.frombuffer(b"abc", ms.float32)
+    assert str(info.value) == "buffer length (3 bytes) after offset (0 bytes) must be a multiple of element size (4)."
