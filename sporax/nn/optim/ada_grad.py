@@ -64,6 +64,7 @@ class Adagrad(Optimizer):
         grads = self.gradients_centralization(grads)
         grads = self.scale_grad(grads)
         lrs = self._lr_per_param(self.get_lr())
+        self._advance_step()
         for lr, param, accum, grad in zip(lrs, self._parameters, self.accum, grads):
             h = accum + grad * grad if self.update_slots else accum
             ops.assign(accum, h)

@@ -132,6 +132,7 @@ class Adam(Optimizer):
             gradients = self.gradients_centralization(gradients)
         gradients = self.scale_grad(gradients)
         lrs = self._lr_per_param(self.get_lr())
+        self._advance_step()
         beta1, beta2, eps = self.beta1, self.beta2, self.eps
         beta1_power = self.beta1_power * beta1
         ops.assign(self.beta1_power, beta1_power)
@@ -268,6 +269,7 @@ class AdamWeightDecay(Optimizer):
         if not self.is_group:
             weight_decay = (weight_decay,) * self.param_length
         lrs = self._lr_per_param(self.get_lr())
+        self._advance_step()
         beta1, beta2, eps = self.beta1.reshape(()), self.beta2.reshape(()), self.eps.reshape(())
         for lr, wd, param, m, v, grad, flag in zip(
             lrs, weight_decay, self._parameters, self.moments1, self.moments2, gradients, self.decay_flags

@@ -26,8 +26,8 @@ class Lamb(Optimizer):
         p = p - r\, lr\, u
 
     where :math:`t` is ``global_step`` after this step's increment, and :math:`r = 1` when either norm is 0.
-    The decay term applies to the parameters that pass the decay filter. As in MindSpore,
-    ``global_step`` advances once per call on top of ``get_lr``'s increment. There is no `loss_scale`.
+    The decay term applies to the parameters that pass the decay filter. As in MindSpore 2.10,
+    ``global_step`` advances once per call, after the learning rate is read. There is no `loss_scale`.
 
     Args:
         params (Union[list[Parameter], list[dict]]): Parameters or parameter groups (see :class:`Optimizer`).
@@ -74,7 +74,7 @@ class Lamb(Optimizer):
         gradients = self._check_gradients(gradients)
         weight_decay = self.get_weight_decay()
         lrs = self._lr_per_param(self.get_lr())
-        ops.assign_add(self.global_step, self.global_step_increase_tensor)
+        self._advance_step()
         gradients = self.flatten_gradients(gradients)
         gradients = self.gradients_centralization(gradients)
         if not self.is_group:

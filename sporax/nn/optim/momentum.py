@@ -70,6 +70,7 @@ class Momentum(Optimizer):
         gradients = self.gradients_centralization(gradients)
         gradients = self.scale_grad(gradients)
         lrs = self._lr_per_param(self.get_lr())
+        self._advance_step()
         momentum = self.momentum
         for lr, grad, param, moment in zip(lrs, gradients, self.params, self.moments):
             accum = moment * momentum + grad

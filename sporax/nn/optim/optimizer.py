@@ -45,6 +45,8 @@ def opt_init_args_register(fn: Callable[..., Any]) -> Callable[..., Any]:
         object.__setattr__(self, "init_args", arguments)
         return fn(self, *args, **kwargs)
 
+    # MindSpore's registered optimizers show ``(*args, **kwargs)`` as their signature: no ``__wrapped__``.
+    del deco.__wrapped__
     return deco
 
 
@@ -464,7 +466,8 @@ class Optimizer(Cell):
 
     def get_lr(self) -> Any:
         """The learning rate of the current step (a tuple, one per parameter, with group learning rates).
-        With a dynamic learning rate or weight decay, ``global_step`` is incremented.
+        It does not advance ``global_step``: each optimizer step advances it once, after reading the rate
+        (as MindSpore 2.10), so user code may call it between steps.
 
         Returns:
             Tensor, or tuple[Tensor] for group learning rates.
@@ -475,9 +478,10 @@ class Optimizer(Cell):
                 lr = tuple(schedule(self.global_step).reshape(()) for schedule in self.learning_rate)
             else:
                 lr = self.learning_rate(self.global_step).reshape(())
-        if self._is_dynamic_lr_or_weight_decay():
-            ops.assign_add(self.global_step, self.global_step_increase_tensor)
         return lr
+
+    def _advance_step(self) -> None:
+        ops.assign_add(self.global_step, self.global_step_increase_tensor)
 
     def _lr_per_param(self, lr: Any) -> tuple[Any, ...]:
         return tuple(lr) if self.is_group_lr else (lr,) * self.param_length

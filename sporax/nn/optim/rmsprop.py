@@ -84,7 +84,7 @@ class RMSProp(Optimizer):
         gradients = self.gradients_centralization(gradients)
         gradients = self.scale_grad(gradients)
         lrs = self._lr_per_param(self.get_lr())
-        ops.assign_add(self.global_step, self.global_step_increase_tensor)
+        self._advance_step()
         decay, momentum, epsilon = self.decay, self.momentum, self.epsilon
         mgs = self.mg if self.centered else (None,) * self.param_length
         for lr, param, mg, ms, mom, grad in zip(lrs, self._parameters, mgs, self.ms, self.moment, gradients):

@@ -22,9 +22,9 @@ class SGD(Optimizer):
         v = \begin{cases} g & \text{first step} \\ u v + (1 - dampening)\, g & \text{otherwise}\end{cases},\quad
         p = p - lr \cdot (g + u v \text{ if nesterov else } v)
 
-    With `momentum` 0, :math:`p = p - lr \cdot g`. Weight decay applies to every parameter (there is no
-    'beta'/'gamma' filter in SGD); with parameter groups each group's own `weight_decay` is used (unlike
-    MindSpore, it is not multiplied by `loss_scale`).
+    With `momentum` 0, :math:`p = p - lr \cdot g`. Weight decay enters before the division by `loss_scale`
+    through the base decay filter (parameters whose names contain neither 'beta' nor 'gamma', or the groups'
+    own `weight_decay`), as in MindSpore 2.10.
 
     Args:
         params (Union[list[Parameter], list[dict]]): Parameters or parameter groups (see :class:`Optimizer`).
@@ -89,10 +89,6 @@ class SGD(Optimizer):
                 "For 'SGD', dynamic weight decay is currently not supported, the argument 'weight_decay' or "
                 "'weight_decay' set in grouped 'params' must be float or int type."
             )
-        if self.is_group:
-            self._decays = tuple(wd / self.loss_scale for wd in self.group_weight_decay)
-        else:
-            self._decays = (float(weight_decay),) * self.param_length
         self.momentum = Parameter(Tensor(momentum, mstype.float32), name="momentum")
         # MindSpore's kernel leaves accum/stat untouched when momentum is 0: decide that once, here, so a
         # plain SGD step carries no momentum state (create a new optimizer to change the momentum).
@@ -103,15 +99,13 @@ class SGD(Optimizer):
     def construct(self, gradients: Any) -> tuple[bool, ...]:
         gradients = self._check_gradients(gradients)
         gradients = self.flatten_gradients(gradients)
+        gradients = self.decay_weight(gradients)
         gradients = self.gradients_centralization(gradients)
         gradients = self.scale_grad(gradients)
         lrs = self._lr_per_param(self.get_lr())
+        self._advance_step()
         momentum = self.momentum
-        for lr, grad, param, accum, stat, wd in zip(
-            lrs, gradients, self._parameters, self.accum, self.stat, self._decays
-        ):
-            if wd > 0.0:
-                grad = grad + param * wd
+        for lr, grad, param, accum, stat in zip(lrs, gradients, self._parameters, self.accum, self.stat):
             if not self._use_momentum:
                 ops.assign(param, param - lr * grad)
                 continue

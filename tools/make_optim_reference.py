@@ -1,0 +1,99 @@
+"""Reference values for sporax's nn optimizers, made with real MindSpore 2.10 (CPU).
+
+Run with MindSpore's interpreter, cwd=/tmp:
+    /work/msvenv/bin/python /work/main/tools/make_optim_reference.py
+Writes tests/ut/nn/fixtures/optim_reference.npz: for each case, every parameter after each of 3 steps
+(key ``<case>/<step>/<param name>``), plus the optimizer state after the last step (``<case>/state/<name>``).
+Parameters: fc.weight (4, 3), fc.bias (3,), bn.gamma (3,), bn.beta (3,) with fixed values; fixed gradients.
+"""
+
+import os
+import sys
+
+import mindspore as ms
+import numpy as np
+from mindspore import Parameter, Tensor, nn
+
+ms.set_context(mode=ms.PYNATIVE_MODE, device_target="CPU")
+OUT = os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "tests", "ut", "nn", "fixtures", "optim_reference.npz"
+)
+
+SHAPES = {"fc.weight": (4, 3), "fc.bias": (3,), "bn.gamma": (3,), "bn.beta": (3,)}
+
+
+def init_values():
+    rs = np.random.RandomState(0)
+    return {k: rs.uniform(-1, 1, s).astype(np.float32) for k, s in SHAPES.items()}
+
+
+def grads_for(step):
+    rs = np.random.RandomState(100 + step)
+    return {k: rs.uniform(-1, 1, s).astype(np.float32) for k, s in SHAPES.items()}
+
+
+def make_params():
+    return [Parameter(Tensor(v), name=k) for k, v in init_values().items()]
+
+
+CASES = {
+    "momentum_nesterov_wd": lambda p: nn.Momentum(p, 0.1, 0.9, weight_decay=0.1, use_nesterov=True),
+    "momentum_wd_ls": lambda p: nn.Momentum(p, 0.1, 0.9, weight_decay=0.1, loss_scale=2.0),
+    "momentum_lr_list": lambda p: nn.Momentum(p, [0.1, 0.05, 0.02, 0.01, 0.005, 0.001, 0.0005], 0.9),
+    "sgd_wd": lambda p: nn.SGD(p, 0.1, momentum=0.9, weight_decay=0.1, nesterov=True),
+    "adam_wd": lambda p: nn.Adam(p, 0.01, weight_decay=0.1),
+    "adamweightdecay": lambda p: nn.AdamWeightDecay(p, 0.01, weight_decay=0.1),
+    "rmsprop_wd": lambda p: nn.RMSProp(p, 0.01, momentum=0.5, centered=True, weight_decay=0.1),
+    "adagrad_wd": lambda p: nn.Adagrad(p, learning_rate=0.1, weight_decay=0.1),
+    "lamb_wd": lambda p: nn.Lamb(p, 0.01, weight_decay=0.1),
+    "adamax_wd": lambda p: nn.AdaMax(p, 0.01, weight_decay=0.1),
+    "adadelta_wd": lambda p: nn.Adadelta(p, 1.0, weight_decay=0.1),
+    "asgd_wd": lambda p: nn.ASGD(p, 0.1, t0=2.0, weight_decay=0.1),
+    "rprop_wd": lambda p: nn.Rprop(p, 0.1, weight_decay=0.1),
+    "ftrl_wd": lambda p: nn.FTRL(p, learning_rate=0.1, l1=0.01, l2=0.02, weight_decay=0.1),
+    "proximaladagrad_wd": lambda p: nn.ProximalAdagrad(p, learning_rate=0.1, l1=0.01, l2=0.02, weight_decay=0.1),
+    "lazyadam_wd": lambda p: nn.LazyAdam(p, 0.01, weight_decay=0.1),
+    "lazyadam_nesterov": lambda p: nn.LazyAdam(p, 0.01, use_nesterov=True),
+    "adafactor_default": lambda p: nn.AdaFactor(p),
+    "adafactor_fixed": lambda p: nn.AdaFactor(
+        p, learning_rate=0.01, relative_step=False, scale_parameter=False, warmup_init=False, weight_decay=0.1
+    ),
+    "lars_momentum": lambda p: nn.LARS(nn.Momentum(p, 0.1, 0.9, weight_decay=0.1)),
+}
+
+
+def run_case(name, make, out):
+    params = make_params()
+    opt = make(params)
+    for step in range(3):
+        g = grads_for(step)
+        if name == "momentum_lr_list":
+            out[f"{name}/get_lr/{step}"] = opt.get_lr().asnumpy()  # user code calling get_lr between steps
+        opt(tuple(Tensor(g[p.name]) for p in params))
+        for p in params:
+            out[f"{name}/{step}/{p.name}"] = p.asnumpy().copy()
+    for p in opt.parameters_and_names():
+        n = p[0]
+        if n in SHAPES:
+            continue
+        out[f"{name}/state/{n}"] = p[1].asnumpy().copy()
+
+
+def main():
+    out = {}
+    only = sys.argv[1:]
+    for name, make in CASES.items():
+        if only and name not in only:
+            continue
+        try:
+            run_case(name, make, out)
+            print("ok", name)
+        except Exception as e:  # noqa: BLE001
+            print("FAILED", name, type(e).__name__, str(e)[:300])
+    if not only:
+        np.savez(OUT, **out)
+        print("wrote", OUT, len(out))
+
+
+if __name__ == "__main__":
+    main()
