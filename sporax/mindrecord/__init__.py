@@ -9,10 +9,10 @@ from .common.exceptions import *
 from .filereader import FileReader
 from .filewriter import FileWriter
 from .mindpage import MindPage
+from .tools import Cifar10ToMR, Cifar100ToMR, CsvToMR, ImageNetToMR, MnistToMR, TFRecordToMR
+from .tools._converters import FAILED, SUCCESS, MSRStatus
 
-SUCCESS = 0
-FAILED = 1
+__all__ = ["FileWriter", "FileReader", "MindPage", "SUCCESS", "FAILED", "MSRStatus", "MnistToMR", "Cifar10ToMR",
+           "Cifar100ToMR", "ImageNetToMR", "CsvToMR", "TFRecordToMR"]  # fmt: skip
 
-__all__ = ["FileWriter", "FileReader", "MindPage", "SUCCESS", "FAILED"]
-
-# not implemented: the dataset converters (Cifar10ToMR, MnistToMR...), encryption (set_enc_key...)
+# not implemented: encryption (set_enc_key, set_enc_mode, set_dec_mode)

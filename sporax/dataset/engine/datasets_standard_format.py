@@ -174,7 +174,7 @@ class TFRecordDataset(FileRowSource):
         sc = self._schema_cols()
         if sc is not None:
             return list(sc)
-        from ._tfrecord import parse_example, read_records
+        from ...mindrecord._tfrecord import parse_example, read_records
 
         for f in self._files:
             recs = read_records(f, self.compression_type)
@@ -183,7 +183,7 @@ class TFRecordDataset(FileRowSource):
         raise pipeline_error("Invalid data, the TFRecord files hold no record.")
 
     def _read_file(self, path):
-        from ._tfrecord import parse_example, read_records
+        from ...mindrecord._tfrecord import parse_example, read_records
 
         try:
             recs = read_records(path, self.compression_type)

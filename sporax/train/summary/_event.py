@@ -11,8 +11,8 @@ import numpy as np
 
 # ----------------------------------------------------------------------------- CRC-32C (Castagnoli)
 # one implementation (google-crc32c, in C), shared with the dataset's TFRecord reader
-from ...dataset.engine._tfrecord import crc32c  # noqa: E402,F401
-from ...dataset.engine._tfrecord import masked_crc as masked_crc32c  # noqa: E402
+from ...mindrecord._tfrecord import crc32c  # noqa: E402,F401
+from ...mindrecord._tfrecord import masked_crc as masked_crc32c  # noqa: E402
 
 
 def tfrecord(data: bytes) -> bytes:

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import sporax.dataset as ds
-from sporax.dataset.engine import _tfrecord as tfr
+from sporax.mindrecord import _tfrecord as tfr
 
 
 def _rows(d):

@@ -2,7 +2,7 @@
 CRC-32C of the data) and the ``tf.train.Example`` message (``tensorflow/core/example/example.proto``:
 ``Example{Features features = 1}``, ``Features{map<string, Feature> feature = 1}``, ``Feature{oneof
 BytesList bytes_list = 1; FloatList float_list = 2; Int64List int64_list = 3}``), decoded and encoded from
-its wire format. CRC-32C comes from ``google-crc32c`` (C); the summary writer shares these functions."""
+its wire format. CRC-32C comes from ``google-crc32c`` (C); TFRecordDataset, TFRecordToMR and the summary writer share these functions."""
 
 from __future__ import annotations
 
