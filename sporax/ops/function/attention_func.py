@@ -295,6 +295,7 @@ def _lengths(v: Any, b: int) -> Any:
     return jnp.broadcast_to(a.reshape(-1).astype(jnp.int32), (b,))
 
 
+@compiled_op
 def fused_attention(
     query: Any,
     key: Any,

@@ -10,11 +10,12 @@ from typing import Any
 from ... import _checkparam as validator
 from ..._engine import jax, jnp
 from ...common.tensor import Tensor
-from .._utils import as_tensor_array, wrap
+from .._utils import as_tensor_array, compiled_op, wrap
 
 __all__ = ["dropout1d", "dropout2d", "dropout3d"]
 
 
+@compiled_op
 def channel_dropout(x: Any, keep_prob: float, ndim: int, op: str) -> tuple[Tensor, Tensor]:
     """``(output, mask)`` for an input of rank ``ndim`` ``(N, C, *)``: one Bernoulli(keep_prob) draw per
     ``(n, c)``; ``mask`` is bool with the input's shape (MindSpore's ``Dropout2D``/``Dropout3D``)."""

@@ -8,7 +8,7 @@ from ... import _checkparam as validator
 from ..._engine import jnp, lax
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
-from .._utils import as_tensor_array, wrap
+from .._utils import as_tensor_array, compiled_op, wrap
 from .gather_scatter_func import gather
 
 __all__ = ["embedding"]
@@ -80,6 +80,7 @@ def embedding(
     return wrap(rows)
 
 
+@compiled_op
 def field_merge(embedded: Any, input_values: Any, field_ids: Any, field_size: int, operator: str) -> Tensor:
     """``nn.MultiFieldEmbeddingLookup``'s merge: ``embedded`` ``(B, K, E)`` weighted by ``input_values``
     ``(B, K)`` and reduced per ``(sample, field)`` with SUM, MEAN (by the sum of ``|values|``) or MAX (zero

@@ -15,7 +15,7 @@ from ..._engine import jnp, lax
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
 from .._amp import amp_black
-from .._utils import as_tensor_array, wrap
+from .._utils import as_tensor_array, compiled_op, wrap
 
 __all__ = ["group_norm", "rms_norm", "add_rms_norm", "add_layer_norm"]
 
@@ -35,6 +35,7 @@ def _float_input(x: Any, name: str, op: str) -> Any:
 
 
 @amp_black
+@compiled_op
 def group_norm(input: Any, num_groups: int, weight: Any = None, bias: Any = None, eps: float = 1e-5) -> Tensor:
     r"""Group normalisation: the channels (axis 1) of each sample split into ``num_groups`` groups, each
     normalised by its own mean and (biased) variance over the group's channels and all spatial positions,

@@ -13,7 +13,7 @@ from ... import _checkparam as validator
 from ..._engine import jnp
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
-from .._utils import as_tensor_array, wrap
+from .._utils import as_tensor_array, compiled_op, wrap
 from ..function._array_utils import _concrete
 from ._primitive import Primitive
 
@@ -71,47 +71,50 @@ class ROIAlign(Primitive):
         )
 
     def __call__(self, features: Any, rois: Any) -> Any:
-        f = as_tensor_array(features)
-        r = as_tensor_array(rois).astype(f.dtype)
-        if f.ndim != 4 or r.ndim != 2 or r.shape[1] != 5:
-            raise ValueError(
-                f"For '{self.name}', 'features' must be 4-D and 'rois' (num_rois, 5), but got {tuple(f.shape)} and "
-                f"{tuple(r.shape)}."
-            )
-        _, _, h, w = f.shape
-        ph, pw, s = self.pooled_height, self.pooled_width, self.sample_num
-        scale = self.spatial_scale
-        x1, y1 = r[:, 1] * scale, r[:, 2] * scale
-        x2, y2 = (r[:, 3] + self.roi_end_mode) * scale, (r[:, 4] + self.roi_end_mode) * scale
-        least = 1.0 if self.roi_end_mode == 0 else 0.0  # MindSpore's kernel: at least one pixel without the shift
-        bin_h = jnp.maximum(y2 - y1, least) / ph
-        bin_w = jnp.maximum(x2 - x1, least) / pw
-        frac = (jnp.arange(s, dtype=f.dtype) + 0.5) / s
-        ys = (
-            y1[:, None, None]
-            + (jnp.arange(ph, dtype=f.dtype)[None, :, None] + frac[None, None, :]) * bin_h[:, None, None]
-        )
-        xs = (
-            x1[:, None, None]
-            + (jnp.arange(pw, dtype=f.dtype)[None, :, None] + frac[None, None, :]) * bin_w[:, None, None]
-        )
-        ys, xs = ys.reshape(r.shape[0], -1), xs.reshape(r.shape[0], -1)  # (R, ph*s), (R, pw*s)
+        return _roi_align(
+            features, rois, self.pooled_height, self.pooled_width, self.spatial_scale, self.sample_num,
+            self.roi_end_mode, self.name,
+        )  # fmt: skip
 
-        def axis_weights(c: Any, n: int) -> Any:
-            """(R, P, n) bilinear weights of the P sample coordinates over the n pixels (0 outside [-1, n])."""
-            valid = (c >= -1.0) & (c <= n)
-            c = jnp.clip(c, 0, n - 1)
-            lo = jnp.floor(c)
-            t = c - lo
-            hi = jnp.minimum(lo + 1, n - 1)
-            grid = jnp.arange(n, dtype=c.dtype)
-            wgt = (1 - t)[..., None] * (grid == lo[..., None]) + t[..., None] * (grid == hi[..., None])
-            return wgt * valid[..., None]
 
-        wy = axis_weights(ys, h).reshape(r.shape[0], ph, s, h).mean(2)  # (R, ph, H)
-        wx = axis_weights(xs, w).reshape(r.shape[0], pw, s, w).mean(2)  # (R, pw, W)
-        fr = f[r[:, 0].astype(jnp.int32)]  # (R, C, H, W)
-        return wrap(jnp.einsum("rph,rchw,rqw->rcpq", wy, fr, wx))
+@compiled_op
+def _roi_align(
+    features: Any, rois: Any, ph: int, pw: int, scale: float, s: int, roi_end_mode: int, name: str
+) -> Tensor:
+    """ROIAlign's kernel (one compiled program per configuration and shapes)."""
+    f = as_tensor_array(features)
+    r = as_tensor_array(rois).astype(f.dtype)
+    if f.ndim != 4 or r.ndim != 2 or r.shape[1] != 5:
+        raise ValueError(
+            f"For '{name}', 'features' must be 4-D and 'rois' (num_rois, 5), but got {tuple(f.shape)} and "
+            f"{tuple(r.shape)}."
+        )
+    _, _, h, w = f.shape
+    x1, y1 = r[:, 1] * scale, r[:, 2] * scale
+    x2, y2 = (r[:, 3] + roi_end_mode) * scale, (r[:, 4] + roi_end_mode) * scale
+    least = 1.0 if roi_end_mode == 0 else 0.0  # MindSpore's kernel: at least one pixel without the shift
+    bin_h = jnp.maximum(y2 - y1, least) / ph
+    bin_w = jnp.maximum(x2 - x1, least) / pw
+    frac = (jnp.arange(s, dtype=f.dtype) + 0.5) / s
+    ys = y1[:, None, None] + (jnp.arange(ph, dtype=f.dtype)[None, :, None] + frac[None, None, :]) * bin_h[:, None, None]
+    xs = x1[:, None, None] + (jnp.arange(pw, dtype=f.dtype)[None, :, None] + frac[None, None, :]) * bin_w[:, None, None]
+    ys, xs = ys.reshape(r.shape[0], -1), xs.reshape(r.shape[0], -1)  # (R, ph*s), (R, pw*s)
+
+    def axis_weights(c: Any, n: int) -> Any:
+        """(R, P, n) bilinear weights of the P sample coordinates over the n pixels (0 outside [-1, n])."""
+        valid = (c >= -1.0) & (c <= n)
+        c = jnp.clip(c, 0, n - 1)
+        lo = jnp.floor(c)
+        t = c - lo
+        hi = jnp.minimum(lo + 1, n - 1)
+        grid = jnp.arange(n, dtype=c.dtype)
+        wgt = (1 - t)[..., None] * (grid == lo[..., None]) + t[..., None] * (grid == hi[..., None])
+        return wgt * valid[..., None]
+
+    wy = axis_weights(ys, h).reshape(r.shape[0], ph, s, h).mean(2)  # (R, ph, H)
+    wx = axis_weights(xs, w).reshape(r.shape[0], pw, s, w).mean(2)  # (R, pw, W)
+    fr = f[r[:, 0].astype(jnp.int32)]  # (R, C, H, W)
+    return wrap(jnp.einsum("rph,rchw,rqw->rcpq", wy, fr, wx))
 
 
 class NoRepeatNGram(Primitive):

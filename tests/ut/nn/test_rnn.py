@@ -23,9 +23,14 @@ CASES = [
 ]
 
 
+# gradients for the cases that between them cover every path (bidirectional + seq_length + stacked layers, each
+# mode, the cells); outputs for all (each gradient is one more XLA compilation)
+GRAD_CASES = {"lstm_bi2_seq", "gru_bi1_seq", "rnn_relu_2_bf", "lstmcell", "grucell_nobias"}
+
+
 @pytest.mark.parametrize("name,factory", CASES, ids=[c[0] for c in CASES])
 def test_against_mindspore(name, factory):
-    check_case(name, factory())
+    check_case(name, factory(), grads=name in GRAD_CASES)
 
 
 def test_parameter_names_layout_and_init():
@@ -67,7 +72,7 @@ def test_seq_length_zeroes_padding_and_freezes_state():
     np.testing.assert_allclose(short.asnumpy()[0], o[0, :2], rtol=1e-5, atol=1e-6)
 
 
-def test_dropout_between_layers_train_only_and_jit_equal():
+def test_dropout_between_layers_train_only():
     ms.set_seed(3)
     net = nn.LSTM(3, 8, 2, dropout=0.5)
     x = Tensor(np.ones((4, 2, 3), np.float32))
@@ -79,10 +84,6 @@ def test_dropout_between_layers_train_only_and_jit_equal():
     c, _ = net(x)
     d, _ = net(x)
     assert not np.allclose(c.asnumpy(), a.asnumpy()) and not np.allclose(c.asnumpy(), d.asnumpy())
-    net.set_train(False)
-    j, (hj, cj) = ms.jit(net)(x)
-    np.testing.assert_allclose(j.asnumpy(), a.asnumpy(), rtol=1e-6)
-    assert hj.shape == (2, 2, 8) and cj.shape == (2, 2, 8)
 
 
 def test_one_scan_per_layer_and_float16():

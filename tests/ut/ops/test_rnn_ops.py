@@ -23,6 +23,8 @@ def test_lstm_op_against_mindspore(i, h, layers, d, bias):
     assert outs[3].shape == (1, 1)
     for k in range(3):
         np.testing.assert_allclose(outs[k].asnumpy(), DATA[f"{name}/out.{k}"], rtol=1e-5, atol=1e-6)
+    if (i, h, layers, d) not in ((3, 4, 1, 2), (4, 4, 3, 1)):
+        return  # gradients: bidirectional and stacked cover the layout (one XLA compilation each)
     probes = [Tensor(DATA[f"{name}/probe/out.{k}"]) for k in range(3)]
     g = ms.grad(lambda *a: sum((o * p).sum() for o, p in zip(op(*a)[:3], probes)))(*args)
     np.testing.assert_allclose(g.asnumpy(), DATA[f"{name}/grad/in.0"], rtol=1e-4, atol=1e-5)
