@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._block import maybe_stack
 from ._file_source import FileRowSource, find_files, read_text
+from .sources import MappableSource
 
 __all__ = ["TextFileDataset"]
 
@@ -167,3 +169,73 @@ __all__ += [
     "WikiTextDataset",
     "EnWik9Dataset",
 ]
+
+
+class SST2Dataset(_Corpus):
+    """GLUE SST-2 (``train.tsv``, ``dev.tsv``, ``test.tsv``; usage train, dev or test): columns sentence, label
+    (str), or sentence alone for test."""
+
+    _FILES = {"train": ["train.tsv"], "dev": ["dev.tsv"], "test": ["test.tsv"]}
+
+    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle="global",
+                 num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
+        usage = "train" if usage is None else usage
+        if usage not in self._FILES:
+            raise ValueError(f"Input usage is not within the valid set of {list(self._FILES)}.")
+        self._setup(dataset_dir, usage, num_samples, num_parallel_workers, shuffle, num_shards, shard_id)
+
+    def _columns(self):
+        return ["sentence"] if self.usage == "test" else ["sentence", "label"]
+
+    def _read_file(self, path):
+        lines = read_text(path).splitlines()[1:]
+        rows = []
+        for ln in lines:
+            if not ln:
+                continue
+            parts = ln.split("\t")
+            rows.append(
+                [np.asarray(parts[1])] if self.usage == "test" else [np.asarray(parts[0]), np.asarray(parts[1])]
+            )
+        return rows
+
+
+class IMDBDataset(MappableSource):
+    """The IMDB review corpus (``aclImdb`` layout: ``<usage>/pos/*.txt`` and ``<usage>/neg/*.txt``): columns text
+    (str) and label (int32; 1 positive, 0 negative)."""
+
+    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
+                 sampler=None, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
+        import os
+
+        from ..._checkparam import check_dataset_dir, check_dataset_usage
+
+        self.dataset_dir = check_dataset_dir(dataset_dir)
+        self.usage = check_dataset_usage(usage, ("train", "test", "all"))
+        files, labels = [], []
+        for u in ["train", "test"] if self.usage == "all" else [self.usage]:
+            for sub, lab in (("pos", 1), ("neg", 0)):
+                d = os.path.join(self.dataset_dir, u, sub)
+                if os.path.isdir(d):
+                    for n in sorted(os.listdir(d)):
+                        if n.endswith(".txt"):
+                            files.append(os.path.join(d, n))
+                            labels.append(lab)
+        self._files, self._label_arr = files, np.asarray(labels, np.int32)
+        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+
+    def _columns(self):
+        return ["text", "label"]
+
+    def _n(self):
+        return len(self._files)
+
+    def _labels(self):
+        return self._label_arr
+
+    def _fetch(self, idx):
+        texts = [np.asarray(read_text(self._files[i]).rstrip("\n")) for i in idx.tolist()]
+        return [maybe_stack(texts), self._label_arr[idx]]
+
+
+__all__ += ["SST2Dataset", "IMDBDataset"]

@@ -27,6 +27,8 @@ __all__ = [
     "FakeImageDataset",
     "RandomDataset",
     "PaddedDataset",
+    "SemeionDataset",
+    "ManifestDataset",
 ]
 
 
@@ -537,3 +539,76 @@ class PaddedDataset(GeneratorDataset):
         self.padded_samples = padded_samples
         rows = [tuple(np.asarray(s[n]) for n in names) for s in padded_samples]
         super().__init__(rows, column_names=names, shuffle=False)
+
+
+class SemeionDataset(MappableSource):
+    """Semeion handwritten digits (``semeion.data``: 256 pixel values and a one-hot label per line): image uint8
+    ``[16, 16]``, label uint32."""
+
+    def __init__(self, dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=None, sampler=None,
+                 num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
+        self.dataset_dir = _check_dir(dataset_dir)
+        p = os.path.join(self.dataset_dir, "semeion.data")
+        if not os.path.isfile(p):
+            raise ValueError(f"The file {p} does not exist or permission denied!")
+        with open(p, encoding="utf-8") as f:
+            vals = np.asarray([[float(v) for v in ln.split()] for ln in f if ln.strip()], np.float64)
+        self._images = np.rint(vals[:, :256]).astype(np.uint8).reshape(-1, 16, 16)
+        self._label_arr = vals[:, 256:266].argmax(1).astype(np.uint32)
+        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+
+    def _columns(self):
+        return ["image", "label"]
+
+    def _n(self):
+        return len(self._images)
+
+    def _labels(self):
+        return self._label_arr
+
+    def _fetch(self, idx):
+        return [self._images[idx], self._label_arr[idx]]
+
+
+class ManifestDataset(MappableSource):
+    """A manifest file (one JSON object per line: ``source`` image path, ``usage``, ``annotation`` list of
+    ``{"name": class}``): image (the file's bytes, decoded with ``decode``), label int32 by ``class_indexing``
+    (default: sorted class names)."""
+
+    def __init__(self, dataset_file, usage="train", num_samples=None, num_parallel_workers=None, shuffle=None,
+                 sampler=None, class_indexing=None, decode=False, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
+        if not isinstance(dataset_file, str) or not os.path.isfile(dataset_file):
+            raise ValueError(f"The file {dataset_file} does not exist or permission denied!")
+        if usage not in ("train", "eval", "inference"):
+            raise ValueError("Input usage is not within the valid set of ['train', 'eval', 'inference'].")
+        self.dataset_file, self.usage, self.decode = dataset_file, usage, bool(decode)
+        self.class_indexing = _check_indexing(class_indexing)
+        items = []
+        with open(dataset_file, encoding="utf-8") as f:
+            for ln in f:
+                if ln.strip():
+                    obj = json.loads(ln)
+                    if obj.get("usage", "train").lower() == usage:
+                        names = [a.get("name") for a in obj.get("annotation", []) if a.get("name") is not None]
+                        items.append((obj["source"], names[0] if names else None))
+        names = sorted({n for _, n in items if n is not None})
+        self._index = dict(class_indexing) if class_indexing is not None else {n: i for i, n in enumerate(names)}
+        self._items = [(s, n) for s, n in items if n in self._index]
+        self._label_arr = np.asarray([self._index[n] for _, n in self._items], np.int32)
+        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+
+    def _columns(self):
+        return ["image", "label"]
+
+    def _class_indexing(self):
+        return dict(self._index)
+
+    def _n(self):
+        return len(self._items)
+
+    def _labels(self):
+        return self._label_arr
+
+    def _fetch(self, idx):
+        images = [_read_image(self._items[i][0], self.decode) for i in idx.tolist()]
+        return [maybe_stack(images), self._label_arr[idx]]

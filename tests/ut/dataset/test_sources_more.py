@@ -1,0 +1,76 @@
+"""IMDBDataset, SST2Dataset, YesNoDataset, SemeionDataset, ManifestDataset on small files in their real layouts;
+expected rows are MindSpore 2.10's output on the same files."""
+
+import json
+import wave
+
+import cv2
+import numpy as np
+
+import sporax.dataset as ds
+
+
+def _rows(d):
+    return [[x.tolist() for x in r] for r in d.create_tuple_iterator(output_numpy=True, num_epochs=1)]
+
+
+def test_imdb_and_sst2(tmp_path):
+    for u, pos, neg in (("train", "great movie", "bad"), ("test", "ok fine", "awful")):
+        (tmp_path / "imdb" / u / "pos").mkdir(parents=True)
+        (tmp_path / "imdb" / u / "neg").mkdir(parents=True)
+        (tmp_path / "imdb" / u / "pos" / "0_9.txt").write_text(pos + "\n")
+        (tmp_path / "imdb" / u / "neg" / "1_2.txt").write_text(neg + "\n")
+    d = ds.IMDBDataset(str(tmp_path / "imdb"), usage="all", shuffle=False)
+    assert d.get_col_names() == ["text", "label"]
+    assert _rows(d) == [["great movie", 1], ["bad", 0], ["ok fine", 1], ["awful", 0]]
+    assert next(iter(d.create_tuple_iterator(output_numpy=True)))[1].dtype == np.int32
+    sst = tmp_path / "sst"
+    sst.mkdir()
+    (sst / "train.tsv").write_text("sentence\tlabel\nhide new secretions \t0\ncontains no wit \t0\ngood fun \t1\n")
+    (sst / "dev.tsv").write_text("sentence\tlabel\nnice \t1\n")
+    (sst / "test.tsv").write_text("index\tsentence\n0\tit is good\n")
+    tr = ds.SST2Dataset(str(sst), usage="train", shuffle=False)
+    assert tr.get_col_names() == ["sentence", "label"] and _rows(tr)[0] == ["hide new secretions ", "0"]
+    te = ds.SST2Dataset(str(sst), usage="test", shuffle=False)
+    assert te.get_col_names() == ["sentence"] and _rows(te) == [["it is good"]]
+
+
+def test_yesno(tmp_path):
+    for name in ["0_1_0_0_1_0_1_1", "1_1_1_0_0_0_1_0"]:
+        with wave.open(str(tmp_path / f"{name}.wav"), "wb") as w:
+            w.setnchannels(1)
+            w.setsampwidth(2)
+            w.setframerate(8000)
+            w.writeframes((np.arange(10, dtype=np.int16) * 1000 - 3000).tobytes())
+    d = ds.YesNoDataset(str(tmp_path), shuffle=False)
+    assert d.get_col_names() == ["waveform", "sample_rate", "label"]
+    rows = list(d.create_tuple_iterator(output_numpy=True))
+    assert rows[0][0].shape == (1, 10) and rows[0][0].dtype == np.float32
+    np.testing.assert_allclose(rows[0][0][0, :2], [-0.09155552834272385, -0.06103701889514923], rtol=1e-6)
+    assert int(rows[0][1]) == 8000 and rows[1][2].tolist() == [1, 1, 1, 0, 0, 0, 1, 0]
+
+
+def test_semeion_and_manifest(tmp_path):
+    lines = []
+    for i in range(3):
+        px = (np.arange(256) % (i + 2) == 0).astype(float)
+        lab = [0] * 10
+        lab[i] = 1
+        lines.append(" ".join(f"{v:.4f}" for v in px) + " " + " ".join(str(v) for v in lab) + " ")
+    (tmp_path / "semeion.data").write_text("\n".join(lines) + "\n")
+    s = ds.SemeionDataset(str(tmp_path), shuffle=False)
+    rows = list(s.create_tuple_iterator(output_numpy=True))
+    assert rows[1][0].shape == (16, 16) and rows[1][0].ravel()[:4].tolist() == [1, 0, 0, 1]
+    assert [int(r[1]) for r in rows] == [0, 1, 2] and rows[0][1].dtype == np.uint32
+    cv2.imwrite(str(tmp_path / "a.jpg"), np.zeros((4, 4, 3), np.uint8))
+    cv2.imwrite(str(tmp_path / "b.jpg"), np.full((4, 4, 3), 9, np.uint8))
+    m = tmp_path / "m.json"
+    m.write_text(
+        json.dumps({"source": str(tmp_path / "a.jpg"), "usage": "train", "annotation": [{"name": "cat"}]}) + "\n"
+        + json.dumps({"source": str(tmp_path / "b.jpg"), "usage": "train", "annotation": [{"name": "dog"}]}) + "\n"
+        + json.dumps({"source": str(tmp_path / "b.jpg"), "usage": "eval", "annotation": [{"name": "dog"}]}) + "\n"
+    )  # fmt: skip
+    d = ds.ManifestDataset(str(m), shuffle=False)
+    assert d.get_class_indexing() == {"cat": 0, "dog": 1} and [r[1] for r in _rows(d)] == [0, 1]
+    dec = ds.ManifestDataset(str(m), usage="eval", decode=True, shuffle=False)
+    assert next(iter(dec.create_tuple_iterator(output_numpy=True)))[0].shape == (4, 4, 3)
