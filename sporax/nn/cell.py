@@ -120,16 +120,16 @@ class Cell:
                     return
                 else:
                     raise TypeError(
-                        f"Parameter '{name}' already exists in network, can not assign this type: "
-                        f"'{type(value)}' as a parameter."
+                        f"For '{type(self).__name__}', the attribute '{name}' is a Parameter and cannot be "
+                        f"replaced by a {type(value).__name__}."
                     )
             elif name in d["_cells"]:
                 if value is None:
                     del d["_cells"][name]
                 else:
                     raise TypeError(
-                        f"Sub cell '{name}' already exists in network, can not assign this type: "
-                        f"'{type(value)}' as a cell."
+                        f"For '{type(self).__name__}', the attribute '{name}' is a Cell and cannot be replaced by "
+                        f"a {type(value).__name__}."
                     )
             elif name in d["_params_list"] and not isinstance(value, ParameterTuple):
                 del d["_params_list"][name]
@@ -143,13 +143,10 @@ class Cell:
         object.__delattr__(self, name)
 
     def _register_cell(self, name: str, cell: Cell) -> None:
-        """``self.<name> = cell``: MindSpore renames the child's Parameters ``<name>.<structural name>``
-        when this cell's ``auto_prefix`` is True, then inserts it (``insert_child_to_cell`` never renames)."""
-        self.__dict__["_cells"].pop(name, None)
-        self.__dict__.pop(name, None)
         if self._auto_prefix:
             cell.update_parameters_name(name + ".")
-        self.insert_child_to_cell(name, cell)
+        self.__dict__["_cells"][name] = cell
+        object.__setattr__(self, name, cell)
 
     def insert_param_to_cell(self, param_name: str, param: Parameter, check_name_contain_dot: bool = True) -> None:
         """Register ``param`` under ``param_name`` (its name too, if it has the default one)."""
@@ -173,28 +170,18 @@ class Cell:
         object.__setattr__(self, param_name, param)
 
     def insert_child_to_cell(self, child_name: str, child_cell: Cell) -> None:
-        """Register ``child_cell`` under ``child_name``; the names of its Parameters stay as they are."""
-        if not isinstance(child_name, str):
-            raise TypeError(
-                "For 'insert_child_to_cell', the type of parameter 'child_name' must be str, "
-                f"but got {type(child_name)}."
-            )
-        if not child_name or "." in child_name:
+        """Register ``child_cell`` under ``child_name``."""
+        if not isinstance(child_name, str) or "." in child_name or not child_name:
             raise KeyError(
-                "For 'insert_child_to_cell', the parameter 'child_name' can not be None and can not contain '.' "
+                f"For 'insert_child_to_cell', the 'child_name' must be a non-empty str without '.', but got {child_name!r}."
             )
-        if child_name not in self.__dict__["_cells"] and hasattr(self, child_name):
-            raise KeyError(
-                f"For 'insert_child_to_cell', the {child_name} child cell already exists in the network."
-                "Cannot insert another child cell with the same name."
-            )
+        if child_name in self.__dict__["_params"]:
+            raise KeyError(f"For 'insert_child_to_cell', the name '{child_name}' is already used by a Parameter.")
         if not isinstance(child_cell, Cell) and child_cell is not None:
             raise TypeError(
-                "For 'insert_child_to_cell', the argument 'child_cell' must be 'Cell' if not None, "
-                f"but got type {type(child_cell)}."
+                f"For 'insert_child_to_cell', the 'child_cell' must be a Cell, but got {type(child_cell).__name__}."
             )
-        self.__dict__["_cells"][child_name] = child_cell
-        object.__setattr__(self, child_name, child_cell)
+        self._register_cell(child_name, child_cell)
 
     def update_parameters_name(self, prefix: str = "", recurse: bool = True) -> None:
         """Rename every Parameter below this Cell to ``prefix + <structural name>``."""
@@ -423,24 +410,18 @@ class Cell:
         return ""
 
     def __repr__(self) -> str:
-        """MindSpore 2.10's text: ``Name(extra)`` for a leaf with a one-line extra, otherwise the extra
-        lines and ``(child): ...`` lines, indented by two, between ``Name(`` and ``)``."""
-        extend = self.extend_repr()
-        extra_lines = extend.split("\n") if extend else []
-        child_lines = []
-        for key, cell in self._cells.items():
-            child_lines.append(f"({key}): " + _indent(repr(cell), 2))
-        lines = extra_lines + child_lines
-        text = type(self).__name__ + "("
-        if lines:
-            if len(extra_lines) == 1 and not child_lines:
-                text += extra_lines[0]
-            else:
-                text += "\n  " + "\n  ".join(lines) + "\n"
-        return text + ")"
-
-    def __str__(self) -> str:
-        return self.__repr__()
+        extra = self.extend_repr()
+        info = type(self).__name__ + "<"
+        if self._cells:
+            sub = "\n"
+            if extra:
+                sub += f"{extra}\n"
+            for key, value in self._cells.items():
+                sub += f"({key}): {value!r}\n"
+            info += sub.replace("\n", "\n  ") + ">"
+        else:
+            info += extra + ">"
+        return info
 
     def __getstate__(self) -> dict:
         d = dict(self.__dict__)
@@ -465,14 +446,6 @@ class Cell:
     @staticmethod
     def _construct_signature(cell: Cell) -> inspect.Signature:
         return inspect.signature(cell.construct)
-
-
-def _indent(text: str, spaces: int) -> str:
-    lines = text.split("\n")
-    if len(lines) == 1:
-        return text
-    pad = " " * spaces
-    return lines[0] + "\n" + "\n".join(pad + line for line in lines[1:])
 
 
 def _cast_float(x: Any, dtype: Any) -> Any:

@@ -9,6 +9,6 @@ from .minddataset import *
 from .datasets_standard_format import *
 from .datasets_text import *
 from .datasets_vision import *
-from .datasets_audio import YesNoDataset
+from .datasets_audio import LJSpeechDataset, SpeechCommandsDataset, YesNoDataset
 from ._callbacks import DSCallback
 from ._serialize import compare, deserialize, serialize, show

@@ -61,3 +61,90 @@ class YesNoDataset(MappableSource):
         from ._block import maybe_stack
 
         return [maybe_stack(wav), np.asarray(rates, np.int32), maybe_stack(labels)]
+
+
+class _WavSource(MappableSource):
+    def _n(self):
+        return len(self._items)
+
+    def _wav_rows(self, idx, extra):
+        from ._block import maybe_stack
+
+        wav, rates, cols = [], [], None
+        for i in idx.tolist():
+            w, r = read_wav(self._items[i][0])
+            wav.append(w)
+            rates.append(r)
+            vals = extra(self._items[i])
+            cols = [[] for _ in vals] if cols is None else cols
+            for c, v in zip(cols, vals):
+                c.append(v)
+        return [maybe_stack(wav), np.asarray(rates, np.int32)] + [maybe_stack(c) for c in (cols or [])]
+
+
+class LJSpeechDataset(_WavSource):
+    """LJ Speech (``metadata.csv`` of ``id|transcription|normalized`` and ``wavs/<id>.wav``): columns waveform,
+    sample_rate, transcription, normalized_transcription."""
+
+    def __init__(self, dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=None, sampler=None,
+                 num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
+        self.dataset_dir = check_dataset_dir(dataset_dir)
+        meta = os.path.join(self.dataset_dir, "metadata.csv")
+        if not os.path.isfile(meta):
+            raise ValueError(f"The file {meta} does not exist or permission denied!")
+        with open(meta, encoding="utf-8") as f:
+            parts = [ln.rstrip("\n").split("|") for ln in f if ln.strip()]
+        self._items = [(os.path.join(self.dataset_dir, "wavs", p[0] + ".wav"), p[1], p[2] if len(p) > 2 else p[1])
+                       for p in parts]  # fmt: skip
+        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+
+    def _columns(self):
+        return ["waveform", "sample_rate", "transcription", "normalized_transcription"]
+
+    def _fetch(self, idx):
+        return self._wav_rows(idx, lambda it: (np.asarray(it[1]), np.asarray(it[2])))
+
+
+class SpeechCommandsDataset(_WavSource):
+    """Speech Commands (``<label>/<speaker>_nohash_<n>.wav``; ``validation_list.txt`` and ``testing_list.txt``
+    pick usage valid/test, the rest is train): columns waveform, sample_rate, label, speaker_id,
+    utterance_number."""
+
+    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
+                 sampler=None, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
+        from ..._checkparam import check_dataset_usage
+
+        self.dataset_dir = check_dataset_dir(dataset_dir)
+        self.usage = check_dataset_usage(usage, ("train", "valid", "test", "all"))
+
+        def listed(name):
+            p = os.path.join(self.dataset_dir, name)
+            if not os.path.isfile(p):
+                return set()
+            with open(p, encoding="utf-8") as f:
+                return {ln.strip() for ln in f if ln.strip()}
+
+        valid, test = listed("validation_list.txt"), listed("testing_list.txt")
+        rel = []
+        for label in sorted(os.listdir(self.dataset_dir)):
+            d = os.path.join(self.dataset_dir, label)
+            if not os.path.isdir(d) or label == "_background_noise_":
+                continue
+            rel.extend(f"{label}/{f}" for f in sorted(os.listdir(d)) if f.endswith(".wav"))
+        keep = {"all": lambda r: True, "valid": lambda r: r in valid, "test": lambda r: r in test,
+                "train": lambda r: r not in valid and r not in test}[self.usage]  # fmt: skip
+        self._items = []
+        for r in sorted(filter(keep, rel)):
+            label, name = r.split("/")
+            speaker, _, n = name[:-4].split("_")
+            self._items.append((os.path.join(self.dataset_dir, r), label, speaker, int(n)))
+        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+
+    def _columns(self):
+        return ["waveform", "sample_rate", "label", "speaker_id", "utterance_number"]
+
+    def _fetch(self, idx):
+        return self._wav_rows(idx, lambda it: (np.asarray(it[1]), np.asarray(it[2]), np.int32(it[3])))
+
+
+__all__ += ["LJSpeechDataset", "SpeechCommandsDataset"]

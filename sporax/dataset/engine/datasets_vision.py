@@ -29,6 +29,8 @@ __all__ = [
     "PaddedDataset",
     "SemeionDataset",
     "ManifestDataset",
+    "Caltech256Dataset",
+    "Food101Dataset",
 ]
 
 
@@ -612,3 +614,50 @@ class ManifestDataset(MappableSource):
     def _fetch(self, idx):
         images = [_read_image(self._items[i][0], self.decode) for i in idx.tolist()]
         return [maybe_stack(images), self._label_arr[idx]]
+
+
+class _FileList(MappableSource):
+    def _n(self):
+        return len(self._items)
+
+    def _columns(self):
+        return ["image", "label"]
+
+    def _fetch(self, idx):
+        images = [_read_image(self._items[i][0], self.decode) for i in idx.tolist()]
+        return [maybe_stack(images), maybe_stack([np.asarray(self._items[i][1]) for i in idx.tolist()])]
+
+
+class Caltech256Dataset(_FileList):
+    """Caltech-256 (``<nnn>.<class>/<image>.jpg`` folders): image (bytes, or decoded) and label (int32, the
+    folder's rank in name order)."""
+
+    def __init__(self, dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=None, decode=False,
+                 sampler=None, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
+        self.dataset_dir, self.decode = _check_dir(dataset_dir), bool(decode)
+        folders = sorted(e.name for e in os.scandir(self.dataset_dir) if e.is_dir())
+        self._items = [(os.path.join(self.dataset_dir, d, f), np.int32(k)) for k, d in enumerate(folders)
+                       for f in sorted(os.listdir(os.path.join(self.dataset_dir, d)))
+                       if f.lower().endswith((".jpg", ".jpeg"))]  # fmt: skip
+        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+
+
+class Food101Dataset(_FileList):
+    """Food-101 (``images/<class>/<id>.jpg`` with ``meta/train.txt`` and ``meta/test.txt``): image and label
+    (str, the class name); usage train, test or all (train then test)."""
+
+    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
+                 decode=False, sampler=None, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
+        self.dataset_dir, self.decode = _check_dir(dataset_dir), bool(decode)
+        self.usage = _check_usage(usage, ("train", "test", "all"))
+        self._items = []
+        for u in ["train", "test"] if self.usage == "all" else [self.usage]:
+            p = os.path.join(self.dataset_dir, "meta", f"{u}.txt")
+            if not os.path.isfile(p):
+                raise ValueError(f"The file {p} does not exist or permission denied!")
+            with open(p, encoding="utf-8") as f:
+                for ln in f:
+                    if ln.strip():
+                        rel = ln.strip()
+                        self._items.append((os.path.join(self.dataset_dir, "images", rel + ".jpg"), rel.split("/")[0]))
+        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)

@@ -74,3 +74,65 @@ def test_semeion_and_manifest(tmp_path):
     assert d.get_class_indexing() == {"cat": 0, "dog": 1} and [r[1] for r in _rows(d)] == [0, 1]
     dec = ds.ManifestDataset(str(m), usage="eval", decode=True, shuffle=False)
     assert next(iter(dec.create_tuple_iterator(output_numpy=True)))[0].shape == (4, 4, 3)
+
+
+def _wav(path, n=6, rate=22050):
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        w.writeframes((np.arange(n, dtype=np.int16) * 100).tobytes())
+
+
+def test_caltech256_food101(tmp_path):
+    for d, files in (
+        ("001.ak47", ["001_0001.jpg"]),
+        ("002.bat", ["002_0001.jpg", "002_0002.jpg"]),
+        ("257.clutter", ["257_0001.jpg"]),
+    ):
+        (tmp_path / "c" / d).mkdir(parents=True)
+        for f in files:
+            cv2.imwrite(str(tmp_path / "c" / d / f), np.zeros((4, 4, 3), np.uint8))
+    c = ds.Caltech256Dataset(str(tmp_path / "c"), shuffle=False)
+    assert c.get_col_names() == ["image", "label"] and [r[1] for r in _rows(c)] == [0, 1, 1, 2]
+    food = tmp_path / "food"
+    for cls in ("apple_pie", "bibimbap"):
+        (food / "images" / cls).mkdir(parents=True)
+        for i in range(2):
+            cv2.imwrite(str(food / "images" / cls / f"{i}.jpg"), np.full((4, 4, 3), i, np.uint8))
+    (food / "meta").mkdir()
+    (food / "meta" / "train.txt").write_text("apple_pie/0\nbibimbap/1\n")
+    (food / "meta" / "test.txt").write_text("apple_pie/1\nbibimbap/0\n")
+    f = ds.Food101Dataset(str(food), usage="all", shuffle=False, decode=True)
+    rows = list(f.create_tuple_iterator(output_numpy=True))
+    assert [str(r[1]) for r in rows] == ["apple_pie", "bibimbap", "apple_pie", "bibimbap"] and rows[0][0].shape == (
+        4,
+        4,
+        3,
+    )
+
+
+def test_ljspeech_speechcommands(tmp_path):
+    (tmp_path / "lj" / "wavs").mkdir(parents=True)
+    _wav(tmp_path / "lj" / "wavs" / "LJ001-0001.wav")
+    _wav(tmp_path / "lj" / "wavs" / "LJ001-0002.wav")
+    (tmp_path / "lj" / "metadata.csv").write_text("LJ001-0001|Printing, in the only sense|Printing, in the only sense\n"
+                                                   "LJ001-0002|in being comparatively modern.|in being comparatively modern.\n")  # fmt: skip
+    lj = ds.LJSpeechDataset(str(tmp_path / "lj"), shuffle=False)
+    assert lj.get_col_names() == ["waveform", "sample_rate", "transcription", "normalized_transcription"]
+    r = _rows(lj)[1]
+    assert r[1:] == [22050, "in being comparatively modern.", "in being comparatively modern."]
+    np.testing.assert_allclose(r[0][0][:2], [0.0, 0.0030518509447574615], rtol=1e-6)
+    sc = tmp_path / "sc"
+    for d in ("yes", "no", "_background_noise_"):
+        (sc / d).mkdir(parents=True)
+    for rel in ("yes/0a7c2a8d_nohash_0.wav", "no/0b09edd3_nohash_1.wav", "yes/0b09edd3_nohash_0.wav"):
+        _wav(sc / rel, rate=16000)
+    (sc / "validation_list.txt").write_text("no/0b09edd3_nohash_1.wav\n")
+    (sc / "testing_list.txt").write_text("yes/0b09edd3_nohash_0.wav\n")
+    alls = ds.SpeechCommandsDataset(str(sc), usage="all", shuffle=False)
+    assert [r[2:] for r in _rows(alls)] == [["no", "0b09edd3", 1], ["yes", "0a7c2a8d", 0], ["yes", "0b09edd3", 0]]
+    assert [r[2:] for r in _rows(ds.SpeechCommandsDataset(str(sc), usage="train", shuffle=False))] == [
+        ["yes", "0a7c2a8d", 0]
+    ]
+    assert ds.SpeechCommandsDataset(str(sc), usage="valid").get_dataset_size() == 1
