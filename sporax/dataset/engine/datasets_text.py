@@ -239,3 +239,93 @@ class IMDBDataset(MappableSource):
 
 
 __all__ += ["SST2Dataset", "IMDBDataset"]
+
+
+class _TaggedCorpus(_Corpus):
+    """Sentences of ``token tag tag`` lines, a blank line after each: one row per sentence, one str array per
+    column. (MindSpore 2.10 drops a last sentence that no blank line ends; sporax keeps it.)"""
+
+    def _read_file(self, path):
+        rows, cur = [], []
+        ncol = len(self._COLUMNS)
+
+        def flush():
+            if cur:
+                rows.append([np.asarray([t[k] for t in cur]) for k in range(ncol)])
+                cur.clear()
+
+        for ln in read_text(path).splitlines():
+            parts = ln.split()
+            if not parts:
+                flush()
+                continue
+            if len(parts) != ncol:
+                from .errors import pipeline_error
+
+                raise pipeline_error(
+                    f"Invalid file content, each line should contain {ncol} columns, representing "
+                    f"{', '.join(self._COLUMNS)}: {path}."
+                )
+            cur.append(parts)
+        flush()
+        return rows
+
+
+def _tagged(name, files, columns, doc):
+    def __init__(self, dataset_dir, usage=None, num_samples=None, shuffle="global", num_shards=None, shard_id=None,
+                 num_parallel_workers=None, cache=None) -> None:  # fmt: skip
+        self._setup(dataset_dir, usage, num_samples, num_parallel_workers, shuffle, num_shards, shard_id)
+
+    return type(name, (_TaggedCorpus,), {"__init__": __init__, "_FILES": files, "_COLUMNS": columns, "__doc__": doc,
+                                         "__module__": __name__})  # fmt: skip
+
+
+CoNLL2000Dataset = _tagged("CoNLL2000Dataset", {"train": ["train.txt"], "test": ["test.txt"]},
+                           ["word", "pos_tag", "chunk_tag"],
+                           "CoNLL-2000 chunking (``train.txt``/``test.txt``): columns word, pos_tag, chunk_tag.")  # fmt: skip
+UDPOSDataset = _tagged("UDPOSDataset", {"train": ["en-ud-tag.v2.train.txt"], "valid": ["en-ud-tag.v2.dev.txt"],
+                       "test": ["en-ud-tag.v2.test.txt"]}, ["word", "universal", "stanford"],
+                       "UD English POS (``en-ud-tag.v2.<split>.txt``): columns word, universal, stanford.")  # fmt: skip
+
+
+class SQuADDataset(_Corpus):
+    """SQuAD 1.1/2.0 (``train-v1.1.json``/``dev-v1.1.json`` or the v2.0 files): one row per question: context,
+    question (str), text (str array of the answers) and answer_start (uint32 array); an unanswerable question
+    gives ``['']`` and ``[4294967295]``."""
+
+    _FILES = {"train": ["train-v1.1.json", "train-v2.0.json"], "dev": ["dev-v1.1.json", "dev-v2.0.json"]}
+
+    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle="global",
+                 num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
+        import os
+
+        from ..._checkparam import check_dataset_dir, check_dataset_usage
+
+        d = check_dataset_dir(dataset_dir)
+        usage = check_dataset_usage(usage, ("train", "dev", "all"))
+        names = [n for u in (("train", "dev") if usage == "all" else (usage,)) for n in self._FILES[u]]
+        files = [os.path.join(d, n) for n in names if os.path.isfile(os.path.join(d, n))]
+        if not files:
+            raise ValueError(f"No SQuAD file for usage {usage} in {d}.")
+        self.dataset_dir, self.usage = d, usage
+        FileRowSource.__init__(self, files, num_samples, num_parallel_workers, shuffle, num_shards, shard_id)
+
+    def _columns(self):
+        return ["context", "question", "text", "answer_start"]
+
+    def _read_file(self, path):
+        import json
+
+        rows = []
+        for art in json.loads(read_text(path)).get("data", []):
+            for para in art.get("paragraphs", []):
+                for qa in para.get("qas", []):
+                    ans = qa.get("answers", [])
+                    texts = [a["text"] for a in ans] or [""]
+                    starts = [a["answer_start"] for a in ans] or [2**32 - 1]
+                    rows.append([np.asarray(para["context"]), np.asarray(qa["question"]), np.asarray(texts),
+                                 np.asarray(starts, np.uint32)])  # fmt: skip
+        return rows
+
+
+__all__ += ["CoNLL2000Dataset", "UDPOSDataset", "SQuADDataset"]

@@ -57,3 +57,29 @@ def test_line_corpora(tmp_path):
     e = ds.EnWik9Dataset(str(tmp_path), shuffle=False)
     assert _rows(e) == [["<mediawiki>"], ["  <page>"]]
     assert np.asarray(_rows(ds.EnWik9Dataset(str(tmp_path), num_samples=1))).size == 1
+
+
+def test_tagged_corpora_and_squad(tmp_path):
+    import json
+
+    (tmp_path / "train.txt").write_text("Confidence NN B-NP\nin IN B-PP\n\nChancellor NNP O\n. . O\n")
+    (tmp_path / "test.txt").write_text("He PRP B-NP\n\n")
+    c = ds.CoNLL2000Dataset(str(tmp_path), usage="train", shuffle=False)
+    assert c.get_col_names() == ["word", "pos_tag", "chunk_tag"]
+    rows = _rows(c)
+    # MindSpore's first sentence; MindSpore 2.10 drops the last one (no blank line after it), sporax keeps it
+    assert rows[0] == [["Confidence", "in"], ["NN", "IN"], ["B-NP", "B-PP"]] and len(rows) == 2
+    for split in ("train", "dev", "test"):
+        (tmp_path / f"en-ud-tag.v2.{split}.txt").write_text("Al PROPN NNP\n- PUNCT HYPH\n\nZaman PROPN NNP\n")
+    u = ds.UDPOSDataset(str(tmp_path), usage="valid", shuffle=False)
+    assert u.get_col_names() == ["word", "universal", "stanford"] and _rows(u)[1] == [["Zaman"], ["PROPN"], ["NNP"]]
+    qa = {"data": [{"title": "T", "paragraphs": [{"context": "The cat sat.", "qas": [
+        {"id": "q1", "question": "Who sat?", "answers": [{"text": "The cat", "answer_start": 0}, {"text": "cat", "answer_start": 4}]},
+        {"id": "q2", "question": "Where?", "answers": [], "is_impossible": True}]}]}]}  # fmt: skip
+    (tmp_path / "train-v1.1.json").write_text(json.dumps(qa))
+    s = ds.SQuADDataset(str(tmp_path), usage="train", shuffle=False)
+    assert s.get_col_names() == ["context", "question", "text", "answer_start"]
+    assert _rows(s) == [
+        ["The cat sat.", "Who sat?", ["The cat", "cat"], [0, 4]],
+        ["The cat sat.", "Where?", [""], [4294967295]],
+    ]
