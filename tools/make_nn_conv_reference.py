@@ -780,7 +780,40 @@ CASES: list = [
     ),
     ("ResizeArea", "prim.ResizeArea", [[F, [1, 4, 5, 2]], ["const", [3, 7], "int32"]], {"init": {}}, {}),
     ("ResizeArea_down", "prim.ResizeArea", [[F, [2, 7, 9, 1]], ["const", [3, 4], "int32"]], {"init": {}}, {}),
-    ("ResizeArea_ac", "prim.ResizeArea", [[F, [1, 5, 6, 1]], ["const", [3, 4], "int32"]], {"init": {"align_corners": True}}, {}),
+    (
+        "ResizeArea_ac",
+        "prim.ResizeArea",
+        [[F, [1, 5, 6, 1]], ["const", [3, 4], "int32"]],
+        {"init": {"align_corners": True}},
+        {},
+    ),
+    (
+        "deformable_conv2d",
+        "ops.deformable_conv2d",
+        [[F, [1, 2, 5, 6]], [F, [3, 2, 3, 3]], [F, [1, 27, 3, 4]]],
+        {"kernel_size": [3, 3], "strides": [1, 1, 1, 1], "padding": [0, 0, 0, 0]},
+        G,
+    ),
+    (
+        "deformable_conv2d_s2_pad_dg",
+        "ops.deformable_conv2d",
+        [[F, [2, 4, 6, 5]], [F, [2, 4, 2, 3]], [F, [2, 36, 4, 2]]],
+        {
+            "kernel_size": [2, 3],
+            "strides": [1, 1, 2, 2],
+            "padding": [1, 1, 1, 0],
+            "deformable_groups": 2,
+            "dilations": [1, 1, 1, 1],
+        },
+        G,
+    ),
+    (
+        "DeformableOffsets",
+        "prim.DeformableOffsets",
+        [[F, [1, 2, 5, 6]], [F, [1, 12, 5, 6]]],
+        {"init": {"strides": [1, 1, 1, 1], "pads": [0, 1, 0, 1], "ksize": [2, 2]}},
+        G,
+    ),
 ]
 
 

@@ -22,6 +22,7 @@ __all__ = [
     "grid_sample",
     "fractional_max_pool2d",
     "fractional_max_pool3d",
+    "deformable_conv2d",
 ]
 
 
@@ -463,3 +464,98 @@ def fractional_pool_tf(
         fr, fc = mr.astype(x.dtype), mc.astype(x.dtype)
         y = jnp.einsum("ih,nhwc,jw->nijc", fr, x, fc) / (fr.sum(1)[:, None] * fc.sum(1)[None, :])[None, :, :, None]
     return wrap(y), wrap(rows), wrap(cols)
+
+
+# ------------------------------------------------------------- deformable convolution
+def _bilinear_zero(img: Any, py: Any, px: Any) -> Any:
+    """Bilinear samples of ``img`` [N, C, H, W] at ``py``/``px`` [N, C, ...] (corners outside: zero)."""
+    n, c, h, w = img.shape
+    flat = img.reshape(n, c, h * w)
+    y0, x0 = jnp.floor(py), jnp.floor(px)
+    out = jnp.zeros(py.shape, img.dtype)
+    for dy in (0, 1):
+        for dx in (0, 1):
+            yy, xx = y0 + dy, x0 + dx
+            wgt = (1 - jnp.abs(py - yy)) * (1 - jnp.abs(px - xx))
+            ok = (yy >= 0) & (yy <= h - 1) & (xx >= 0) & (xx <= w - 1)
+            lin = (jnp.clip(yy, 0, h - 1) * w + jnp.clip(xx, 0, w - 1)).astype(jnp.int32)
+            vals = jnp.take_along_axis(flat, lin.reshape(n, c, -1), axis=2).reshape(py.shape)
+            out = out + jnp.where(ok, vals * wgt, jnp.zeros((), img.dtype))
+    return out
+
+
+def deformable_conv2d(
+    x: Any,
+    weight: Any,
+    offsets: Any,
+    kernel_size: Any,
+    strides: Any,
+    padding: Any,
+    bias: Any = None,
+    dilations: Any = (1, 1, 1, 1),
+    groups: int = 1,
+    deformable_groups: int = 1,
+    modulated: bool = True,
+) -> Tensor:
+    """Deformable (v2) convolution of NCHW ``x``: each kernel tap samples ``x`` bilinearly at its regular
+    position plus a learned offset, scaled by a mask. ``offsets`` (N, 3 * deformable_groups * kh * kw,
+    H_out, W_out): x offsets, then y offsets, then masks; ``strides``/``dilations`` (1, 1, h, w) and
+    ``padding`` (top, bottom, left, right)."""
+    from ._conv_pool import tuple_n
+
+    op = "deformable_conv2d"
+    a, w, off = _float_input(x, "x", op), as_tensor_array(weight), as_tensor_array(offsets)
+    kh, kw = tuple_n(kernel_size, 2, "kernel_size", op)
+    if len(tuple(strides)) != 4 or len(tuple(dilations)) != 4 or len(tuple(padding)) != 4:
+        raise ValueError(f"For '{op}', 'strides', 'dilations' and 'padding' must hold 4 ints each.")
+    sh, sw = int(strides[2]), int(strides[3])
+    dh, dw = int(dilations[2]), int(dilations[3])
+    pt, pb, pl, pr = (int(v) for v in padding)
+    n, c, h, wd = a.shape
+    dg = int(deformable_groups)
+    if not modulated:
+        raise ValueError("For 'DeformableOffsets', The modulated must be set to True.")
+    if c % dg or c % groups or w.shape[0] % groups:
+        raise ValueError(
+            f"For '{op}', the channels of 'x' ({c}) must be divisible by 'groups' ({groups}) and 'deformable_groups' "
+            f"({dg})."
+        )
+    if tuple(w.shape[2:]) != (kh, kw) or w.shape[1] * groups != c:
+        raise ValueError(
+            f"For '{op}', the 'weight' shape {tuple(w.shape)} does not match 'x' {tuple(a.shape)} and the kernel."
+        )
+    cols = deformable_columns(a, off, (kh, kw), (sh, sw), (pt, pb, pl, pr), (dh, dw), dg, op)
+    n, c, _, _, oh, ow = cols.shape
+    og = w.shape[0] // groups
+    cols = cols.reshape(n, groups, c // groups, kh, kw, oh, ow)
+    wg = w.reshape(groups, og, c // groups, kh, kw).astype(a.dtype)
+    y = jnp.einsum("ngcijyx,gocij->ngoyx", cols, wg).reshape(n, groups * og, oh, ow)
+    if bias is not None:
+        y = y + as_tensor_array(bias).astype(y.dtype)[None, :, None, None]
+    return wrap(y)
+
+
+def deformable_columns(a: Any, off: Any, k: tuple, s: tuple, pads: tuple, d: tuple, dg: int, op: str) -> Any:
+    """The mask-scaled bilinear samples [N, C, kh, kw, H_out, W_out] of a deformable convolution."""
+    (kh, kw), (sh, sw), (pt, pb, pl, pr), (dh, dw) = k, s, pads, d
+    n, c, h, wd = a.shape
+    if c % dg:
+        raise ValueError(f"For '{op}', the channels of 'x' ({c}) must be divisible by 'deformable_groups' ({dg}).")
+    oh = (h + pt + pb - dh * (kh - 1) - 1) // sh + 1
+    ow = (wd + pl + pr - dw * (kw - 1) - 1) // sw + 1
+    k = kh * kw
+    if tuple(off.shape) != (n, 3 * dg * k, oh, ow):
+        raise ValueError(
+            f"For '{op}', the 'offsets' shape must be {(n, 3 * dg * k, oh, ow)}, but got {tuple(off.shape)}."
+        )
+    off = off.astype(a.dtype).reshape(n, 3, dg, kh, kw, oh, ow)
+    base_y = (jnp.arange(oh) * sh - pt)[None, :, None] + (jnp.arange(kh) * dh)[:, None, None]  # [kh, oh, 1]
+    base_x = (jnp.arange(ow) * sw - pl)[None, None, :] + (jnp.arange(kw) * dw)[:, None, None]  # [kw, 1, ow]
+    py = base_y[None, None, :, None].astype(a.dtype) + off[:, 1]  # [N, dg, kh, kw, oh, ow]
+    px = base_x[None, None, None].astype(a.dtype) + off[:, 0]
+    cg = c // dg
+    # every channel of a deformable group samples at that group's positions
+    py = jnp.repeat(py, cg, axis=1).reshape(n, c, -1)
+    px = jnp.repeat(px, cg, axis=1).reshape(n, c, -1)
+    cols = _bilinear_zero(a, py, px).reshape(n, c, kh, kw, oh, ow)
+    return cols * jnp.repeat(off[:, 2], cg, axis=1)

@@ -18,6 +18,7 @@ from ..function import _pool_func as PF
 from ._primitive import Primitive
 
 __all__ = [
+    "DeformableOffsets",
     "DepthwiseConv2dNative",
     "Conv3D",
     "Conv2DBackpropInput",
@@ -228,6 +229,53 @@ class Conv3DTranspose(Primitive):
             3,
             "Conv3DTranspose",
         )
+
+
+class DeformableOffsets(Primitive):
+    """The sampling half of a deformable convolution: called with ``(x, offsets)``, returns the mask-scaled
+    bilinear samples laid out as (N, C, H_out * kh, W_out * kw) (a stride-``ksize`` convolution of it is
+    ``ops.deformable_conv2d``)."""
+
+    def __init__(
+        self,
+        strides: Any,
+        pads: Any,
+        ksize: Any,
+        dilations: Any = (1, 1, 1, 1),
+        data_format: str = "NCHW",
+        deformable_groups: int = 1,
+        modulated: bool = True,
+    ) -> None:
+        super().__init__()
+        name = "DeformableOffsets"
+        if data_format != "NCHW":
+            raise ValueError(f"For '{name}', the 'data_format' must be 'NCHW', but got '{data_format}'.")
+        if not modulated:
+            raise ValueError("For 'DeformableOffsets', The modulated must be set to True.")
+        for arg, v, n in (("strides", strides, 4), ("pads", pads, 4), ("ksize", ksize, 2), ("dilations", dilations, 4)):
+            if not isinstance(v, (tuple, list)) or len(v) != n:
+                raise ValueError(f"For '{name}', the '{arg}' must be a tuple of {n} ints, but got {v}.")
+        self.strides, self.pads, self.ksize, self.dilations = (
+            tuple(strides),
+            tuple(pads),
+            tuple(ksize),
+            tuple(dilations),
+        )
+        self.data_format, self.deformable_groups, self.modulated = data_format, deformable_groups, modulated
+        self.attrs.update(
+            strides=self.strides, pads=self.pads, ksize=self.ksize, dilations=self.dilations, data_format=data_format,
+            deformable_groups=deformable_groups, modulated=modulated,
+        )  # fmt: skip
+
+    def __call__(self, x: Any, offsets: Any) -> Any:
+        from ..function._image_func import deformable_columns
+
+        a, off = as_tensor_array(x), as_tensor_array(offsets)
+        cols = deformable_columns(
+            a, off, self.ksize, self.strides[2:], self.pads, self.dilations[2:], int(self.deformable_groups), self.name
+        )
+        n, c, kh, kw, oh, ow = cols.shape
+        return wrap(cols.transpose(0, 1, 4, 2, 5, 3).reshape(n, c, oh * kh, ow * kw))
 
 
 class DepthwiseConv2dNative(Primitive):

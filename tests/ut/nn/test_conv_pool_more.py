@@ -392,3 +392,15 @@ def test_tf_fractional_pools_follow_their_sequences(overlapping, pseudo_random):
                 r1, c1 = min(rows[i + 1] + overlapping, 7), min(cols[j + 1] + overlapping, 8)
                 want[:, i, j] = red(x[:, rows[i] : r1, cols[j] : c1], axis=(1, 2))
         np.testing.assert_allclose(y.asnumpy(), want, rtol=1e-5, atol=1e-6)
+
+
+def test_deformable_conv2d_zero_offsets_is_conv2d_and_errors():
+    x = T(rng.standard_normal((1, 2, 5, 5)))
+    w = T(rng.standard_normal((3, 2, 3, 3)))
+    b = T(rng.standard_normal(3))
+    off = np.zeros((1, 27, 3, 3), np.float32)
+    off[:, 18:] = 1.0  # masks
+    y = ops.deformable_conv2d(x, w, T(off), (3, 3), (1, 1, 1, 1), (0, 0, 0, 0), bias=b)
+    np.testing.assert_allclose(y.asnumpy(), ops.conv2d(x, w, b).asnumpy(), rtol=1e-4, atol=1e-5)
+    with pytest.raises(ValueError, match="For 'DeformableOffsets', The modulated must be set to True."):
+        ops.deformable_conv2d(x, w, T(off), (3, 3), (1, 1, 1, 1), (0, 0, 0, 0), modulated=False)
