@@ -105,3 +105,8 @@ from . import detection_ops  # noqa: E402
 from .detection_ops import *  # noqa: E402, F403
 
 __all__ += [n for n in detection_ops.__all__ if n not in __all__]
+
+from . import optim_ops  # noqa: E402
+from .optim_ops import *  # noqa: E402, F403
+
+__all__ += [n for n in optim_ops.__all__ if n not in __all__]

@@ -1,0 +1,327 @@
+"""MindSpore's optimizer-update operator classes (``ops.ApplyAdam``-style): each takes the variable and its
+state as Parameters, updates them in place (``ops.assign``) and returns their new values, as MindSpore's do.
+The nn optimizers call these classes, so every update formula lives here once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ... import _checkparam as validator
+from ._primitive import Primitive
+
+__all__ = [
+    "Adam",
+    "AdamNoUpdateParam",
+    "ApplyAdaMax",
+    "ApplyAdadelta",
+    "ApplyAdagrad",
+    "ApplyAdagradV2",
+    "ApplyAddSign",
+    "ApplyCenteredRMSProp",
+    "ApplyFtrl",
+    "ApplyGradientDescent",
+    "ApplyMomentum",
+    "ApplyPowerSign",
+    "ApplyProximalAdagrad",
+    "ApplyProximalGradientDescent",
+    "ApplyRMSProp",
+]
+
+
+def _ops() -> Any:
+    from ... import ops
+
+    return ops
+
+
+def _like(x: Any, ref: Any) -> Any:
+    """A scalar hyper-parameter (float or Tensor) in ``ref``'s dtype."""
+    if isinstance(x, (int, float)):
+        return float(x)
+    x = _ops().cast(x, ref.dtype)
+    return x.reshape(()) if x.size == 1 else x
+
+
+def _set(target: Any, value: Any) -> Any:
+    _ops().assign(target, value)
+    return value
+
+
+class ApplyAdaMax(Primitive):
+    r"""AdaMax: :math:`m = \beta_1 m + (1-\beta_1) g`, :math:`v = \max(\beta_2 v, |g|)`,
+    :math:`var = var - \frac{lr}{1-\beta_1^t} \frac{m}{v+\epsilon}`.
+
+    Inputs: var, m, v (Parameters), beta1_power, lr, beta1, beta2, epsilon, grad. Outputs: (var, m, v).
+    """
+
+    def __call__(self, var, m, v, beta1_power, lr, beta1, beta2, epsilon, grad):
+        ops = _ops()
+        b1p, lr, b1, b2, eps = (_like(x, var) for x in (beta1_power, lr, beta1, beta2, epsilon))
+        new_m = _set(m, b1 * m + (1 - b1) * grad)
+        new_v = _set(v, ops.maximum(b2 * v, ops.abs(grad)))
+        new_var = _set(var, var - lr / (1 - b1p) * (new_m / (new_v + eps)))
+        return new_var, new_m, new_v
+
+
+class ApplyAdadelta(Primitive):
+    r"""Adadelta: :math:`a = \rho a + (1-\rho) g^2`,
+    :math:`u = \sqrt{a_u + \epsilon} / \sqrt{a + \epsilon}\, g`, :math:`a_u = \rho a_u + (1-\rho) u^2`,
+    :math:`var = var - lr\, u`.
+
+    Inputs: var, accum, accum_update (Parameters), lr, rho, epsilon, grad. Outputs: (var, accum, accum_update).
+    """
+
+    def __call__(self, var, accum, accum_update, lr, rho, epsilon, grad):
+        ops = _ops()
+        lr, rho, eps = (_like(x, var) for x in (lr, rho, epsilon))
+        new_accum = _set(accum, rho * accum + (1 - rho) * grad * grad)
+        update = ops.sqrt(accum_update + eps) / ops.sqrt(new_accum + eps) * grad
+        new_au = _set(accum_update, rho * accum_update + (1 - rho) * update * update)
+        new_var = _set(var, var - lr * update)
+        return new_var, new_accum, new_au
+
+
+class ApplyAdagrad(Primitive):
+    r"""Adagrad: :math:`accum = accum + g^2` (when `update_slots`), :math:`var = var - lr\, g / \sqrt{accum}`.
+
+    Inputs: var, accum (Parameters), lr, grad. Outputs: (var, accum).
+    """
+
+    def __init__(self, update_slots: bool = True) -> None:
+        super().__init__()
+        self.update_slots = validator.check_value_type("update_slots", update_slots, [bool], self.name)
+
+    def __call__(self, var, accum, lr, grad):
+        ops = _ops()
+        lr = _like(lr, var)
+        new_accum = _set(accum, accum + grad * grad) if self.update_slots else accum
+        return _set(var, var - lr * grad / ops.sqrt(new_accum)), new_accum
+
+
+class ApplyAdagradV2(Primitive):
+    r"""Adagrad with epsilon: :math:`accum = accum + g^2` (when `update_slots`),
+    :math:`var = var - lr\, g / (\sqrt{accum} + \epsilon)`.
+
+    Inputs: var, accum (Parameters), lr, grad. Outputs: (var, accum).
+    """
+
+    def __init__(self, epsilon: float, update_slots: bool = True) -> None:
+        super().__init__()
+        self.epsilon = validator.check_value_type("epsilon", epsilon, [float], self.name)
+        self.update_slots = validator.check_value_type("update_slots", update_slots, [bool], self.name)
+
+    def __call__(self, var, accum, lr, grad):
+        ops = _ops()
+        lr = _like(lr, var)
+        new_accum = _set(accum, accum + grad * grad) if self.update_slots else accum
+        return _set(var, var - lr * grad / (ops.sqrt(new_accum) + self.epsilon)), new_accum
+
+
+class ApplyFtrl(Primitive):
+    r"""FTRL-proximal: :math:`a' = a + g^2`,
+    :math:`linear = linear + g - (a'^{-p} - a^{-p}) / lr \cdot var`, :math:`q = a'^{-p}/lr + 2 l_2`,
+    :math:`var = (\mathrm{sign}(linear)\, l_1 - linear) / q` where :math:`|linear| > l_1`, else 0
+    (:math:`p` is `lr_power`).
+
+    Inputs: var, accum, linear (Parameters), grad, lr, l1, l2, lr_power. Outputs: var.
+    """
+
+    def __init__(self, use_locking: bool = False) -> None:
+        super().__init__()
+        self.use_locking = validator.check_value_type("use_locking", use_locking, [bool], self.name)
+
+    def __call__(self, var, accum, linear, grad, lr, l1, l2, lr_power):
+        ops = _ops()
+        lr, l1, l2, p = (_like(x, var) for x in (lr, l1, l2, lr_power))
+        accum_new = accum + grad * grad
+        new_linear = linear + grad - (ops.pow(accum_new, -p) - ops.pow(accum, -p)) / lr * var
+        quadratic = ops.pow(accum_new, -p) / lr + 2 * l2
+        x = ops.sign(new_linear) * l1 - new_linear
+        new_var = ops.where(ops.abs(new_linear) > l1, x / quadratic, ops.zeros_like(var))
+        _set(accum, accum_new)
+        _set(linear, new_linear)
+        return _set(var, new_var)
+
+
+class ApplyProximalAdagrad(Primitive):
+    r"""Proximal Adagrad: :math:`accum = accum + g^2`, :math:`r = lr / \sqrt{accum}`, :math:`v = var - r\, g`,
+    :math:`var = \mathrm{sign}(v) \max(|v| - r\, l_1, 0) / (1 + r\, l_2)`.
+
+    Inputs: var, accum (Parameters), lr, l1, l2, grad. Outputs: (var, accum).
+    """
+
+    def __init__(self, use_locking: bool = False) -> None:
+        super().__init__()
+        self.use_locking = validator.check_value_type("use_locking", use_locking, [bool], self.name)
+
+    def __call__(self, var, accum, lr, l1, l2, grad):
+        ops = _ops()
+        lr, l1, l2 = (_like(x, var) for x in (lr, l1, l2))
+        new_accum = _set(accum, accum + grad * grad)
+        lr = lr / ops.sqrt(new_accum)  # the adapted rate enters the shrinkage too (MindSpore's kernel, as TF's)
+        prox = var - lr * grad
+        new_var = ops.sign(prox) / (1 + lr * l2) * ops.maximum(ops.abs(prox) - lr * l1, ops.zeros_like(prox))
+        return _set(var, new_var), new_accum
+
+
+class ApplyMomentum(Primitive):
+    r"""Momentum: :math:`accum = u\, accum + g`, :math:`var = var - lr\, accum`, or with Nesterov
+    :math:`var = var - (g\, lr + accum\, u\, lr)`.
+
+    Inputs: variable, accumulation (Parameters), learning_rate, gradient, momentum. Outputs: variable.
+    """
+
+    def __init__(self, use_nesterov: bool = False, use_locking: bool = False, gradient_scale: float = 1.0) -> None:
+        super().__init__()
+        self.use_nesterov = validator.check_value_type("use_nesterov", use_nesterov, [bool], self.name)
+        self.use_locking = validator.check_value_type("use_locking", use_locking, [bool], self.name)
+        self.gradient_scale = validator.check_value_type("gradient_scale", gradient_scale, [float], self.name)
+
+    def __call__(self, variable, accumulation, learning_rate, gradient, momentum):
+        lr, u = _like(learning_rate, variable), _like(momentum, variable)
+        new_accum = _set(accumulation, accumulation * u + gradient)
+        if self.use_nesterov:
+            return _set(variable, variable - (gradient * lr + new_accum * u * lr))
+        return _set(variable, variable - lr * new_accum)
+
+
+class ApplyRMSProp(Primitive):
+    r"""RMSProp: :math:`s = \rho s + (1-\rho) g^2`, :math:`m = u\, m + lr\, g / \sqrt{s + \epsilon}`,
+    :math:`var = var - m`.
+
+    Inputs: var, mean_square, moment (Parameters), learning_rate, grad, decay, momentum, epsilon. Outputs: var.
+    """
+
+    def __init__(self, use_locking: bool = False) -> None:
+        super().__init__()
+        self.use_locking = validator.check_value_type("use_locking", use_locking, [bool], self.name)
+
+    def __call__(self, var, mean_square, moment, learning_rate, grad, decay, momentum, epsilon):
+        ops = _ops()
+        lr, rho, u, eps = (_like(x, var) for x in (learning_rate, decay, momentum, epsilon))
+        ms_new = _set(mean_square, rho * mean_square + (1 - rho) * grad * grad)
+        mom = _set(moment, u * moment + lr * grad / ops.sqrt(ms_new + eps))
+        return _set(var, var - mom)
+
+
+class ApplyCenteredRMSProp(Primitive):
+    r"""Centered RMSProp: :math:`g_m = \rho g_m + (1-\rho) g`, :math:`s = \rho s + (1-\rho) g^2`,
+    :math:`m = u\, m + lr\, g / \sqrt{s - g_m^2 + \epsilon}`, :math:`var = var - m`.
+
+    Inputs: var, mean_gradient, mean_square, moment (Parameters), grad, learning_rate, decay, momentum,
+    epsilon. Outputs: var.
+    """
+
+    def __init__(self, use_locking: bool = False) -> None:
+        super().__init__()
+        self.use_locking = validator.check_value_type("use_locking", use_locking, [bool], self.name)
+
+    def __call__(self, var, mean_gradient, mean_square, moment, grad, learning_rate, decay, momentum, epsilon):
+        ops = _ops()
+        lr, rho, u, eps = (_like(x, var) for x in (learning_rate, decay, momentum, epsilon))
+        mg = _set(mean_gradient, rho * mean_gradient + (1 - rho) * grad)
+        ms_new = _set(mean_square, rho * mean_square + (1 - rho) * grad * grad)
+        mom = _set(moment, u * moment + lr * grad / ops.sqrt(ms_new - mg * mg + eps))
+        return _set(var, var - mom)
+
+
+class ApplyGradientDescent(Primitive):
+    r""":math:`var = var - \alpha\, \delta`. Inputs: var (Parameter), alpha, delta. Outputs: var."""
+
+    def __call__(self, var, alpha, delta):
+        return _set(var, var - _like(alpha, var) * delta)
+
+
+class ApplyProximalGradientDescent(Primitive):
+    r""":math:`v = var - \alpha\,\delta`, :math:`var = \mathrm{sign}(v) \max(|v| - \alpha l_1, 0) / (1 + \alpha l_2)`.
+
+    Inputs: var (Parameter), alpha, l1, l2, delta. Outputs: var.
+    """
+
+    def __call__(self, var, alpha, l1, l2, delta):
+        ops = _ops()
+        a, l1, l2 = (_like(x, var) for x in (alpha, l1, l2))
+        prox = var - a * delta
+        new = ops.sign(prox) / (1 + a * l2) * ops.maximum(ops.abs(prox) - a * l1, ops.zeros_like(prox))
+        return _set(var, new)
+
+
+class ApplyPowerSign(Primitive):
+    r"""PowerSign: :math:`m = \beta m + (1-\beta) g`,
+    :math:`var = var - lr\, e^{\log b \cdot d \cdot \mathrm{sign}(g)\mathrm{sign}(m)} g`.
+
+    Inputs: var, m (Parameters), lr, logbase, sign_decay, beta, grad. Outputs: (var, m).
+    """
+
+    def __call__(self, var, m, lr, logbase, sign_decay, beta, grad):
+        ops = _ops()
+        lr, lb, sd, b = (_like(x, var) for x in (lr, logbase, sign_decay, beta))
+        new_m = _set(m, b * m + (1 - b) * grad)
+        update = ops.exp(lb * sd * ops.sign(grad) * ops.sign(new_m)) * grad
+        return _set(var, var - lr * update), new_m
+
+
+class ApplyAddSign(Primitive):
+    r"""AddSign: :math:`m = \beta m + (1-\beta) g`,
+    :math:`var = var - lr\, (\alpha + d\, \mathrm{sign}(g)\mathrm{sign}(m))\, g`.
+
+    Inputs: var, m (Parameters), lr, alpha, sign_decay, beta, grad. Outputs: (var, m).
+    """
+
+    def __call__(self, var, m, lr, alpha, sign_decay, beta, grad):
+        ops = _ops()
+        lr, a, sd, b = (_like(x, var) for x in (lr, alpha, sign_decay, beta))
+        new_m = _set(m, b * m + (1 - b) * grad)
+        update = (a + sd * ops.sign(grad) * ops.sign(new_m)) * grad
+        return _set(var, var - lr * update), new_m
+
+
+def _adam_step(use_nesterov, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient):
+    ops = _ops()
+    b1p, b2p, lr, b1, b2, eps = (_like(x, var) for x in (beta1_power, beta2_power, lr, beta1, beta2, epsilon))
+    lr_t = lr * ops.sqrt(1 - b2p) / (1 - b1p)
+    new_m = m + (gradient - m) * (1 - b1)
+    new_v = v + (gradient * gradient - v) * (1 - b2)
+    if use_nesterov:
+        update = (new_m * b1 + (1 - b1) * gradient) / (eps + ops.sqrt(new_v))
+    else:
+        update = new_m / (eps + ops.sqrt(new_v))
+    return new_m, new_v, lr_t * update
+
+
+class Adam(Primitive):
+    r"""Adam: :math:`m = m + (g - m)(1-\beta_1)`, :math:`v = v + (g^2 - v)(1-\beta_2)`,
+    :math:`var = var - lr \sqrt{1-\beta_2^t}/(1-\beta_1^t)\, m / (\sqrt v + \epsilon)` (Nesterov:
+    :math:`m \beta_1 + (1-\beta_1) g` in place of :math:`m`).
+
+    Inputs: var, m, v (Parameters), beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient.
+    Outputs: (var, m, v).
+    """
+
+    def __init__(self, use_locking: bool = False, use_nesterov: bool = False) -> None:
+        super().__init__()
+        self.use_locking = validator.check_value_type("use_locking", use_locking, [bool], self.name)
+        self.use_nesterov = validator.check_value_type("use_nesterov", use_nesterov, [bool], self.name)
+
+    def __call__(self, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient):
+        new_m, new_v, delta = _adam_step(
+            self.use_nesterov, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient
+        )
+        _set(m, new_m)
+        _set(v, new_v)
+        return _set(var, var - delta), new_m, new_v
+
+
+class AdamNoUpdateParam(Adam):
+    """Adam that updates m and v in place and returns the parameter's change (``-lr_t * update``) instead of
+    applying it. Inputs: m, v (Parameters), beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient.
+    Outputs: Tensor, the delta."""
+
+    def __call__(self, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient):
+        new_m, new_v, delta = _adam_step(
+            self.use_nesterov, m, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient
+        )
+        _set(m, new_m)
+        _set(v, new_v)
+        return -delta
