@@ -127,7 +127,8 @@ def test_o0_and_errors():
 def test_white_and_black_lists():
     white, black = amp.get_white_list(), amp.get_black_list()
     assert nn.Dense in white and nn.Conv2d in white and ops.MatMul in white and ops.ReLU in white
-    assert black == [nn.BatchNorm1d, nn.BatchNorm2d, nn.LayerNorm]
+    assert black == [nn.BatchNorm1d, nn.BatchNorm2d, nn.BatchNorm3d, nn.LayerNorm]  # MindSpore's AMP_BLACK_LIST
+    assert nn.LSTMCell in white and nn.RNNCell in white and nn.GRUCell in white
     white.append(nn.Flatten)
     assert nn.Flatten not in amp.get_white_list()
 
