@@ -124,6 +124,15 @@ class BatchInfo:
 class Dataset(PipelineInfo):
     """Base class of every dataset: sources and the results of operations."""
 
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        from ._cache import cached_iter, capture_cache
+
+        if "_iter" in cls.__dict__:
+            cls._iter = cached_iter(cls.__dict__["_iter"])
+        if "__init__" in cls.__dict__:
+            cls.__init__ = capture_cache(cls.__dict__["__init__"])
+
     def __init__(self, children=(), num_parallel_workers=None) -> None:
         self.children: list[Dataset] = list(children)
         self.num_parallel_workers = _workers(num_parallel_workers)
@@ -170,6 +179,10 @@ class Dataset(PipelineInfo):
             num_parallel_workers,
             kwargs.get("python_multiprocessing", False),
         )
+        if kwargs.get("cache") is not None:
+            from ._cache import check_cache
+
+            out.__dict__["cache"] = check_cache(kwargs["cache"])
         callbacks = kwargs.get("callbacks")
         if callbacks is not None:
             from ._callbacks import check_callbacks

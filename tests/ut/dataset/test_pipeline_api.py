@@ -146,3 +146,36 @@ def test_serialize_roundtrip(tmp_path):
     back = ds.deserialize(json_filepath=str(ds.serialize(m, str(f)) and f))
     assert ds.compare(m, back)
     assert _rows(back, 1) == [[0, 1], [2], [0, 1], [2]]
+
+
+def test_dataset_cache(tmp_path):
+    calls = [0]
+
+    def f(x):
+        calls[0] += 1
+        return x * 2
+
+    c = ds.DatasetCache(session_id=7)
+    d = ds.NumpySlicesDataset(np.arange(5), shuffle=False).map(f, cache=c)
+    assert _rows(d) == [0, 2, 4, 6, 8] and _rows(d) == [0, 2, 4, 6, 8]
+    assert calls[0] == 5 and c.get_stat()["rows"] == 5  # the second epoch reads the cache
+    # another pipeline over the same files with a cache of the same session reuses the rows
+    (tmp_path / "t.txt").write_text("a\nb\nc\n")
+    seen = []
+
+    def g(s):
+        seen.append(str(s))
+        return s
+
+    def pipe():
+        src = ds.TextFileDataset(str(tmp_path / "t.txt"), shuffle=False, cache=ds.DatasetCache(8))
+        return src.map(g, cache=ds.DatasetCache(8))
+
+    assert _rows(pipe()) == ["a", "b", "c"] and _rows(pipe()) == ["a", "b", "c"] and len(seen) == 3
+    big = ds.DatasetCache(9, size=1, spilling=True)
+    e = ds.FakeImageDataset(num_images=4, image_size=(512, 512, 3), shuffle=False, cache=big)
+    assert len(_rows(e)) == 4 and len(_rows(e)) == 4 and big.get_stat()["entries"] == 1
+    with pytest.raises(TypeError, match="is not of type"):
+        ds.TextFileDataset(str(tmp_path / "t.txt"), cache="x")
+    with pytest.raises(ValueError, match="Input port is not within the required interval"):
+        ds.DatasetCache(1, port=80)
