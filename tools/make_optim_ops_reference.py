@@ -1,0 +1,129 @@
+"""Reference values for sporax's optimizer-update primitives (ops.Apply*), made with real MindSpore 2.10 (CPU).
+
+Run with MindSpore's interpreter, cwd=/tmp:
+    /work/msvenv/bin/python /work/main/tools/make_optim_ops_reference.py
+Writes tests/ut/nn/fixtures/optim_ops_reference.npz: for each case, every Parameter input after two calls
+(``<case>/<param>``) and the outputs of the second call (``<case>/out<i>``).
+"""
+
+import os
+
+import mindspore as ms
+import numpy as np
+from mindspore import Parameter, Tensor, ops
+
+ms.set_context(mode=ms.PYNATIVE_MODE, device_target="CPU")
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "ut", "nn", "fixtures")
+
+
+def arr(seed, lo=-1.0, hi=1.0):
+    return np.random.RandomState(seed).uniform(lo, hi, (2, 3)).astype(np.float32)
+
+
+def f(x):
+    return Tensor(np.float32(x))
+
+
+# name: (constructor, [(param name, initial values)], other inputs after the parameters, their position)
+CASES = {
+    "ApplyAdaMax": (
+        lambda: ops.ApplyAdaMax(),
+        [("var", arr(1)), ("m", arr(2)), ("v", arr(3, 0.1, 1.0))],
+        lambda: [f(0.9), f(0.01), f(0.9), f(0.99), f(1e-8), Tensor(arr(4))],
+    ),
+    "ApplyAdadelta": (
+        lambda: ops.ApplyAdadelta(),
+        [("var", arr(1)), ("accum", arr(2, 0.1, 1.0)), ("accum_update", arr(3, 0.1, 1.0))],
+        lambda: [f(0.5), f(0.9), f(1e-6), Tensor(arr(4))],
+    ),
+    "ApplyAdagrad": (
+        lambda: ops.ApplyAdagrad(),
+        [("var", arr(1)), ("accum", arr(2, 0.1, 1.0))],
+        lambda: [f(0.1), Tensor(arr(4))],
+    ),
+    "ApplyAdagradV2": (
+        lambda: ops.ApplyAdagradV2(epsilon=1e-6),
+        [("var", arr(1)), ("accum", arr(2, 0.1, 1.0))],
+        lambda: [f(0.1), Tensor(arr(4))],
+    ),
+    "ApplyFtrl": (
+        lambda: ops.ApplyFtrl(),
+        [("var", arr(1)), ("accum", arr(2, 0.1, 1.0)), ("linear", arr(3))],
+        lambda: [Tensor(arr(4)), f(0.1), f(0.0), f(0.02), f(-0.5)],
+    ),
+    "ApplyProximalAdagrad": (
+        lambda: ops.ApplyProximalAdagrad(),
+        [("var", arr(1)), ("accum", arr(2, 0.1, 1.0))],
+        lambda: [f(0.1), f(0.01), f(0.02), Tensor(arr(4))],
+    ),
+    "ApplyMomentum": (
+        lambda: ops.ApplyMomentum(),
+        [("variable", arr(1)), ("accumulation", arr(2))],
+        lambda: [f(0.1), Tensor(arr(4)), f(0.9)],
+    ),
+    "ApplyRMSProp": (
+        lambda: ops.ApplyRMSProp(),
+        [("var", arr(1)), ("mean_square", arr(2, 0.1, 1.0)), ("moment", arr(3))],
+        lambda: [f(0.01), Tensor(arr(4)), 0.9, 0.5, 1e-6],
+    ),
+    "ApplyCenteredRMSProp": (
+        lambda: ops.ApplyCenteredRMSProp(),
+        [("var", arr(1)), ("mean_gradient", arr(2, -0.1, 0.1)), ("mean_square", arr(3, 0.5, 1.0)), ("moment", arr(5))],
+        lambda: [Tensor(arr(4)), f(0.01), f(0.9), f(0.5), f(1e-6)],
+    ),
+    "ApplyGradientDescent": (lambda: ops.ApplyGradientDescent(), [("var", arr(1))], lambda: [f(0.1), Tensor(arr(4))]),
+    "ApplyProximalGradientDescent": (
+        lambda: ops.ApplyProximalGradientDescent(),
+        [("var", arr(1))],
+        lambda: [f(0.1), f(0.05), f(0.02), Tensor(arr(4))],
+    ),
+    "ApplyPowerSign": (
+        lambda: ops.ApplyPowerSign(),
+        [("var", arr(1)), ("m", arr(2))],
+        lambda: [f(0.1), f(np.e), f(0.99), f(0.9), Tensor(arr(4))],
+    ),
+    "ApplyAddSign": (
+        lambda: ops.ApplyAddSign(),
+        [("var", arr(1)), ("m", arr(2))],
+        lambda: [f(0.1), f(1.0), f(0.99), f(0.9), Tensor(arr(4))],
+    ),
+    "Adam": (
+        lambda: ops.Adam(),
+        [("var", arr(1)), ("m", arr(2)), ("v", arr(3, 0.1, 1.0))],
+        lambda: [f(0.9), f(0.999), f(0.01), f(0.9), f(0.999), f(1e-8), Tensor(arr(4))],
+    ),
+    "Adam_nesterov": (
+        lambda: ops.Adam(use_nesterov=True),
+        [("var", arr(1)), ("m", arr(2)), ("v", arr(3, 0.1, 1.0))],
+        lambda: [f(0.9), f(0.999), f(0.01), f(0.9), f(0.999), f(1e-8), Tensor(arr(4))],
+    ),
+    "AdamNoUpdateParam": (
+        lambda: ops.AdamNoUpdateParam(),
+        [("m", arr(2)), ("v", arr(3, 0.1, 1.0))],
+        lambda: [f(0.9), f(0.999), f(0.01), f(0.9), f(0.999), f(1e-8), Tensor(arr(4))],
+    ),
+}
+
+
+def main():
+    out = {}
+    for name, (make, params, rest) in CASES.items():
+        try:
+            op = make()
+            ps = [Parameter(Tensor(v), name=n) for n, v in params]
+            for _ in range(2):
+                res = op(*ps, *rest())
+            res = res if isinstance(res, tuple) else (res,)
+            for i, r in enumerate(res):
+                out[f"{name}/out{i}"] = r.asnumpy()
+            for p in ps:
+                out[f"{name}/{p.name}"] = p.asnumpy()
+            print("ok", name)
+        except Exception as e:  # noqa: BLE001
+            print("FAILED", name, type(e).__name__, str(e)[:200])
+    os.makedirs(OUT, exist_ok=True)
+    np.savez(os.path.join(OUT, "optim_ops_reference.npz"), **out)
+
+
+if __name__ == "__main__":
+    main()
