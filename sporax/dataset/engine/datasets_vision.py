@@ -31,6 +31,8 @@ __all__ = [
     "ManifestDataset",
     "Caltech256Dataset",
     "Food101Dataset",
+    "STL10Dataset",
+    "SVHNDataset",
 ]
 
 
@@ -661,3 +663,63 @@ class Food101Dataset(_FileList):
                         rel = ln.strip()
                         self._items.append((os.path.join(self.dataset_dir, "images", rel + ".jpg"), rel.split("/")[0]))
         super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+
+
+class STL10Dataset(MappableSource):
+    """STL-10's binary files (``<split>_X.bin`` images stored column-major, ``<split>_y.bin`` labels 1..10):
+    image uint8 ``[96, 96, 3]``, label int32 (0..9, -1 for unlabeled). Usage train, test, unlabeled,
+    train+unlabeled or all."""
+
+    _SPLITS = {"train": ["train"], "test": ["test"], "unlabeled": ["unlabeled"],
+               "train+unlabeled": ["train", "unlabeled"], "all": ["train", "test", "unlabeled"]}  # fmt: skip
+
+    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
+                 sampler=None, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
+        self.dataset_dir = _check_dir(dataset_dir)
+        self.usage = _check_usage(usage, tuple(self._SPLITS))
+        images, labels = [], []
+        for sp in self._SPLITS[self.usage]:
+            xp = os.path.join(self.dataset_dir, f"{sp}_X.bin")
+            if not os.path.isfile(xp):
+                raise ValueError(f"The file {xp} does not exist or permission denied!")
+            x = np.fromfile(xp, np.uint8).reshape(-1, 3, 96, 96).transpose(0, 3, 2, 1)
+            yp = os.path.join(self.dataset_dir, f"{sp}_y.bin")
+            y = np.fromfile(yp, np.uint8).astype(np.int32) - 1 if os.path.isfile(yp) else np.full(len(x), -1, np.int32)
+            images.append(x)
+            labels.append(y)
+        self._images, self._label_arr = np.concatenate(images), np.concatenate(labels)
+        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+
+    def _columns(self):
+        return ["image", "label"]
+
+    def _n(self):
+        return len(self._images)
+
+    def _labels(self):
+        return self._label_arr
+
+    def _fetch(self, idx):
+        return [np.ascontiguousarray(self._images[idx]), self._label_arr[idx]]
+
+
+class SVHNDataset(STL10Dataset):
+    """SVHN's cropped digits (``<usage>_32x32.mat``, read with SciPy): image uint8 ``[32, 32, 3]``, label uint32
+    (digit 0 stored as 10 becomes 0). Usage train, test, extra or all."""
+
+    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=1, shuffle=None, sampler=None,
+                 num_shards=None, shard_id=None) -> None:  # fmt: skip
+        from scipy.io import loadmat
+
+        self.dataset_dir = _check_dir(dataset_dir)
+        self.usage = _check_usage(usage, ("train", "test", "extra", "all"))
+        images, labels = [], []
+        for sp in ["train", "test", "extra"] if self.usage == "all" else [self.usage]:
+            p = os.path.join(self.dataset_dir, f"{sp}_32x32.mat")
+            if not os.path.isfile(p):
+                raise ValueError(f"The file {p} does not exist or permission denied!")
+            m = loadmat(p)
+            images.append(np.ascontiguousarray(np.moveaxis(m["X"], -1, 0)).astype(np.uint8))
+            labels.append((m["y"].ravel() % 10).astype(np.uint32))
+        self._images, self._label_arr = np.concatenate(images), np.concatenate(labels)
+        MappableSource.__init__(self, num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)

@@ -136,3 +136,21 @@ def test_ljspeech_speechcommands(tmp_path):
         ["yes", "0a7c2a8d", 0]
     ]
     assert ds.SpeechCommandsDataset(str(sc), usage="valid").get_dataset_size() == 1
+
+
+def test_stl10_svhn(tmp_path):
+    from scipy.io import savemat
+
+    x = (np.arange(2 * 3 * 96 * 96) % 251).astype(np.uint8)
+    (tmp_path / "train_X.bin").write_bytes(x.tobytes())
+    (tmp_path / "train_y.bin").write_bytes(bytes([3, 10]))
+    stl = ds.STL10Dataset(str(tmp_path), usage="train", shuffle=False)
+    rows = list(stl.create_tuple_iterator(output_numpy=True))
+    assert rows[0][0].shape == (96, 96, 3) and rows[0][0].ravel()[:5].tolist() == [0, 180, 109, 96, 25]
+    assert rows[1][0].ravel()[-3:].tolist() == [217, 146, 75] and [int(r[1]) for r in rows] == [2, 9]
+    sv = (np.arange(32 * 32 * 3 * 2) % 200).astype(np.uint8).reshape(32, 32, 3, 2)
+    savemat(str(tmp_path / "train_32x32.mat"), {"X": sv, "y": np.array([[10], [3]], np.uint8)})
+    d = ds.SVHNDataset(str(tmp_path), usage="train", shuffle=False)
+    rows = list(d.create_tuple_iterator(output_numpy=True))
+    assert rows[1][0].ravel()[:5].tolist() == [1, 3, 5, 7, 9] and [int(r[1]) for r in rows] == [0, 3]
+    assert rows[0][1].dtype == np.uint32
