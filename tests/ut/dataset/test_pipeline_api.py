@@ -108,6 +108,9 @@ def test_flags_and_bookkeeping():
     tree, copy_ = d.batch(2).create_ir_tree(getter_mode=True)
     assert tree is copy_ and copy_.num_parallel_workers == 1
     assert d.pre_process(d) is d
+    assert d.parse_tree() is d
+    d.pre_parse(False)
+    assert d.num_parallel_workers is None or d.num_parallel_workers >= 1
     d.iterator_bootstrap()
     assert d.parse() is d and d.post_parse(d) is d
     q = d.device_que(create_data_info_queue=True)
@@ -179,3 +182,16 @@ def test_dataset_cache(tmp_path):
         ds.TextFileDataset(str(tmp_path / "t.txt"), cache="x")
     with pytest.raises(ValueError, match="Input port is not within the required interval"):
         ds.DatasetCache(1, port=80)
+
+
+def test_transforms_plugin(tmp_path):
+    from sporax.dataset import transforms
+
+    lib = tmp_path / "plug.py"
+    lib.write_text("def scale(x, user_args=None):\n    return x * int(user_args)\n")
+    op = transforms.Plugin(str(lib), "scale", "3")
+    assert op(np.array([1, 2])).tolist() == [3, 6]
+    d = ds.NumpySlicesDataset(np.arange(3), shuffle=False).map(transforms.Plugin(str(lib), "scale", "2"))
+    assert _rows(d) == [0, 2, 4]
+    with pytest.raises(ValueError, match="does not exist"):
+        transforms.Plugin(str(tmp_path / "none.so"), "f")
