@@ -147,4 +147,38 @@ class SpeechCommandsDataset(_WavSource):
         return self._wav_rows(idx, lambda it: (np.asarray(it[1]), np.asarray(it[2]), np.int32(it[3])))
 
 
-__all__ += ["LJSpeechDataset", "SpeechCommandsDataset"]
+class CMUArcticDataset(_WavSource):
+    """CMU ARCTIC (``cmu_us_<name>_arctic/etc/txt.done.data`` and ``wav/arctic_<id>.wav``): columns waveform,
+    sample_rate (uint32), transcript, utterance_id."""
+
+    _NAMES = ("aew", "ahw", "aup", "awb", "axb", "bdl", "clb", "eey", "fem", "gka", "jmk", "ksp", "ljm", "lnh",
+              "rms", "rxr", "slp", "slt")  # fmt: skip
+
+    def __init__(self, dataset_dir, name=None, num_samples=None, num_parallel_workers=None, shuffle=None,
+                 sampler=None, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
+        import re
+
+        self.dataset_dir = check_dataset_dir(dataset_dir)
+        self.name = "aew" if name is None else name
+        if self.name not in self._NAMES:
+            raise ValueError(f"Input name is not within the valid set of {list(self._NAMES)}.")
+        root = os.path.join(self.dataset_dir, f"cmu_us_{self.name}_arctic")
+        meta = os.path.join(root, "etc", "txt.done.data")
+        if not os.path.isfile(meta):
+            raise ValueError(f"The file {meta} does not exist or permission denied!")
+        with open(meta, encoding="utf-8") as f:
+            found = [re.match(r'\(\s*(\S+)\s+"(.*)"\s*\)', ln.strip()) for ln in f if ln.strip()]
+        self._items = [(os.path.join(root, "wav", m.group(1) + ".wav"), m.group(2), m.group(1).split("_", 1)[-1])
+                       for m in found if m]  # fmt: skip
+        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+
+    def _columns(self):
+        return ["waveform", "sample_rate", "transcript", "utterance_id"]
+
+    def _fetch(self, idx):
+        out = self._wav_rows(idx, lambda it: (np.asarray(it[1]), np.asarray(it[2])))
+        out[1] = out[1].astype(np.uint32)
+        return out
+
+
+__all__ += ["LJSpeechDataset", "SpeechCommandsDataset", "CMUArcticDataset"]

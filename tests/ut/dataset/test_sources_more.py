@@ -154,3 +154,23 @@ def test_stl10_svhn(tmp_path):
     rows = list(d.create_tuple_iterator(output_numpy=True))
     assert rows[1][0].ravel()[:5].tolist() == [1, 3, 5, 7, 9] and [int(r[1]) for r in rows] == [0, 3]
     assert rows[0][1].dtype == np.uint32
+
+
+def test_cmu_arctic(tmp_path):
+    root = tmp_path / "cmu_us_aew_arctic"
+    (root / "wav").mkdir(parents=True)
+    (root / "etc").mkdir()
+    _wav(root / "wav" / "arctic_a0001.wav", rate=16000)
+    _wav(root / "wav" / "arctic_a0002.wav", rate=16000)
+    (root / "etc" / "txt.done.data").write_text(
+        '( arctic_a0001 "Author of the danger trail, Philip Steels, etc." )\n( arctic_a0002 "Not at this particular case, Tom." )\n'
+    )
+    d = ds.CMUArcticDataset(str(tmp_path), name="aew", shuffle=False)
+    assert d.get_col_names() == ["waveform", "sample_rate", "transcript", "utterance_id"]
+    rows = list(d.create_tuple_iterator(output_numpy=True))
+    assert rows[0][1].dtype == np.uint32 and int(rows[0][1]) == 16000
+    assert [str(r[2]) for r in rows] == [
+        "Author of the danger trail, Philip Steels, etc.",
+        "Not at this particular case, Tom.",
+    ]
+    assert [str(r[3]) for r in rows] == ["a0001", "a0002"]
