@@ -9,6 +9,7 @@ from . import (
     asgd,
     ftrl,
     lamb,
+    lars,
     lazyadam,
     momentum,
     optimizer,
@@ -25,6 +26,7 @@ from .adamax import *  # noqa: F403
 from .asgd import *  # noqa: F403
 from .ftrl import *  # noqa: F403
 from .lamb import *  # noqa: F403
+from .lars import *  # noqa: F403
 from .lazyadam import *  # noqa: F403
 from .momentum import *  # noqa: F403
 from .optimizer import *  # noqa: F403
@@ -47,6 +49,7 @@ __all__ = [
     *asgd.__all__,
     *ftrl.__all__,
     *lazyadam.__all__,
+    *lars.__all__,
     *proximal_ada_grad.__all__,
     *rprop.__all__,
 ]

@@ -26,6 +26,7 @@ __all__ = [
     "ApplyProximalAdagrad",
     "ApplyProximalGradientDescent",
     "ApplyRMSProp",
+    "LARSUpdate",
 ]
 
 
@@ -325,3 +326,35 @@ class AdamNoUpdateParam(Adam):
         _set(m, new_m)
         _set(v, new_v)
         return -delta
+
+
+class LARSUpdate(Primitive):
+    r"""LARS gradient (layer-wise adaptive rate scaling): with :math:`\|w\| = \sqrt{norm\_weight}` and
+    :math:`\|g\| = \sqrt{norm\_gradient}`, the local rate
+    :math:`c = hyperpara \cdot \|w\| / (\|g\| + wd \|w\| + \epsilon)` (1 when either norm is 0; with
+    `use_clip`, :math:`\min(c / lr, 1)` and at least 0); returns :math:`c\,(g + wd\, w)`.
+
+    Inputs: weight, gradient, norm_weight, norm_gradient, weight_decay, learning_rate. Outputs: the new gradient.
+    """
+
+    def __init__(self, epsilon: float = 1e-05, hyperpara: float = 0.001, use_clip: bool = False) -> None:
+        super().__init__()
+        self.epsilon = validator.check_value_type("epsilon", epsilon, [float], self.name)
+        self.hyperpara = validator.check_value_type("hyperpara", hyperpara, [float], self.name)
+        self.use_clip = validator.check_value_type("use_clip", use_clip, [bool], self.name)
+
+    def __call__(self, weight, gradient, norm_weight, norm_gradient, weight_decay, learning_rate):
+        ops = _ops()
+        if tuple(gradient.shape) != tuple(weight.shape):
+            raise TypeError(
+                f"For '{self.name}', the shape of 'gradient' must be the same as 'weight', but got "
+                f"{tuple(gradient.shape)} and {tuple(weight.shape)}."
+            )
+        wd, lr = _like(weight_decay, weight), _like(learning_rate, weight)
+        w_norm = ops.sqrt(ops.cast(norm_weight, weight.dtype).reshape(()))
+        g_norm = ops.sqrt(ops.cast(norm_gradient, weight.dtype).reshape(()))
+        coeff = self.hyperpara * w_norm / (g_norm + wd * w_norm + self.epsilon)
+        if self.use_clip:
+            coeff = ops.minimum(ops.maximum(coeff / lr, ops.zeros_like(coeff)), ops.ones_like(coeff))
+        coeff = ops.where((w_norm > 0) & (g_norm > 0), coeff, ops.ones_like(coeff))
+        return coeff * (gradient + wd * weight)
