@@ -166,6 +166,8 @@ def main():
     out["create_dct_none"] = A.create_dct(6, 12, A.NormMode.NONE)
     out["time_stretch"] = A.TimeStretch(hop_length=32, n_freq=65, fixed_rate=1.3)(CPLX)
     out["phase_vocoder"] = A.PhaseVocoder(0.8, np.linspace(0, np.pi * 32, 65, dtype=np.float32)[:, None])(CPLX)
+    out["phaser"] = A.Phaser(8000, 0.5, 0.8, 2.0, 0.3, 1.0, True)(WAV)
+    out["phaser_tri"] = A.Phaser(8000, sinusoidal=False)(WAV)
     np.savez_compressed(OUT, **out)
     print("wrote", OUT, len(out))
 

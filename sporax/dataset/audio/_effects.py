@@ -352,3 +352,50 @@ class SlidingWindowCmn(TensorOperation):
                 var = (win**2).mean(1) - win.mean(1) ** 2
                 out[:, i] /= np.sqrt(np.maximum(var, 1e-20))
         return out.reshape(shape).astype(np.float32)
+
+
+def _wave_table(sine, table_size, lo, hi, phase):
+    """torchaudio's integer modulation table."""
+    offset = int(phase / math.pi / 2 * table_size + 0.5)
+    point = (np.arange(table_size) + offset) % table_size
+    if sine:
+        d = (np.sin(point / table_size * 2 * math.pi) + 1) / 2
+    else:
+        d = point * 2.0 / table_size
+        v = np.floor(4 * point / table_size)
+        d = np.where(v == 0, d + 0.5, np.where((v == 1) | (v == 2), 1.5 - d, d - 1.5))
+    d = d * (hi - lo) + lo
+    return np.where(d < 0, d - 0.5, d + 0.5).astype(np.int32)
+
+
+class Phaser(TensorOperation):
+    """A phaser effect: the input mixed with a delayed copy whose delay is modulated (sine or triangle)."""
+
+    def __init__(self, sample_rate, gain_in=0.4, gain_out=0.74, delay_ms=3.0, decay=0.4, mod_speed=0.5,
+                 sinusoidal=True) -> None:  # fmt: skip
+        self.sample_rate = check_pipeline_int(sample_rate, "sample_rate", -(2**31), 2**31 - 1)
+        if not 0 <= gain_in <= 1 or not 0 <= delay_ms <= 5 or not 0 <= decay <= 0.99 or not 0.1 <= mod_speed <= 2:
+            raise ValueError("Phaser: gain_in, delay_ms, decay or mod_speed is out of its valid range.")
+        self.gain_in, self.gain_out, self.delay_ms, self.decay = gain_in, gain_out, delay_ms, decay
+        self.mod_speed, self.sinusoidal = mod_speed, bool(sinusoidal)
+
+    def _apply(self, x):
+        a = np.asarray(x, np.float64)
+        flat = a.reshape(-1, a.shape[-1]) * self.gain_in
+        dlen = int(self.delay_ms * 0.001 * self.sample_rate + 0.5)
+        mlen = int(self.sample_rate / self.mod_speed + 0.5)
+        mod = _wave_table(self.sinusoidal, mlen, 1.0, float(dlen), math.pi / 2)
+        buf = np.zeros((dlen, flat.shape[0]))
+        out = np.empty_like(flat)
+        dpos = mpos = 0
+        for i in range(flat.shape[1]):
+            idx = int((dpos + mod[mpos]) % dlen)
+            mpos = (mpos + 1) % mlen
+            dpos = (dpos + 1) % dlen
+            t = flat[:, i] + buf[idx]
+            buf[dpos] = t * self.decay
+            out[:, i] = t
+        return _out(np.clip(out * self.gain_out, -1, 1).reshape(a.shape), x)
+
+
+__all__ += ["Phaser"]

@@ -86,6 +86,8 @@ CASES = {
     "sliding_cmn_center": (lambda: A.SlidingWindowCmn(8, 3, True, True), SPEC[0].T.copy()),
     "resample": (lambda: A.Resample(8000, 6000), WAV),
     "resample_kaiser": (lambda: A.Resample(8000, 12000, A.ResampleMethod.KAISER_WINDOW, 6, 0.95, 14.0), WAV),
+    "phaser": (lambda: A.Phaser(8000, 0.5, 0.8, 2.0, 0.3, 1.0, True), WAV),
+    "phaser_tri": (lambda: A.Phaser(8000, sinusoidal=False), WAV),
 }  # fmt: skip
 
 
@@ -137,3 +139,6 @@ def test_inverse_random_and_checks():
     with pytest.raises(ValueError):
         A.DeemphBiquad(16000)
     assert A.Interpolation.QUADRATIC == "quadratic" and A.Modulation.TRIANGULAR == "triangular"
+    import __future__
+
+    assert A.absolute_import is __future__.absolute_import
