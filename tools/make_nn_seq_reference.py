@@ -248,9 +248,12 @@ def _lstm_op_cases():
         g = 4 * h
         n = sum(g * ((i if layer == 0 else h * d) + h) for layer in range(layers)) * d + (g * layers * d if bias else 0)
         op = ops.LSTM(i, h, layers, bias, d == 2, 0.0)
-        inputs = [r.uniform(-1, 1, (5, 2, i)).astype(np.float32), r.uniform(-0.5, 0.5, (layers * d, 2, h)).astype(
-            np.float32), r.uniform(-0.5, 0.5, (layers * d, 2, h)).astype(np.float32),
-            r.uniform(-0.4, 0.4, (n, 1, 1)).astype(np.float32)]
+        inputs = [
+            r.uniform(-1, 1, (5, 2, i)).astype(np.float32),
+            r.uniform(-0.5, 0.5, (layers * d, 2, h)).astype(np.float32),
+            r.uniform(-0.5, 0.5, (layers * d, 2, h)).astype(np.float32),
+            r.uniform(-0.4, 0.4, (n, 1, 1)).astype(np.float32),
+        ]
         cases.append((f"P.lstm_{i}{h}{layers}{d}{int(bias)}", lambda *a, op=op: op(*a)[:3], inputs))
     return cases
 
@@ -259,8 +262,10 @@ def _detection_cases():
     """(name, function, inputs, differentiable) for the detection/decoding ops."""
     r = _rng(8)
     feats = r.uniform(-1, 1, (2, 3, 6, 5)).astype(np.float32)
-    rois = np.array([[0, 0.5, 1.0, 3.5, 4.0], [1, 2.0, 0.0, 8.0, 9.0], [0, -2.0, -1.0, 1.0, 2.0],
-                     [1, 1.0, 1.0, 1.0, 1.0]], np.float32)
+    rois = np.array(
+        [[0, 0.5, 1.0, 3.5, 4.0], [1, 2.0, 0.0, 8.0, 9.0], [0, -2.0, -1.0, 1.0, 2.0], [1, 1.0, 1.0, 1.0, 1.0]],
+        np.float32,
+    )
     logits = r.uniform(-1, 1, (6, 3, 4)).astype(np.float32)
     logits[2, 0] = logits[1, 0]  # a repeat to merge
     boxes = r.uniform(0, 1, (2, 6, 1, 4)).astype(np.float32)
@@ -272,18 +277,34 @@ def _detection_cases():
         # (roi_end_mode=0: MindSpore 2.10's CPU ROIAlignGrad does not match its own forward; values only)
         ("D.roialign_end0", lambda f, x: ops.ROIAlign(2, 2, 1.0, 3, 0)(f, x), [feats, rois], False),
         ("D.ctc", lambda x, n: ops.CTCGreedyDecoder()(x, n), [logits, np.array([6, 4, 0], np.int32)], False),
-        ("D.ctc_nomerge", lambda x, n: ops.CTCGreedyDecoder(False)(x, n), [logits, np.array([6, 5, 3], np.int32)],
-         False),
-        ("D.nms_overlaps", lambda o, sc: ops.NonMaxSuppressionWithOverlaps()(o, sc, Tensor(4, ms.int32),
-                                                                             Tensor(0.5, ms.float32),
-                                                                             Tensor(0.2, ms.float32)),
-         [ov, r.uniform(0, 1, 6).astype(np.float32)], False),
-        ("D.combined_nms", lambda b, sc: ops.CombinedNonMaxSuppression()(b, sc, Tensor(3, ms.int32),
-                                                                         Tensor(4, ms.int32), Tensor(0.3, ms.float32),
-                                                                         Tensor(0.1, ms.float32)),
-         [boxes, r.uniform(0, 1, (2, 6, 2)).astype(np.float32)], False),
-        ("D.no_repeat_ngram", lambda sq, lp: ops.NoRepeatNGram(2)(sq, lp),
-         [seq, r.uniform(-1, 0, (2, 2, 5)).astype(np.float32)], False),
+        (
+            "D.ctc_nomerge",
+            lambda x, n: ops.CTCGreedyDecoder(False)(x, n),
+            [logits, np.array([6, 5, 3], np.int32)],
+            False,
+        ),
+        (
+            "D.nms_overlaps",
+            lambda o, sc: ops.NonMaxSuppressionWithOverlaps()(
+                o, sc, Tensor(4, ms.int32), Tensor(0.5, ms.float32), Tensor(0.2, ms.float32)
+            ),
+            [ov, r.uniform(0, 1, 6).astype(np.float32)],
+            False,
+        ),
+        (
+            "D.combined_nms",
+            lambda b, sc: ops.CombinedNonMaxSuppression()(
+                b, sc, Tensor(3, ms.int32), Tensor(4, ms.int32), Tensor(0.3, ms.float32), Tensor(0.1, ms.float32)
+            ),
+            [boxes, r.uniform(0, 1, (2, 6, 2)).astype(np.float32)],
+            False,
+        ),
+        (
+            "D.no_repeat_ngram",
+            lambda sq, lp: ops.NoRepeatNGram(2)(sq, lp),
+            [seq, r.uniform(-1, 0, (2, 2, 5)).astype(np.float32)],
+            False,
+        ),
     ]
 
 
@@ -403,8 +424,25 @@ def _flat_ms(tree, prefix, out):
     out[prefix] = tree
 
 
+def _checkpoints(store):
+    """MindSpore-saved checkpoints of an LSTM and a TransformerEncoderLayer (their default random weights) and
+    their outputs on a fixed input: sporax must load them by MindSpore's parameter names and reproduce them."""
+    x = _rng(9).uniform(-1, 1, (2, 5, 8)).astype(np.float32)
+    store["ckpt/x"] = x
+    nets = {
+        "lstm": nn.LSTM(8, 4, 2, batch_first=True, bidirectional=True),
+        "encoder": nn.TransformerEncoderLayer(8, 2, 16, batch_first=True),
+    }
+    for name, net in nets.items():
+        net.set_train(False)
+        out = net(Tensor(x))
+        store[f"ckpt/{name}/out"] = (out[0] if isinstance(out, tuple) else out).asnumpy()
+        ms.save_checkpoint(net, str(OUT.parent / f"nn_seq_{name}.ckpt"))
+
+
 def main():
     store, meta = {}, {}
+    _checkpoints(store)
     for name, factory, args in _rnn_cases():
         run_case(name, factory, args, store, meta)
     for name, factory, args, *train in _norm_cases():
