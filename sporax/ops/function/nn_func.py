@@ -62,6 +62,7 @@ from .loss_func import (  # noqa: F401
     softmax_cross_entropy_with_logits,
     sparse_softmax_cross_entropy_with_logits,
 )
+from .attention_func import multi_head_attention_forward  # noqa: F401  (MindSpore's ops.function.nn_func path)
 
 __all__ = [
     "dense",
