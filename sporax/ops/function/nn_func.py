@@ -47,6 +47,7 @@ from .activation_func import (  # noqa: F401  (re-exported: nn_func keeps its na
     softplus,
     softsign,
 )
+from .attention_func import multi_head_attention_forward  # noqa: F401  (MindSpore's ops.function.nn_func path)
 from .loss_func import (  # noqa: F401
     _check_reduction,
     _reduce,
@@ -62,7 +63,6 @@ from .loss_func import (  # noqa: F401
     softmax_cross_entropy_with_logits,
     sparse_softmax_cross_entropy_with_logits,
 )
-from .attention_func import multi_head_attention_forward  # noqa: F401  (MindSpore's ops.function.nn_func path)
 
 __all__ = [
     "dense",
