@@ -168,6 +168,10 @@ def main():
     out["phase_vocoder"] = A.PhaseVocoder(0.8, np.linspace(0, np.pi * 32, 65, dtype=np.float32)[:, None])(CPLX)
     out["phaser"] = A.Phaser(8000, 0.5, 0.8, 2.0, 0.3, 1.0, True)(WAV)
     out["phaser_tri"] = A.Phaser(8000, sinusoidal=False)(WAV)
+    out["flanger"] = A.Flanger(8000)(WAV)
+    out["flanger_quad"] = A.Flanger(
+        8000, 2.0, 3.0, 20.0, 50.0, 1.5, 40.0, A.Modulation.TRIANGULAR, A.Interpolation.QUADRATIC
+    )(WAV)
     np.savez_compressed(OUT, **out)
     print("wrote", OUT, len(out))
 

@@ -354,8 +354,8 @@ class SlidingWindowCmn(TensorOperation):
         return out.reshape(shape).astype(np.float32)
 
 
-def _wave_table(sine, table_size, lo, hi, phase):
-    """torchaudio's integer modulation table."""
+def _wave_table(sine, table_size, lo, hi, phase, as_int=True):
+    """torchaudio's modulation table (int32, or float32 with ``as_int=False``)."""
     offset = int(phase / math.pi / 2 * table_size + 0.5)
     point = (np.arange(table_size) + offset) % table_size
     if sine:
@@ -365,6 +365,8 @@ def _wave_table(sine, table_size, lo, hi, phase):
         v = np.floor(4 * point / table_size)
         d = np.where(v == 0, d + 0.5, np.where((v == 1) | (v == 2), 1.5 - d, d - 1.5))
     d = d * (hi - lo) + lo
+    if not as_int:
+        return d.astype(np.float32)
     return np.where(d < 0, d - 0.5, d + 0.5).astype(np.int32)
 
 
@@ -398,4 +400,66 @@ class Phaser(TensorOperation):
         return _out(np.clip(out * self.gain_out, -1, 1).reshape(a.shape), x)
 
 
-__all__ += ["Phaser"]
+class Flanger(TensorOperation):
+    """A flanger effect on ``(..., channel, time)``: each channel mixed with a copy delayed by a modulated
+    ``delay`` .. ``delay + depth`` ms (with feedback ``regen`` %, mix ``width`` %, channel phase ``phase`` %)."""
+
+    def __init__(self, sample_rate, delay=0.0, depth=2.0, regen=0.0, width=71.0, speed=0.5, phase=25.0,
+                 modulation="sinusoidal", interpolation="linear") -> None:  # fmt: skip
+        from .utils import Interpolation, Modulation
+
+        self.sample_rate = check_pipeline_int(sample_rate, "sample_rate", -(2**31), 2**31 - 1)
+        if not 0 <= delay <= 30 or not 0 <= depth <= 10 or not -95 <= regen <= 95 or not 0 <= width <= 100:
+            raise ValueError("Flanger: delay, depth, regen or width is out of its valid range.")
+        if not 0.1 <= speed <= 10 or not 0 <= phase <= 100:
+            raise ValueError("Flanger: speed or phase is out of its valid range.")
+        self.delay, self.depth, self.regen, self.width, self.speed, self.phase = (
+            delay,
+            depth,
+            regen,
+            width,
+            speed,
+            phase,
+        )
+        self.modulation, self.interpolation = Modulation(modulation), Interpolation(interpolation)
+
+    def _apply(self, x):
+        a = np.asarray(x, np.float64)
+        shape = a.shape
+        w = a.reshape(-1, shape[-2], shape[-1])
+        fb, dg, cph = self.regen / 100, self.width / 100, self.phase / 100
+        dmin, ddepth = self.delay / 1000, self.depth / 1000
+        nch, sr = w.shape[-2], self.sample_rate
+        in_gain = 1.0 / (1 + dg)
+        dg = dg / (1 + dg) * (1 - abs(fb))
+        blen = int((dmin + ddepth) * sr + 0.5) + 2
+        bufs = np.zeros((w.shape[0], nch, blen))
+        last = np.zeros((w.shape[0], nch))
+        lfo_len = int(sr / self.speed)
+        lfo = _wave_table(self.modulation.value == "sinusoidal", lfo_len, float(math.floor(dmin * sr + 0.5)),
+                          float(blen - 2.0), 3 * math.pi / 2, as_int=False).astype(np.float64)  # fmt: skip
+        out = np.zeros_like(w)
+        pos = lfo_pos = 0
+        ch = np.arange(nch)
+        cur_phase = (ch * lfo_len * cph + 0.5).astype(np.int64)
+        quad = self.interpolation.value == "quadratic"
+        for i in range(w.shape[-1]):
+            pos = (pos + blen - 1) % blen
+            d = lfo[(lfo_pos + cur_phase) % lfo_len].astype(np.float32).astype(np.float64)
+            frac, idel = d - np.floor(d), np.floor(d).astype(np.int64)
+            bufs[:, :, pos] = w[:, :, i] + last * fb
+            d0 = bufs[:, ch, (pos + idel) % blen]
+            d1 = bufs[:, ch, (pos + idel + 1) % blen]
+            if quad:
+                d2 = bufs[:, ch, (pos + idel + 2) % blen] - d0
+                d1 = d1 - d0
+                delayed = d0 + ((d2 * 0.5 - d1) * frac + (d1 * 2 - d2 * 0.5)) * frac
+            else:
+                delayed = d0 + (d1 - d0) * frac
+            last = delayed
+            out[:, :, i] = w[:, :, i] * in_gain + delayed * dg
+            lfo_pos = (lfo_pos + 1) % lfo_len
+        return _out(np.clip(out, -1, 1).reshape(shape), x)
+
+
+__all__ += ["Phaser", "Flanger"]

@@ -88,6 +88,9 @@ CASES = {
     "resample_kaiser": (lambda: A.Resample(8000, 12000, A.ResampleMethod.KAISER_WINDOW, 6, 0.95, 14.0), WAV),
     "phaser": (lambda: A.Phaser(8000, 0.5, 0.8, 2.0, 0.3, 1.0, True), WAV),
     "phaser_tri": (lambda: A.Phaser(8000, sinusoidal=False), WAV),
+    "flanger": (lambda: A.Flanger(8000), WAV),
+    "flanger_quad": (lambda: A.Flanger(8000, 2.0, 3.0, 20.0, 50.0, 1.5, 40.0, A.Modulation.TRIANGULAR,
+                                       A.Interpolation.QUADRATIC), WAV),
 }  # fmt: skip
 
 
