@@ -168,6 +168,9 @@ def main():
     out["phase_vocoder"] = A.PhaseVocoder(0.8, np.linspace(0, np.pi * 32, 65, dtype=np.float32)[:, None])(CPLX)
     out["phaser"] = A.Phaser(8000, 0.5, 0.8, 2.0, 0.3, 1.0, True)(WAV)
     out["phaser_tri"] = A.Phaser(8000, sinusoidal=False)(WAV)
+    t = np.arange(4000) / 8000.0
+    out["PITCH_WAV"] = np.stack([np.sin(2 * np.pi * 220 * t), np.sin(2 * np.pi * 330 * t) * 0.5]).astype(np.float32)
+    out["detect_pitch"] = A.DetectPitchFrequency(8000, 0.02, 5, 85, 2000)(out["PITCH_WAV"])
     out["flanger"] = A.Flanger(8000)(WAV)
     out["flanger_quad"] = A.Flanger(
         8000, 2.0, 3.0, 20.0, 50.0, 1.5, 40.0, A.Modulation.TRIANGULAR, A.Interpolation.QUADRATIC

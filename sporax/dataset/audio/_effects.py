@@ -462,4 +462,47 @@ class Flanger(TensorOperation):
         return _out(np.clip(out, -1, 1).reshape(shape), x)
 
 
-__all__ += ["Phaser", "Flanger"]
+class DetectPitchFrequency(TensorOperation):
+    """Pitch (Hz) per frame by normalized cross-correlation (NCCF) over lags, median-smoothed over
+    ``win_length`` frames: shape ``(..., frames)``."""
+
+    def __init__(self, sample_rate, frame_time=0.01, win_length=30, freq_low=85, freq_high=3400) -> None:
+        if sample_rate == 0 or frame_time <= 0 or freq_low <= 0 or freq_high <= 0:
+            raise ValueError("DetectPitchFrequency: sample_rate, frame_time, freq_low and freq_high must be positive.")
+        self.sample_rate, self.frame_time = sample_rate, frame_time
+        self.win_length = check_pipeline_int(win_length, "win_length", 1, 2**31 - 1)
+        self.freq_low, self.freq_high = freq_low, freq_high
+
+    def _apply(self, x):
+        a = np.asarray(x, np.float32)
+        shape = a.shape
+        w = a.reshape(-1, shape[-1]).astype(np.float32)
+        eps = np.float32(1e-9)
+        sr = self.sample_rate
+        lags = int(math.ceil(sr / self.freq_low))
+        fsize = int(math.ceil(sr * self.frame_time))
+        nframes = int(math.ceil(w.shape[-1] / fsize))
+        w = np.pad(w, [(0, 0), (0, lags + nframes * fsize - w.shape[-1])])
+        nccf = np.empty((w.shape[0], nframes, lags), np.float32)
+        for lag in range(1, lags + 1):
+            s1 = w[:, :-lag][:, : nframes * fsize].reshape(w.shape[0], nframes, fsize)
+            s2 = w[:, lag:][:, : nframes * fsize].reshape(w.shape[0], nframes, fsize)
+            n1 = (eps + np.sqrt((s1 * s1).sum(-1))) ** 2
+            n2 = (eps + np.sqrt((s2 * s2).sum(-1))) ** 2
+            nccf[..., lag - 1] = (s1 * s2).sum(-1) / n1 / n2
+        lag_min = int(math.ceil(sr / self.freq_high))
+        best_v, best_i = nccf[..., lag_min:].max(-1), nccf[..., lag_min:].argmax(-1)
+        half = nccf.shape[-1] // 2
+        half_v, half_i = nccf[..., lag_min:half].max(-1), nccf[..., lag_min:half].argmax(-1)
+        mask = half_v > 0.99 * best_v
+        idx = np.where(mask, half_i, best_i) + lag_min + 1
+        pad = (self.win_length - 1) // 2
+        idx = np.concatenate([np.repeat(idx[:, :1], pad, 1), idx], 1) if pad else idx
+        n_out = idx.shape[1] - self.win_length + 1
+        rolled = np.stack([idx[:, j : j + self.win_length] for j in range(n_out)], 1)
+        med = np.sort(rolled, -1)[..., (self.win_length - 1) // 2]
+        freq = sr / (eps + med.astype(np.float32))
+        return freq.reshape(*shape[:-1], -1).astype(np.float32)
+
+
+__all__ += ["Phaser", "Flanger", "DetectPitchFrequency"]

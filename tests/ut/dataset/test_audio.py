@@ -142,6 +142,8 @@ def test_inverse_random_and_checks():
     with pytest.raises(ValueError):
         A.DeemphBiquad(16000)
     assert A.Interpolation.QUADRATIC == "quadratic" and A.Modulation.TRIANGULAR == "triangular"
+    pitch = A.DetectPitchFrequency(8000, 0.02, 5, 85, 2000)(REF["PITCH_WAV"])
+    np.testing.assert_allclose(pitch, REF["detect_pitch"], rtol=1e-6)
     import __future__
 
     assert A.absolute_import is __future__.absolute_import
