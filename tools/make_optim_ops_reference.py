@@ -102,6 +102,46 @@ CASES = {
         [("m", arr(2)), ("v", arr(3, 0.1, 1.0))],
         lambda: [f(0.9), f(0.999), f(0.01), f(0.9), f(0.999), f(1e-8), Tensor(arr(4))],
     ),
+    "ApplyKerasMomentum": (
+        lambda: ops.ApplyKerasMomentum(),
+        [("var", arr(1)), ("accum", arr(2))],
+        lambda: [f(0.1), Tensor(arr(4)), f(0.9)],
+    ),
+    "ApplyKerasMomentum_nesterov": (
+        lambda: ops.ApplyKerasMomentum(use_nesterov=True),
+        [("var", arr(1)), ("accum", arr(2))],
+        lambda: [f(0.1), Tensor(arr(4)), f(0.9)],
+    ),
+    "ApplyAdamWithAmsgrad": (
+        lambda: ops.ApplyAdamWithAmsgrad(0.9, 0.999, 1e-8),
+        [("var", arr(1)), ("m", arr(2)), ("v", arr(3, 0.1, 1.0)), ("vhat", arr(5, 0.1, 1.0))],
+        lambda: [f(0.9), f(0.999), f(0.01), Tensor(arr(4))],
+    ),
+    "SparseApplyAdagrad": (
+        lambda: ops.SparseApplyAdagrad(lr=0.1),
+        [("var", arr(1)), ("accum", arr(2, 0.1, 1.0))],
+        lambda: [Tensor(arr(4)[:1]), Tensor(np.array([1], np.int32))],
+    ),
+    "SparseApplyAdagradV2": (
+        lambda: ops.SparseApplyAdagradV2(lr=0.1, epsilon=1e-6),
+        [("var", arr(1)), ("accum", arr(2, 0.1, 1.0))],
+        lambda: [Tensor(arr(4)), Tensor(np.array([1, 0], np.int32))],
+    ),
+    "SparseApplyProximalAdagrad": (
+        lambda: ops.SparseApplyProximalAdagrad(),
+        [("var", arr(1)), ("accum", arr(2, 0.1, 1.0))],
+        lambda: [f(0.1), f(0.01), f(0.02), Tensor(arr(4)[:1]), Tensor(np.array([1], np.int32))],
+    ),
+    "SparseApplyFtrl": (
+        lambda: ops.SparseApplyFtrl(lr=0.1, l1=0.0, l2=0.02, lr_power=-0.5),
+        [("var", arr(1)), ("accum", arr(2, 0.1, 1.0)), ("linear", arr(3))],
+        lambda: [Tensor(arr(4)[:1]), Tensor(np.array([1], np.int32))],
+    ),
+    "SparseApplyRMSProp": (
+        lambda: ops.SparseApplyRMSProp(0.9, 0.5, 1e-6),
+        [("var", arr(1)), ("ms", arr(2, 0.1, 1.0)), ("mom", arr(3))],
+        lambda: [f(0.01), Tensor(arr(4)), Tensor(np.array([1, 0], np.int32))],
+    ),
 }
 
 

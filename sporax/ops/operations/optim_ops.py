@@ -27,6 +27,13 @@ __all__ = [
     "ApplyProximalGradientDescent",
     "ApplyRMSProp",
     "LARSUpdate",
+    "ApplyKerasMomentum",
+    "ApplyAdamWithAmsgrad",
+    "SparseApplyAdagrad",
+    "SparseApplyAdagradV2",
+    "SparseApplyProximalAdagrad",
+    "SparseApplyFtrl",
+    "SparseApplyRMSProp",
 ]
 
 
@@ -47,6 +54,48 @@ def _like(x: Any, ref: Any) -> Any:
 def _set(target: Any, value: Any) -> Any:
     _ops().assign(target, value)
     return value
+
+
+def _adagrad_math(var, accum, lr, grad, update_slots, epsilon):
+    ops = _ops()
+    new_accum = accum + grad * grad if update_slots else accum
+    denom = ops.sqrt(new_accum) if epsilon is None else ops.sqrt(new_accum) + epsilon
+    return var - lr * grad / denom, new_accum
+
+
+def _proximal_adagrad_math(var, accum, lr, l1, l2, grad):
+    ops = _ops()
+    new_accum = accum + grad * grad
+    lr = lr / ops.sqrt(new_accum)  # the adapted rate enters the shrinkage too (MindSpore's kernel, as TF's)
+    prox = var - lr * grad
+    new_var = ops.sign(prox) / (1 + lr * l2) * ops.maximum(ops.abs(prox) - lr * l1, ops.zeros_like(prox))
+    return new_var, new_accum
+
+
+def _ftrl_math(var, accum, linear, grad, lr, l1, l2, p):
+    ops = _ops()
+    accum_new = accum + grad * grad
+    new_linear = linear + grad - (ops.pow(accum_new, -p) - ops.pow(accum, -p)) / lr * var
+    quadratic = ops.pow(accum_new, -p) / lr + 2 * l2
+    x = ops.sign(new_linear) * l1 - new_linear
+    new_var = ops.where(ops.abs(new_linear) > l1, x / quadratic, ops.zeros_like(var))
+    return new_var, accum_new, new_linear
+
+
+def _rmsprop_math(var, mean_square, moment, grad, lr, rho, u, eps):
+    ops = _ops()
+    ms_new = rho * mean_square + (1 - rho) * grad * grad
+    mom = u * moment + lr * grad / ops.sqrt(ms_new + eps)
+    return var - mom, ms_new, mom
+
+
+def _sparse(math, indices, tensors, rest):
+    """Rows ``indices`` of each of ``tensors`` updated by ``math(*rows, *rest)``; returns the full tensors."""
+    ops = _ops()
+    idx = indices.reshape(-1)
+    rows = [ops.gather(t, idx, 0) for t in tensors]
+    new_rows = math(*rows, *rest)
+    return tuple(ops.tensor_scatter_update(t, idx.reshape(-1, 1), r) for t, r in zip(tensors, new_rows))
 
 
 class ApplyAdaMax(Primitive):
@@ -94,10 +143,9 @@ class ApplyAdagrad(Primitive):
         self.update_slots = validator.check_value_type("update_slots", update_slots, [bool], self.name)
 
     def __call__(self, var, accum, lr, grad):
-        ops = _ops()
-        lr = _like(lr, var)
-        new_accum = _set(accum, accum + grad * grad) if self.update_slots else accum
-        return _set(var, var - lr * grad / ops.sqrt(new_accum)), new_accum
+        new_var, new_accum = _adagrad_math(var, accum, _like(lr, var), grad, self.update_slots, None)
+        _set(accum, new_accum)
+        return _set(var, new_var), new_accum
 
 
 class ApplyAdagradV2(Primitive):
@@ -113,10 +161,9 @@ class ApplyAdagradV2(Primitive):
         self.update_slots = validator.check_value_type("update_slots", update_slots, [bool], self.name)
 
     def __call__(self, var, accum, lr, grad):
-        ops = _ops()
-        lr = _like(lr, var)
-        new_accum = _set(accum, accum + grad * grad) if self.update_slots else accum
-        return _set(var, var - lr * grad / (ops.sqrt(new_accum) + self.epsilon)), new_accum
+        new_var, new_accum = _adagrad_math(var, accum, _like(lr, var), grad, self.update_slots, self.epsilon)
+        _set(accum, new_accum)
+        return _set(var, new_var), new_accum
 
 
 class ApplyFtrl(Primitive):
@@ -133,13 +180,8 @@ class ApplyFtrl(Primitive):
         self.use_locking = validator.check_value_type("use_locking", use_locking, [bool], self.name)
 
     def __call__(self, var, accum, linear, grad, lr, l1, l2, lr_power):
-        ops = _ops()
-        lr, l1, l2, p = (_like(x, var) for x in (lr, l1, l2, lr_power))
-        accum_new = accum + grad * grad
-        new_linear = linear + grad - (ops.pow(accum_new, -p) - ops.pow(accum, -p)) / lr * var
-        quadratic = ops.pow(accum_new, -p) / lr + 2 * l2
-        x = ops.sign(new_linear) * l1 - new_linear
-        new_var = ops.where(ops.abs(new_linear) > l1, x / quadratic, ops.zeros_like(var))
+        args = (_like(x, var) for x in (lr, l1, l2, lr_power))
+        new_var, accum_new, new_linear = _ftrl_math(var, accum, linear, grad, *args)
         _set(accum, accum_new)
         _set(linear, new_linear)
         return _set(var, new_var)
@@ -157,12 +199,8 @@ class ApplyProximalAdagrad(Primitive):
         self.use_locking = validator.check_value_type("use_locking", use_locking, [bool], self.name)
 
     def __call__(self, var, accum, lr, l1, l2, grad):
-        ops = _ops()
-        lr, l1, l2 = (_like(x, var) for x in (lr, l1, l2))
-        new_accum = _set(accum, accum + grad * grad)
-        lr = lr / ops.sqrt(new_accum)  # the adapted rate enters the shrinkage too (MindSpore's kernel, as TF's)
-        prox = var - lr * grad
-        new_var = ops.sign(prox) / (1 + lr * l2) * ops.maximum(ops.abs(prox) - lr * l1, ops.zeros_like(prox))
+        new_var, new_accum = _proximal_adagrad_math(var, accum, *(_like(x, var) for x in (lr, l1, l2)), grad)
+        _set(accum, new_accum)
         return _set(var, new_var), new_accum
 
 
@@ -199,11 +237,11 @@ class ApplyRMSProp(Primitive):
         self.use_locking = validator.check_value_type("use_locking", use_locking, [bool], self.name)
 
     def __call__(self, var, mean_square, moment, learning_rate, grad, decay, momentum, epsilon):
-        ops = _ops()
-        lr, rho, u, eps = (_like(x, var) for x in (learning_rate, decay, momentum, epsilon))
-        ms_new = _set(mean_square, rho * mean_square + (1 - rho) * grad * grad)
-        mom = _set(moment, u * moment + lr * grad / ops.sqrt(ms_new + eps))
-        return _set(var, var - mom)
+        args = (_like(x, var) for x in (learning_rate, decay, momentum, epsilon))
+        new_var, ms_new, mom = _rmsprop_math(var, mean_square, moment, grad, *args)
+        _set(mean_square, ms_new)
+        _set(moment, mom)
+        return _set(var, new_var)
 
 
 class ApplyCenteredRMSProp(Primitive):
@@ -358,3 +396,146 @@ class LARSUpdate(Primitive):
             coeff = ops.minimum(ops.maximum(coeff / lr, ops.zeros_like(coeff)), ops.ones_like(coeff))
         coeff = ops.where((w_norm > 0) & (g_norm > 0), coeff, ops.ones_like(coeff))
         return coeff * (gradient + wd * weight)
+
+
+class ApplyKerasMomentum(Primitive):
+    r"""Keras momentum: :math:`accum = accum\, u - g\, lr`; :math:`var = var + accum\, u - g\, lr` with
+    `use_nesterov`, else :math:`var = var + accum`.
+
+    Inputs: var, accum (Parameters), lr, grad, momentum. Outputs: (var, accum).
+    """
+
+    def __init__(self, use_locking: bool = False, use_nesterov: bool = False) -> None:
+        super().__init__()
+        self.use_locking = validator.check_value_type("use_locking", use_locking, [bool], self.name)
+        self.use_nesterov = validator.check_value_type("use_nesterov", use_nesterov, [bool], self.name)
+
+    def __call__(self, var, accum, lr, grad, momentum):
+        lr, u = _like(lr, var), _like(momentum, var)
+        new_accum = _set(accum, accum * u - grad * lr)
+        new_var = var + new_accum * u - grad * lr if self.use_nesterov else var + new_accum
+        return _set(var, new_var), new_accum
+
+
+class ApplyAdamWithAmsgrad(Primitive):
+    r"""AMSGrad: Adam's moments, :math:`\hat v = \max(\hat v, v)`,
+    :math:`var = var - lr\sqrt{1-\beta_2^t}/(1-\beta_1^t)\, m / (\sqrt{\hat v} + \epsilon)`.
+
+    Inputs: var, m, v, vhat (Parameters), beta1_power, beta2_power, lr, grad. Outputs: (var, m, v, vhat).
+    """
+
+    def __init__(self, beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-8, use_locking: bool = False):
+        super().__init__()
+        self.beta1 = validator.check_value_type("beta1", beta1, [float], self.name)
+        self.beta2 = validator.check_value_type("beta2", beta2, [float], self.name)
+        self.epsilon = validator.check_value_type("epsilon", epsilon, [float], self.name)
+        self.use_locking = validator.check_value_type("use_locking", use_locking, [bool], self.name)
+
+    def __call__(self, var, m, v, vhat, beta1_power, beta2_power, lr, grad):
+        ops = _ops()
+        b1p, b2p, lr = (_like(x, var) for x in (beta1_power, beta2_power, lr))
+        b1, b2 = self.beta1, self.beta2
+        lr_t = lr * ops.sqrt(1 - b2p) / (1 - b1p)
+        new_m = _set(m, b1 * m + (1 - b1) * grad)
+        new_v = _set(v, b2 * v + (1 - b2) * grad * grad)
+        new_vhat = _set(vhat, ops.maximum(vhat, new_v))
+        new_var = _set(var, var - lr_t * new_m / (ops.sqrt(new_vhat) + self.epsilon))
+        return new_var, new_m, new_v, new_vhat
+
+
+class SparseApplyAdagrad(Primitive):
+    """Adagrad (``ApplyAdagrad``) on the rows `indices` of var and accum; `grad` holds those rows.
+
+    Inputs: var, accum (Parameters), grad, indices. Outputs: (var, accum).
+    """
+
+    def __init__(self, lr: float, update_slots: bool = True, use_locking: bool = False) -> None:
+        super().__init__()
+        self.lr = validator.check_value_type("lr", lr, [float], self.name)
+        self.update_slots = validator.check_value_type("update_slots", update_slots, [bool], self.name)
+        self.use_locking = validator.check_value_type("use_locking", use_locking, [bool], self.name)
+
+    _epsilon = None
+
+    def __call__(self, var, accum, grad, indices):
+        new_var, new_accum = _sparse(
+            _adagrad_math, indices, (var, accum), (self.lr, grad, self.update_slots, self._epsilon)
+        )
+        _set(accum, new_accum)
+        return _set(var, new_var), new_accum
+
+
+class SparseApplyAdagradV2(SparseApplyAdagrad):
+    """Adagrad with epsilon (``ApplyAdagradV2``) on the rows `indices`.
+
+    Inputs: var, accum (Parameters), grad, indices. Outputs: (var, accum).
+    """
+
+    def __init__(self, lr: float, epsilon: float, use_locking: bool = False, update_slots: bool = True) -> None:
+        super().__init__(lr, update_slots, use_locking)
+        self._epsilon = self.epsilon = validator.check_value_type("epsilon", epsilon, [float], self.name)
+
+
+class SparseApplyProximalAdagrad(Primitive):
+    """Proximal Adagrad (``ApplyProximalAdagrad``) on the rows `indices`.
+
+    Inputs: var, accum (Parameters), lr, l1, l2, grad, indices. Outputs: (var, accum).
+    """
+
+    def __init__(self, use_locking: bool = False) -> None:
+        super().__init__()
+        self.use_locking = validator.check_value_type("use_locking", use_locking, [bool], self.name)
+
+    def __call__(self, var, accum, lr, l1, l2, grad, indices):
+        rest = (*(_like(x, var) for x in (lr, l1, l2)), grad)
+        new_var, new_accum = _sparse(_proximal_adagrad_math, indices, (var, accum), rest)
+        _set(accum, new_accum)
+        return _set(var, new_var), new_accum
+
+
+class SparseApplyFtrl(Primitive):
+    """FTRL (``ApplyFtrl``) on the rows `indices`.
+
+    Inputs: var, accum, linear (Parameters), grad, indices. Outputs: (var, accum, linear).
+    """
+
+    def __init__(self, lr: float, l1: float, l2: float, lr_power: float, use_locking: bool = False) -> None:
+        super().__init__()
+        for n, v in (("lr", lr), ("l1", l1), ("l2", l2), ("lr_power", lr_power)):
+            validator.check_value_type(n, v, [float], self.name)
+        self.lr, self.l1, self.l2, self.lr_power = lr, l1, l2, lr_power
+        self.use_locking = validator.check_value_type("use_locking", use_locking, [bool], self.name)
+
+    def __call__(self, var, accum, linear, grad, indices):
+        def math(v, a, lin, g):
+            return _ftrl_math(v, a, lin, g, self.lr, self.l1, self.l2, self.lr_power)
+
+        new_var, new_accum, new_linear = _sparse(math, indices, (var, accum, linear), (grad,))
+        _set(accum, new_accum)
+        _set(linear, new_linear)
+        return _set(var, new_var), new_accum, new_linear
+
+
+class SparseApplyRMSProp(Primitive):
+    """RMSProp (``ApplyRMSProp``) on the rows `indices`.
+
+    Inputs: var, ms, mom (Parameters), lr, grad, indices. Outputs: (var, ms, mom).
+    """
+
+    def __init__(self, rho: float, momentum: float, epsilon: float, use_locking: bool = False) -> None:
+        super().__init__()
+        for n, v in (("rho", rho), ("momentum", momentum), ("epsilon", epsilon)):
+            validator.check_value_type(n, v, [float], self.name)
+        self.rho, self.momentum, self.epsilon = rho, momentum, epsilon
+        self.use_locking = validator.check_value_type("use_locking", use_locking, [bool], self.name)
+
+    def __call__(self, var, ms, mom, lr, grad, indices):
+        lr = _like(lr, var)
+
+        def math(v, s, m, g):
+            return _rmsprop_math(v, s, m, g, lr, self.rho, self.momentum, self.epsilon)
+
+        new_var, new_ms, new_mom = _sparse(math, indices, (var, ms, mom), (grad,))
+        _set(ms, new_ms)
+        _set(mom, new_mom)
+        return _set(var, new_var), new_ms, new_mom

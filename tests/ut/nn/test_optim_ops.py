@@ -96,6 +96,46 @@ CASES = {
         [("m", arr(2)), ("v", arr(3, 0.1, 1.0))],
         lambda: [f(0.9), f(0.999), f(0.01), f(0.9), f(0.999), f(1e-8), Tensor(arr(4))],
     ),
+    "ApplyKerasMomentum": (
+        lambda: ops.ApplyKerasMomentum(),
+        [("var", arr(1)), ("accum", arr(2))],
+        lambda: [f(0.1), Tensor(arr(4)), f(0.9)],
+    ),
+    "ApplyKerasMomentum_nesterov": (
+        lambda: ops.ApplyKerasMomentum(use_nesterov=True),
+        [("var", arr(1)), ("accum", arr(2))],
+        lambda: [f(0.1), Tensor(arr(4)), f(0.9)],
+    ),
+    "ApplyAdamWithAmsgrad": (
+        lambda: ops.ApplyAdamWithAmsgrad(0.9, 0.999, 1e-8),
+        [("var", arr(1)), ("m", arr(2)), ("v", arr(3, 0.1, 1.0)), ("vhat", arr(5, 0.1, 1.0))],
+        lambda: [f(0.9), f(0.999), f(0.01), Tensor(arr(4))],
+    ),
+    "SparseApplyAdagrad": (
+        lambda: ops.SparseApplyAdagrad(lr=0.1),
+        [("var", arr(1)), ("accum", arr(2, 0.1, 1.0))],
+        lambda: [Tensor(arr(4)[:1]), Tensor(np.array([1], np.int32))],
+    ),
+    "SparseApplyAdagradV2": (
+        lambda: ops.SparseApplyAdagradV2(lr=0.1, epsilon=1e-6),
+        [("var", arr(1)), ("accum", arr(2, 0.1, 1.0))],
+        lambda: [Tensor(arr(4)), Tensor(np.array([1, 0], np.int32))],
+    ),
+    "SparseApplyProximalAdagrad": (
+        lambda: ops.SparseApplyProximalAdagrad(),
+        [("var", arr(1)), ("accum", arr(2, 0.1, 1.0))],
+        lambda: [f(0.1), f(0.01), f(0.02), Tensor(arr(4)[:1]), Tensor(np.array([1], np.int32))],
+    ),
+    "SparseApplyFtrl": (
+        lambda: ops.SparseApplyFtrl(lr=0.1, l1=0.0, l2=0.02, lr_power=-0.5),
+        [("var", arr(1)), ("accum", arr(2, 0.1, 1.0)), ("linear", arr(3))],
+        lambda: [Tensor(arr(4)[:1]), Tensor(np.array([1], np.int32))],
+    ),
+    "SparseApplyRMSProp": (
+        lambda: ops.SparseApplyRMSProp(0.9, 0.5, 1e-6),
+        [("var", arr(1)), ("ms", arr(2, 0.1, 1.0)), ("mom", arr(3))],
+        lambda: [f(0.01), Tensor(arr(4)), Tensor(np.array([1, 0], np.int32))],
+    ),
 }
 
 
@@ -104,7 +144,11 @@ CASES = {
 _OUTPUTS_ARE_PARAMS = {"ApplyRMSProp", "ApplyCenteredRMSProp", "Adam", "Adam_nesterov"}
 
 
-@pytest.mark.parametrize("name", list(CASES))
+# MindSpore 2.10's CPU build has no kernel for these: checked against their formula / the dense op on rows
+_NO_CPU_KERNEL = {"SparseApplyProximalAdagrad", "ApplyKerasMomentum", "ApplyKerasMomentum_nesterov"}
+
+
+@pytest.mark.parametrize("name", [n for n in CASES if n not in _NO_CPU_KERNEL])
 def test_against_mindspore(name):
     make, params, rest = CASES[name]
     op = make()
@@ -137,3 +181,27 @@ def test_nesterov_momentum_formula():
     out = ops.ApplyMomentum(use_nesterov=True)(var, acc, f(0.1), Tensor(np.full(3, 2.0, np.float32)), f(0.9))
     np.testing.assert_allclose(out.asnumpy(), np.full(3, 1 - (0.2 + 2 * 0.9 * 0.1), np.float32), rtol=1e-6)
     np.testing.assert_allclose(acc.asnumpy(), np.full(3, 2.0, np.float32))
+
+
+def test_sparse_proximal_adagrad_rows():
+    var, acc = Parameter(Tensor(arr(1)), name="var"), Parameter(Tensor(arr(2, 0.1, 1.0)), name="accum")
+    dv, da = Parameter(Tensor(arr(1)[1:]), name="dv"), Parameter(Tensor(arr(2, 0.1, 1.0)[1:]), name="da")
+    g = Tensor(arr(4)[:1])
+    out = ops.SparseApplyProximalAdagrad()(var, acc, f(0.1), f(0.01), f(0.02), g, Tensor(np.array([1], np.int32)))
+    ops.ApplyProximalAdagrad()(dv, da, f(0.1), f(0.01), f(0.02), g)
+    np.testing.assert_allclose(var.asnumpy()[0], arr(1)[0])
+    np.testing.assert_allclose(var.asnumpy()[1:], dv.asnumpy(), rtol=1e-6)
+    np.testing.assert_allclose(acc.asnumpy()[1:], da.asnumpy(), rtol=1e-6)
+    np.testing.assert_allclose(out[0].asnumpy(), var.asnumpy())
+
+
+@pytest.mark.parametrize("nesterov", [False, True])
+def test_keras_momentum_formula(nesterov):
+    var, acc = Parameter(Tensor(arr(1)), name="var"), Parameter(Tensor(arr(2)), name="accum")
+    v, a, g = arr(1), arr(2), arr(4)
+    for _ in range(2):
+        ops.ApplyKerasMomentum(use_nesterov=nesterov)(var, acc, f(0.1), Tensor(g), f(0.9))
+        a = a * np.float32(0.9) - g * np.float32(0.1)
+        v = v + a * np.float32(0.9) - g * np.float32(0.1) if nesterov else v + a
+    np.testing.assert_allclose(var.asnumpy(), v, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(acc.asnumpy(), a, rtol=1e-5, atol=1e-6)
