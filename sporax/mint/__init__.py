@@ -1,6 +1,15 @@
-"""``sporax.mint`` (``mindspore.mint``). ``mint.distributed`` imports on first use."""
+"""``sporax.mint`` (``mindspore.mint``): the PyTorch-style API, a thin layer over ``sporax.ops`` and ``sporax.nn``.
+``mint.distributed`` imports on first use."""
 
 import importlib as _importlib
+
+from . import linalg, nn, optim, special
+from ._functions import *  # noqa: F403
+from ._functions import __dict__ as _fd
+from .nn.functional import conv2d  # noqa: F401
+
+__all__ = [n for n in _fd if not n.startswith("_") and n not in ("annotations", "ops", "mstype", "Tensor")]
+__all__ += ["conv2d", "nn", "optim", "special", "linalg"]
 
 
 def __getattr__(name: str):
