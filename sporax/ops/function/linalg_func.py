@@ -14,7 +14,7 @@ from ..._engine import jax, jnp, lax
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
 from .._amp import amp_black, amp_promote, amp_white
-from .._utils import arr, as_tensor_array, float_result, promote, wrap
+from .._utils import arr, as_tensor_array, compiled_op, float_result, promote, wrap
 from .math_func import add, mul, norm
 
 __all__ = [
@@ -198,6 +198,7 @@ def addr(x: Any, vec1: Any, vec2: Any, *, beta: Any = 1, alpha: Any = 1) -> Tens
 
 
 @amp_black
+@compiled_op
 def cdist(x1: Any, x2: Any, p: float = 2.0) -> Tensor:
     """Pairwise ``p``-norm distances between the rows of ``x1`` and ``x2`` (batched)."""
     a, b = promote(x1, x2)
@@ -221,6 +222,7 @@ def trapz(y: Any, x: Any = None, *, dx: float = 1.0, dim: int = -1) -> Tensor:
 
 
 # ------------------------------------------------------------ more products
+@compiled_op
 def addbmm(input: Any, batch1: Any, batch2: Any, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
     """``beta * input + alpha * sum_b(batch1[b] @ batch2[b])``."""
     b1, b2 = as_tensor_array(batch1), as_tensor_array(batch2)
@@ -300,6 +302,7 @@ def combinations(input: Any, r: int = 2, with_replacement: bool = False) -> Tens
     return wrap(a[idx] if idx.size else jnp.zeros((0, r) if r else (0,), a.dtype))
 
 
+@compiled_op
 def cosine_similarity(x1: Any, x2: Any, dim: int = 1, eps: float = 1e-08) -> Tensor:
     """``x1 . x2 / max(|x1| |x2|, eps)`` along ``dim`` (broadcasting)."""
     a, b = promote(x1, x2, "cosine_similarity")
@@ -319,6 +322,7 @@ def vander(x: Any, N: Any = None) -> Tensor:
     return wrap(jnp.vander(a, N))
 
 
+@compiled_op
 def diag_embed(input: Any, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
     """Tensors whose ``(dim1, dim2)`` planes have the last axis of ``input`` on their ``offset`` diagonal."""
     a = as_tensor_array(input)
@@ -368,6 +372,7 @@ def cholesky(input_x: Any, upper: bool = False) -> Tensor:
     return wrap(adjoint(wrap(lower))._data if upper else lower)
 
 
+@compiled_op
 def cholesky_inverse(input_x: Any, upper: bool = False) -> Tensor:
     """The inverse of ``A`` from its Cholesky factor ``input_x``."""
     f = _mat(input_x, "cholesky_inverse", "input_x")
@@ -376,6 +381,7 @@ def cholesky_inverse(input_x: Any, upper: bool = False) -> Tensor:
     return wrap(jax.scipy.linalg.cho_solve((low, True), eye))
 
 
+@compiled_op
 def cholesky_solve(input: Any, input2: Any, upper: bool = False) -> Tensor:
     """The solution ``X`` of ``A X = input`` given the Cholesky factor ``input2`` of ``A``."""
     b = float_result(as_tensor_array(input))
@@ -413,6 +419,7 @@ def orgqr(input: Any, input2: Any) -> Tensor:
     return wrap(lax.linalg.householder_product(float_result(as_tensor_array(input)), as_tensor_array(input2)))
 
 
+@compiled_op
 def ormqr(input: Any, tau: Any, other: Any, left: bool = True, transpose: bool = False) -> Tensor:
     """``Q @ other`` (``other @ Q`` when not ``left``; ``Q^H`` when ``transpose``) with ``Q`` from ``geqrf``."""
     a, t, c = as_tensor_array(input), as_tensor_array(tau), as_tensor_array(other)
@@ -443,6 +450,7 @@ def svd(input: Any, full_matrices: bool = False, compute_uv: bool = True) -> Any
     return wrap(s), wrap(u), wrap(jnp.conj(jnp.swapaxes(vh, -1, -2)))
 
 
+@compiled_op
 def pinv(x: Any, *, atol: Any = None, rtol: Any = None, hermitian: bool = False) -> Tensor:
     """The Moore-Penrose pseudo-inverse: singular values at most ``max(atol, rtol * s_max)`` are dropped
     (``rtol`` defaults to ``eps * max(m, n)`` when neither is given)."""
@@ -465,6 +473,7 @@ def slogdet(input: Any) -> tuple[Tensor, Tensor]:
 log_matrix_determinant = slogdet
 
 
+@compiled_op
 def logdet(input: Any) -> Tensor:
     """``log(det(input))`` (NaN for a negative determinant)."""
     sign, logabs = jnp.linalg.slogdet(_mat(input, "logdet"))
@@ -476,6 +485,7 @@ def matrix_determinant(input: Any) -> Tensor:
     return det(input)
 
 
+@compiled_op
 def matrix_exp(input: Any) -> Tensor:
     """The matrix exponential ``sum_k A^k / k!``."""
     a = _mat(input, "matrix_exp")
@@ -495,6 +505,7 @@ def _pivots(piv: Any) -> Any:
     return (piv - 1).astype(jnp.int32)
 
 
+@compiled_op
 def lu_solve(b: Any, LU_data: Any, LU_pivots: Any) -> Tensor:
     """The solution ``X`` of ``A X = b`` from ``A``'s LU factorization (``LU_data``, 1-based ``LU_pivots``)."""
     lu = _mat(LU_data, "lu_solve", "LU_data")
@@ -507,6 +518,7 @@ def lu_solve(b: Any, LU_data: Any, LU_pivots: Any) -> Tensor:
     return wrap(lax.linalg.triangular_solve(lu, y, left_side=True, lower=False))
 
 
+@compiled_op
 def lu_unpack(LU_data: Any, LU_pivots: Any, unpack_data: bool = True, unpack_pivots: bool = True) -> Any:
     """``(P, L, U)`` with ``A = P L U`` from an LU factorization (``LU_data``, 1-based ``LU_pivots``)."""
     lu = as_tensor_array(LU_data)

@@ -15,7 +15,7 @@ from ..._engine import jax, jnp, lax
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
 from .._amp import amp_black
-from .._utils import arr, as_tensor_array, check_axis, float_result, np_dtype, promote, wrap
+from .._utils import arr, as_tensor_array, check_axis, compiled_op, float_result, np_dtype, promote, wrap
 from ._math_common import axis_arg, require_dtypes
 
 __all__ = [
@@ -317,6 +317,7 @@ def var_mean(input: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False
     return var(input, axis, ddof, keepdims), mean(input, axis, keepdims)
 
 
+@compiled_op
 def median(input: Any, axis: int = -1, keepdims: bool = False) -> tuple[Tensor, Tensor]:
     """The lower median along ``axis`` and its index."""
     a = as_tensor_array(input)
@@ -353,6 +354,7 @@ def cummin(input: Any, axis: int) -> tuple[Tensor, Tensor]:
     return values, wrap(index._data.astype(jnp.int32))
 
 
+@compiled_op
 def logcumsumexp(input: Any, axis: int) -> Tensor:
     a = float_result(as_tensor_array(input))
     return wrap(lax.cumlogsumexp(a, axis=check_axis(axis, a.ndim, "logcumsumexp")))
@@ -382,6 +384,7 @@ def nanmean(input: Any, axis: Any = None, keepdims: bool = False, *, dtype: Any 
     return wrap(jnp.nanmean(a, axis=_axis(axis), keepdims=keepdims))
 
 
+@compiled_op
 def nanmedian(input: Any, axis: int = -1, keepdims: bool = False) -> tuple[Tensor, Tensor]:
     """The lower median along ``axis`` of the elements that are not NaN, and its index (NaN where all are)."""
     a = as_tensor_array(input)
@@ -428,6 +431,7 @@ def nanquantile(input: Any, q: Any, axis: Any = None, keepdims: bool = False) ->
     return _quantile(input, q, axis, keepdims, True, "nanquantile")
 
 
+@compiled_op
 def histc(input: Any, bins: int = 100, min: float = 0.0, max: float = 0.0) -> Tensor:
     """Counts of the elements in ``bins`` equal-width bins over ``[min, max]`` (the data's range when both
     are 0); elements outside are ignored. The counts have the input's dtype."""
@@ -458,6 +462,7 @@ def bucketize(input: Any, boundaries: Any, *, right: bool = False) -> Tensor:
     return wrap(jnp.searchsorted(b, a.astype(b.dtype), side="right" if right else "left").astype(jnp.int32))
 
 
+@compiled_op
 def cov(input: Any, *, correction: int = 1, fweights: Any = None, aweights: Any = None) -> Tensor:
     """The covariance matrix of the variables in the rows of ``input`` (observations in its columns)."""
     a = float_result(as_tensor_array(input))
@@ -480,6 +485,7 @@ def _cast_norm_input(x: Any, dtype: Any) -> Any:
 
 
 @amp_black
+@compiled_op
 def vector_norm(x: Any, ord: Any = 2, axis: Any = None, keepdims: bool = False, *, dtype: Any = None) -> Tensor:
     """The vector ``ord``-norm over ``axis`` (every element when None): inf/-inf give max/min ``|x|``, 0 the
     count of non-zeros."""
@@ -491,6 +497,7 @@ def vector_norm(x: Any, ord: Any = 2, axis: Any = None, keepdims: bool = False, 
 
 
 @amp_black
+@compiled_op
 def matrix_norm(A: Any, ord: Any = "fro", axis: Any = (-2, -1), keepdims: bool = False, *, dtype: Any = None) -> Tensor:
     """The matrix norm (``'fro'``, ``'nuc'``, ±1, ±2, ±inf) over the two ``axis`` dims."""
     a = _cast_norm_input(A, dtype)
@@ -499,6 +506,7 @@ def matrix_norm(A: Any, ord: Any = "fro", axis: Any = (-2, -1), keepdims: bool =
     return wrap(jnp.linalg.norm(a, ord=ord, axis=tuple(axis), keepdims=keepdims))
 
 
+@compiled_op
 def renorm(input: Any, p: Any, axis: int, maxnorm: float) -> Tensor:
     """Each sub-tensor along ``axis`` whose ``p``-norm exceeds ``maxnorm`` scaled to norm ``maxnorm``."""
     a = as_tensor_array(input)
