@@ -33,6 +33,8 @@ __all__ = [
     "Food101Dataset",
     "STL10Dataset",
     "SVHNDataset",
+    "FlickrDataset",
+    "DIV2KDataset",
 ]
 
 
@@ -723,3 +725,84 @@ class SVHNDataset(STL10Dataset):
             labels.append((m["y"].ravel() % 10).astype(np.uint32))
         self._images, self._label_arr = np.concatenate(images), np.concatenate(labels)
         MappableSource.__init__(self, num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+
+
+class FlickrDataset(MappableSource):
+    """Flickr8k/30k: ``annotation_file`` lines ``<image>#<n>\\t<caption>``; columns image (bytes, decoded with
+    ``decode``) and annotation (str array of the image's captions, in file order)."""
+
+    def __init__(self, dataset_dir, annotation_file, num_samples=None, num_parallel_workers=None, shuffle=None,
+                 decode=None, sampler=None, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
+        self.dataset_dir = _check_dir(dataset_dir)
+        if not isinstance(annotation_file, str) or not os.path.isfile(annotation_file):
+            raise ValueError(f"The file {annotation_file} does not exist or permission denied!")
+        self.annotation_file, self.decode = annotation_file, bool(decode)
+        caps: dict = {}
+        with open(annotation_file, encoding="utf-8") as f:
+            for ln in f:
+                if "\t" in ln:
+                    key, cap = ln.rstrip("\n").split("\t", 1)
+                    caps.setdefault(key.split("#")[0], []).append(cap)
+        self._items = [(os.path.join(self.dataset_dir, k), v) for k, v in caps.items()]
+        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+
+    def _columns(self):
+        return ["image", "annotation"]
+
+    def _n(self):
+        return len(self._items)
+
+    def _fetch(self, idx):
+        items = [self._items[i] for i in idx.tolist()]
+        return [maybe_stack([_read_image(p, self.decode) for p, _ in items]),
+                maybe_stack([np.asarray(c) for _, c in items])]  # fmt: skip
+
+
+class DIV2KDataset(MappableSource):
+    """DIV2K super-resolution pairs: ``DIV2K_<usage>_HR/<id>.png`` and the low-resolution image of
+    ``downgrade`` and ``scale`` (``DIV2K_<usage>_LR_<downgrade>/X<scale>/<id>x<scale>.png``; ``mild``,
+    ``difficult``, ``wild``: ``DIV2K_<usage>_LR_<downgrade>/<id>x4<m|d|w>.png``): columns hr_image, lr_image."""
+
+    def __init__(self, dataset_dir, usage="train", downgrade="bicubic", scale=2, num_samples=None,
+                 num_parallel_workers=None, shuffle=None, decode=None, sampler=None, num_shards=None, shard_id=None,
+                 cache=None) -> None:  # fmt: skip
+        self.dataset_dir = _check_dir(dataset_dir)
+        self.usage = _check_usage(usage, ("train", "valid", "all"))
+        if downgrade not in ("bicubic", "unknown", "mild", "difficult", "wild"):
+            raise ValueError(
+                "Input downgrade is not within the valid set of ['bicubic', 'unknown', 'mild', 'difficult', 'wild']."
+            )
+        if (
+            scale not in (2, 3, 4, 8)
+            or (scale == 8 and downgrade != "bicubic")
+            or (downgrade in ("mild", "difficult", "wild") and scale != 4)
+        ):
+            raise ValueError(f"DIV2KDataset: scale {scale} is not available with downgrade {downgrade}.")
+        self.downgrade, self.scale, self.decode = downgrade, scale, bool(decode)
+        self._items = []
+        for u in ["train", "valid"] if self.usage == "all" else [self.usage]:
+            hr = os.path.join(self.dataset_dir, f"DIV2K_{u}_HR")
+            if not os.path.isdir(hr):
+                raise ValueError(f"The folder {hr} does not exist or is not a directory or permission denied!")
+            lr_root = os.path.join(self.dataset_dir, f"DIV2K_{u}_LR_{downgrade}")
+            for f in sorted(os.listdir(hr)):
+                if not f.endswith(".png"):
+                    continue
+                stem = f[:-4]
+                if downgrade in ("bicubic", "unknown"):
+                    lr = os.path.join(lr_root, f"X{scale}", f"{stem}x{scale}.png")
+                else:
+                    lr = os.path.join(lr_root, f"{stem}x4{downgrade[0]}.png")
+                self._items.append((os.path.join(hr, f), lr))
+        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+
+    def _columns(self):
+        return ["hr_image", "lr_image"]
+
+    def _n(self):
+        return len(self._items)
+
+    def _fetch(self, idx):
+        items = [self._items[i] for i in idx.tolist()]
+        return [maybe_stack([_read_image(h, self.decode) for h, _ in items]),
+                maybe_stack([_read_image(lr, self.decode) for _, lr in items])]  # fmt: skip

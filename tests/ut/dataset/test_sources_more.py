@@ -174,3 +174,29 @@ def test_cmu_arctic(tmp_path):
         "Not at this particular case, Tom.",
     ]
     assert [str(r[3]) for r in rows] == ["a0001", "a0002"]
+
+
+def test_flickr_div2k(tmp_path):
+    (tmp_path / "imgs").mkdir()
+    for n in ("1000_a.jpg", "2000_b.jpg"):
+        cv2.imwrite(str(tmp_path / "imgs" / n), np.zeros((4, 4, 3), np.uint8))
+    (tmp_path / "ann.txt").write_text("1000_a.jpg#0\tA child .\n1000_a.jpg#1\tA girl .\n2000_b.jpg#0\tA dog .\n")
+    f = ds.FlickrDataset(str(tmp_path / "imgs"), str(tmp_path / "ann.txt"), shuffle=False)
+    assert f.get_col_names() == ["image", "annotation"] and [r[1] for r in _rows(f)] == [
+        ["A child .", "A girl ."],
+        ["A dog ."],
+    ]
+    hr, lr = tmp_path / "DIV2K_train_HR", tmp_path / "DIV2K_train_LR_bicubic" / "X2"
+    hr.mkdir()
+    lr.mkdir(parents=True)
+    for i in (1, 2):
+        cv2.imwrite(str(hr / f"{i:04d}.png"), np.full((8, 8, 3), i, np.uint8))
+        cv2.imwrite(str(lr / f"{i:04d}x2.png"), np.full((4, 4, 3), i, np.uint8))
+    d = ds.DIV2KDataset(str(tmp_path), usage="train", downgrade="bicubic", scale=2, shuffle=False, decode=True)
+    rows = list(d.create_tuple_iterator(output_numpy=True))
+    assert (
+        d.get_col_names() == ["hr_image", "lr_image"]
+        and rows[1][0].shape == (8, 8, 3)
+        and rows[1][1].shape == (4, 4, 3)
+    )
+    assert int(rows[1][0][0, 0, 0]) == 2
