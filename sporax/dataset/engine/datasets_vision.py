@@ -35,6 +35,7 @@ __all__ = [
     "SVHNDataset",
     "FlickrDataset",
     "DIV2KDataset",
+    "SUN397Dataset",
 ]
 
 
@@ -806,3 +807,25 @@ class DIV2KDataset(MappableSource):
         items = [self._items[i] for i in idx.tolist()]
         return [maybe_stack([_read_image(h, self.decode) for h, _ in items]),
                 maybe_stack([_read_image(lr, self.decode) for _, lr in items])]  # fmt: skip
+
+
+class SUN397Dataset(_FileList):
+    """SUN397 scenes: ``ClassName.txt`` lists the classes (``/a/abbey``), images under ``<class>/*.jpg``; image
+    (bytes, decoded with ``decode``) and label (uint32, the class's line number)."""
+
+    def __init__(self, dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=None, decode=False,
+                 sampler=None, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
+        self.dataset_dir, self.decode = _check_dir(dataset_dir), bool(decode)
+        names = os.path.join(self.dataset_dir, "ClassName.txt")
+        if not os.path.isfile(names):
+            raise ValueError(f"The file {names} does not exist or permission denied!")
+        with open(names, encoding="utf-8") as f:
+            classes = [ln.strip().lstrip("/") for ln in f if ln.strip()]
+        self._items = []
+        for k, c in enumerate(classes):
+            d = os.path.join(self.dataset_dir, c)
+            if os.path.isdir(d):
+                self._items += [
+                    (os.path.join(d, n), np.uint32(k)) for n in sorted(os.listdir(d)) if n.lower().endswith(".jpg")
+                ]
+        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)

@@ -200,3 +200,15 @@ def test_flickr_div2k(tmp_path):
         and rows[1][1].shape == (4, 4, 3)
     )
     assert int(rows[1][0][0, 0, 0]) == 2
+
+
+def test_sun397(tmp_path):
+    for c in ("a/abbey", "b/bakery"):
+        (tmp_path / c).mkdir(parents=True)
+        for i in range(2):
+            cv2.imwrite(str(tmp_path / c / f"sun_{i}.jpg"), np.zeros((4, 4, 3), np.uint8))
+    (tmp_path / "ClassName.txt").write_text("/a/abbey\n/b/bakery\n")
+    d = ds.SUN397Dataset(str(tmp_path), shuffle=False)
+    rows = list(d.create_tuple_iterator(output_numpy=True))
+    assert d.get_col_names() == ["image", "label"] and [int(r[1]) for r in rows] == [0, 0, 1, 1]
+    assert rows[0][1].dtype == np.uint32
