@@ -1,0 +1,310 @@
+"""Image corpora read from folders, list files and binary files: Semeion, Manifest, Caltech-256, Food-101,
+STL-10, SVHN, Flickr, DIV2K, SUN397."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+
+from ..._checkparam import check_dataset_dir as _check_dir
+from ..._checkparam import check_dataset_usage as _check_usage
+from ._block import maybe_stack
+from .datasets_vision import _check_indexing, _read_image
+from .sources import MappableSource
+
+__all__ = [
+    "SemeionDataset",
+    "ManifestDataset",
+    "Caltech256Dataset",
+    "Food101Dataset",
+    "STL10Dataset",
+    "SVHNDataset",
+    "FlickrDataset",
+    "DIV2KDataset",
+    "SUN397Dataset",
+]
+
+
+class SemeionDataset(MappableSource):
+    """Semeion handwritten digits (``semeion.data``: 256 pixel values and a one-hot label per line): image uint8
+    ``[16, 16]``, label uint32."""
+
+    def __init__(self, dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=None, sampler=None,
+                 num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
+        self.dataset_dir = _check_dir(dataset_dir)
+        p = os.path.join(self.dataset_dir, "semeion.data")
+        if not os.path.isfile(p):
+            raise ValueError(f"The file {p} does not exist or permission denied!")
+        with open(p, encoding="utf-8") as f:
+            vals = np.asarray([[float(v) for v in ln.split()] for ln in f if ln.strip()], np.float64)
+        self._images = np.rint(vals[:, :256]).astype(np.uint8).reshape(-1, 16, 16)
+        self._label_arr = vals[:, 256:266].argmax(1).astype(np.uint32)
+        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+
+    def _columns(self):
+        return ["image", "label"]
+
+    def _n(self):
+        return len(self._images)
+
+    def _labels(self):
+        return self._label_arr
+
+    def _fetch(self, idx):
+        return [self._images[idx], self._label_arr[idx]]
+
+
+class ManifestDataset(MappableSource):
+    """A manifest file (one JSON object per line: ``source`` image path, ``usage``, ``annotation`` list of
+    ``{"name": class}``): image (the file's bytes, decoded with ``decode``), label int32 by ``class_indexing``
+    (default: sorted class names)."""
+
+    def __init__(self, dataset_file, usage="train", num_samples=None, num_parallel_workers=None, shuffle=None,
+                 sampler=None, class_indexing=None, decode=False, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
+        if not isinstance(dataset_file, str) or not os.path.isfile(dataset_file):
+            raise ValueError(f"The file {dataset_file} does not exist or permission denied!")
+        if usage not in ("train", "eval", "inference"):
+            raise ValueError("Input usage is not within the valid set of ['train', 'eval', 'inference'].")
+        self.dataset_file, self.usage, self.decode = dataset_file, usage, bool(decode)
+        self.class_indexing = _check_indexing(class_indexing)
+        items = []
+        with open(dataset_file, encoding="utf-8") as f:
+            for ln in f:
+                if ln.strip():
+                    obj = json.loads(ln)
+                    if obj.get("usage", "train").lower() == usage:
+                        names = [a.get("name") for a in obj.get("annotation", []) if a.get("name") is not None]
+                        items.append((obj["source"], names[0] if names else None))
+        names = sorted({n for _, n in items if n is not None})
+        self._index = dict(class_indexing) if class_indexing is not None else {n: i for i, n in enumerate(names)}
+        self._items = [(s, n) for s, n in items if n in self._index]
+        self._label_arr = np.asarray([self._index[n] for _, n in self._items], np.int32)
+        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+
+    def _columns(self):
+        return ["image", "label"]
+
+    def _class_indexing(self):
+        return dict(self._index)
+
+    def _n(self):
+        return len(self._items)
+
+    def _labels(self):
+        return self._label_arr
+
+    def _fetch(self, idx):
+        images = [_read_image(self._items[i][0], self.decode) for i in idx.tolist()]
+        return [maybe_stack(images), self._label_arr[idx]]
+
+
+class _FileList(MappableSource):
+    def _n(self):
+        return len(self._items)
+
+    def _columns(self):
+        return ["image", "label"]
+
+    def _fetch(self, idx):
+        images = [_read_image(self._items[i][0], self.decode) for i in idx.tolist()]
+        return [maybe_stack(images), maybe_stack([np.asarray(self._items[i][1]) for i in idx.tolist()])]
+
+
+class Caltech256Dataset(_FileList):
+    """Caltech-256 (``<nnn>.<class>/<image>.jpg`` folders): image (bytes, or decoded) and label (int32, the
+    folder's rank in name order)."""
+
+    def __init__(self, dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=None, decode=False,
+                 sampler=None, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
+        self.dataset_dir, self.decode = _check_dir(dataset_dir), bool(decode)
+        folders = sorted(e.name for e in os.scandir(self.dataset_dir) if e.is_dir())
+        self._items = [(os.path.join(self.dataset_dir, d, f), np.int32(k)) for k, d in enumerate(folders)
+                       for f in sorted(os.listdir(os.path.join(self.dataset_dir, d)))
+                       if f.lower().endswith((".jpg", ".jpeg"))]  # fmt: skip
+        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+
+
+class Food101Dataset(_FileList):
+    """Food-101 (``images/<class>/<id>.jpg`` with ``meta/train.txt`` and ``meta/test.txt``): image and label
+    (str, the class name); usage train, test or all (train then test)."""
+
+    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
+                 decode=False, sampler=None, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
+        self.dataset_dir, self.decode = _check_dir(dataset_dir), bool(decode)
+        self.usage = _check_usage(usage, ("train", "test", "all"))
+        self._items = []
+        for u in ["train", "test"] if self.usage == "all" else [self.usage]:
+            p = os.path.join(self.dataset_dir, "meta", f"{u}.txt")
+            if not os.path.isfile(p):
+                raise ValueError(f"The file {p} does not exist or permission denied!")
+            with open(p, encoding="utf-8") as f:
+                for ln in f:
+                    if ln.strip():
+                        rel = ln.strip()
+                        self._items.append((os.path.join(self.dataset_dir, "images", rel + ".jpg"), rel.split("/")[0]))
+        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+
+
+class STL10Dataset(MappableSource):
+    """STL-10's binary files (``<split>_X.bin`` images stored column-major, ``<split>_y.bin`` labels 1..10):
+    image uint8 ``[96, 96, 3]``, label int32 (0..9, -1 for unlabeled). Usage train, test, unlabeled,
+    train+unlabeled or all."""
+
+    _SPLITS = {"train": ["train"], "test": ["test"], "unlabeled": ["unlabeled"],
+               "train+unlabeled": ["train", "unlabeled"], "all": ["train", "test", "unlabeled"]}  # fmt: skip
+
+    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
+                 sampler=None, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
+        self.dataset_dir = _check_dir(dataset_dir)
+        self.usage = _check_usage(usage, tuple(self._SPLITS))
+        images, labels = [], []
+        for sp in self._SPLITS[self.usage]:
+            xp = os.path.join(self.dataset_dir, f"{sp}_X.bin")
+            if not os.path.isfile(xp):
+                raise ValueError(f"The file {xp} does not exist or permission denied!")
+            x = np.fromfile(xp, np.uint8).reshape(-1, 3, 96, 96).transpose(0, 3, 2, 1)
+            yp = os.path.join(self.dataset_dir, f"{sp}_y.bin")
+            y = np.fromfile(yp, np.uint8).astype(np.int32) - 1 if os.path.isfile(yp) else np.full(len(x), -1, np.int32)
+            images.append(x)
+            labels.append(y)
+        self._images, self._label_arr = np.concatenate(images), np.concatenate(labels)
+        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+
+    def _columns(self):
+        return ["image", "label"]
+
+    def _n(self):
+        return len(self._images)
+
+    def _labels(self):
+        return self._label_arr
+
+    def _fetch(self, idx):
+        return [np.ascontiguousarray(self._images[idx]), self._label_arr[idx]]
+
+
+class SVHNDataset(STL10Dataset):
+    """SVHN's cropped digits (``<usage>_32x32.mat``, read with SciPy): image uint8 ``[32, 32, 3]``, label uint32
+    (digit 0 stored as 10 becomes 0). Usage train, test, extra or all."""
+
+    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=1, shuffle=None, sampler=None,
+                 num_shards=None, shard_id=None) -> None:  # fmt: skip
+        from scipy.io import loadmat
+
+        self.dataset_dir = _check_dir(dataset_dir)
+        self.usage = _check_usage(usage, ("train", "test", "extra", "all"))
+        images, labels = [], []
+        for sp in ["train", "test", "extra"] if self.usage == "all" else [self.usage]:
+            p = os.path.join(self.dataset_dir, f"{sp}_32x32.mat")
+            if not os.path.isfile(p):
+                raise ValueError(f"The file {p} does not exist or permission denied!")
+            m = loadmat(p)
+            images.append(np.ascontiguousarray(np.moveaxis(m["X"], -1, 0)).astype(np.uint8))
+            labels.append((m["y"].ravel() % 10).astype(np.uint32))
+        self._images, self._label_arr = np.concatenate(images), np.concatenate(labels)
+        MappableSource.__init__(self, num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+
+
+class FlickrDataset(MappableSource):
+    """Flickr8k/30k: ``annotation_file`` lines ``<image>#<n>\\t<caption>``; columns image (bytes, decoded with
+    ``decode``) and annotation (str array of the image's captions, in file order)."""
+
+    def __init__(self, dataset_dir, annotation_file, num_samples=None, num_parallel_workers=None, shuffle=None,
+                 decode=None, sampler=None, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
+        self.dataset_dir = _check_dir(dataset_dir)
+        if not isinstance(annotation_file, str) or not os.path.isfile(annotation_file):
+            raise ValueError(f"The file {annotation_file} does not exist or permission denied!")
+        self.annotation_file, self.decode = annotation_file, bool(decode)
+        caps: dict = {}
+        with open(annotation_file, encoding="utf-8") as f:
+            for ln in f:
+                if "\t" in ln:
+                    key, cap = ln.rstrip("\n").split("\t", 1)
+                    caps.setdefault(key.split("#")[0], []).append(cap)
+        self._items = [(os.path.join(self.dataset_dir, k), v) for k, v in caps.items()]
+        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+
+    def _columns(self):
+        return ["image", "annotation"]
+
+    def _n(self):
+        return len(self._items)
+
+    def _fetch(self, idx):
+        items = [self._items[i] for i in idx.tolist()]
+        return [maybe_stack([_read_image(p, self.decode) for p, _ in items]),
+                maybe_stack([np.asarray(c) for _, c in items])]  # fmt: skip
+
+
+class DIV2KDataset(MappableSource):
+    """DIV2K super-resolution pairs: ``DIV2K_<usage>_HR/<id>.png`` and the low-resolution image of
+    ``downgrade`` and ``scale`` (``DIV2K_<usage>_LR_<downgrade>/X<scale>/<id>x<scale>.png``; ``mild``,
+    ``difficult``, ``wild``: ``DIV2K_<usage>_LR_<downgrade>/<id>x4<m|d|w>.png``): columns hr_image, lr_image."""
+
+    def __init__(self, dataset_dir, usage="train", downgrade="bicubic", scale=2, num_samples=None,
+                 num_parallel_workers=None, shuffle=None, decode=None, sampler=None, num_shards=None, shard_id=None,
+                 cache=None) -> None:  # fmt: skip
+        self.dataset_dir = _check_dir(dataset_dir)
+        self.usage = _check_usage(usage, ("train", "valid", "all"))
+        if downgrade not in ("bicubic", "unknown", "mild", "difficult", "wild"):
+            raise ValueError(
+                "Input downgrade is not within the valid set of ['bicubic', 'unknown', 'mild', 'difficult', 'wild']."
+            )
+        if (
+            scale not in (2, 3, 4, 8)
+            or (scale == 8 and downgrade != "bicubic")
+            or (downgrade in ("mild", "difficult", "wild") and scale != 4)
+        ):
+            raise ValueError(f"DIV2KDataset: scale {scale} is not available with downgrade {downgrade}.")
+        self.downgrade, self.scale, self.decode = downgrade, scale, bool(decode)
+        self._items = []
+        for u in ["train", "valid"] if self.usage == "all" else [self.usage]:
+            hr = os.path.join(self.dataset_dir, f"DIV2K_{u}_HR")
+            if not os.path.isdir(hr):
+                raise ValueError(f"The folder {hr} does not exist or is not a directory or permission denied!")
+            lr_root = os.path.join(self.dataset_dir, f"DIV2K_{u}_LR_{downgrade}")
+            for f in sorted(os.listdir(hr)):
+                if not f.endswith(".png"):
+                    continue
+                stem = f[:-4]
+                if downgrade in ("bicubic", "unknown"):
+                    lr = os.path.join(lr_root, f"X{scale}", f"{stem}x{scale}.png")
+                else:
+                    lr = os.path.join(lr_root, f"{stem}x4{downgrade[0]}.png")
+                self._items.append((os.path.join(hr, f), lr))
+        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+
+    def _columns(self):
+        return ["hr_image", "lr_image"]
+
+    def _n(self):
+        return len(self._items)
+
+    def _fetch(self, idx):
+        items = [self._items[i] for i in idx.tolist()]
+        return [maybe_stack([_read_image(h, self.decode) for h, _ in items]),
+                maybe_stack([_read_image(lr, self.decode) for _, lr in items])]  # fmt: skip
+
+
+class SUN397Dataset(_FileList):
+    """SUN397 scenes: ``ClassName.txt`` lists the classes (``/a/abbey``), images under ``<class>/*.jpg``; image
+    (bytes, decoded with ``decode``) and label (uint32, the class's line number)."""
+
+    def __init__(self, dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=None, decode=False,
+                 sampler=None, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
+        self.dataset_dir, self.decode = _check_dir(dataset_dir), bool(decode)
+        names = os.path.join(self.dataset_dir, "ClassName.txt")
+        if not os.path.isfile(names):
+            raise ValueError(f"The file {names} does not exist or permission denied!")
+        with open(names, encoding="utf-8") as f:
+            classes = [ln.strip().lstrip("/") for ln in f if ln.strip()]
+        self._items = []
+        for k, c in enumerate(classes):
+            d = os.path.join(self.dataset_dir, c)
+            if os.path.isdir(d):
+                self._items += [
+                    (os.path.join(d, n), np.uint32(k)) for n in sorted(os.listdir(d)) if n.lower().endswith(".jpg")
+                ]
+        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
