@@ -56,6 +56,7 @@ class Adagrad(Optimizer):
         _check_param_value(accum, update_slots, self.cls_name)
         self.accum = self._parameters.clone(prefix="accum", init=accum)
         self.update_slots = update_slots
+        self.opt = ops.ApplyAdagrad(update_slots=update_slots)
 
     def construct(self, grads: Any) -> tuple[bool, ...]:
         grads = self._check_gradients(grads)
@@ -66,7 +67,5 @@ class Adagrad(Optimizer):
         lrs = self._lr_per_param(self.get_lr())
         self._advance_step()
         for lr, param, accum, grad in zip(lrs, self._parameters, self.accum, grads):
-            h = accum + grad * grad if self.update_slots else accum
-            ops.assign(accum, h)
-            ops.assign(param, param - lr * grad / ops.sqrt(h))
+            self.opt(param, accum, lr, grad)
         return (True,) * self.param_length

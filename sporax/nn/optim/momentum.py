@@ -62,6 +62,7 @@ class Momentum(Optimizer):
         self.params = self._parameters
         self.use_nesterov = validator.check_bool(use_nesterov, "use_nesterov", self.cls_name)
         self.moments = self.params.clone(prefix="moments", init="zeros")
+        self.opt = ops.ApplyMomentum(use_nesterov=self.use_nesterov)
 
     def construct(self, gradients: Any) -> tuple[bool, ...]:
         gradients = self._check_gradients(gradients)
@@ -73,11 +74,5 @@ class Momentum(Optimizer):
         self._advance_step()
         momentum = self.momentum
         for lr, grad, param, moment in zip(lrs, gradients, self.params, self.moments):
-            accum = moment * momentum + grad
-            if self.use_nesterov:
-                new = param - (grad * lr + accum * momentum * lr)
-            else:
-                new = param - lr * accum
-            ops.assign(moment, accum)
-            ops.assign(param, new)
+            self.opt(param, moment, lr, grad, momentum)
         return (True,) * self.param_length

@@ -95,6 +95,8 @@ class SGD(Optimizer):
         self._use_momentum = momentum > 0.0
         self.accum = self._parameters.clone(prefix="accum", init="zeros")
         self.stat = self._parameters.clone(prefix="stat", init="ones")
+        self.opt = ops.SGD(float(dampening), 0.0, nesterov)
+        self._plain_opt = ops.ApplyGradientDescent()
 
     def construct(self, gradients: Any) -> tuple[bool, ...]:
         gradients = self._check_gradients(gradients)
@@ -106,13 +108,8 @@ class SGD(Optimizer):
         self._advance_step()
         momentum = self.momentum
         for lr, grad, param, accum, stat in zip(lrs, gradients, self._parameters, self.accum, self.stat):
-            if not self._use_momentum:
-                ops.assign(param, param - lr * grad)
-                continue
-            first = stat > 0.0
-            new_accum = ops.where(first, grad, accum * momentum + (1.0 - self.dampening) * grad)
-            update = grad + new_accum * momentum if self.nesterov else new_accum
-            ops.assign(accum, new_accum)
-            ops.assign(stat, ops.where(first, ops.zeros_like(stat), stat))
-            ops.assign(param, param - lr * update)
+            if self._use_momentum:
+                self.opt(param, grad, lr, accum, momentum, stat)
+            else:
+                self._plain_opt(param, lr, grad)
         return (True,) * self.param_length

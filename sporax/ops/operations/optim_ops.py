@@ -27,6 +27,7 @@ __all__ = [
     "ApplyProximalGradientDescent",
     "ApplyRMSProp",
     "LARSUpdate",
+    "SGD",
     "ApplyKerasMomentum",
     "ApplyAdamWithAmsgrad",
     "SparseApplyAdagrad",
@@ -539,3 +540,31 @@ class SparseApplyRMSProp(Primitive):
         _set(ms, new_ms)
         _set(mom, new_mom)
         return _set(var, new_var), new_ms, new_mom
+
+
+class SGD(Primitive):
+    r"""SGD with optional momentum: :math:`g = g + wd\, p`; on the first step (``stat`` > 0)
+    :math:`accum = g`, then :math:`accum = u\, accum + (1 - dampening)\, g`; :math:`p = p - lr\,(g + u\,accum)`
+    with `nesterov`, else :math:`p = p - lr\, accum`; ``stat`` becomes 0. With momentum 0 the update is
+    :math:`p = p - lr\, g` and accum/stat stay.
+
+    Inputs: parameters, gradient, learning_rate, accum, momentum, stat. Outputs: parameters.
+    """
+
+    def __init__(self, dampening: float = 0.0, weight_decay: float = 0.0, nesterov: bool = False) -> None:
+        super().__init__()
+        self.dampening = validator.check_value_type("dampening", dampening, [float], self.name)
+        self.weight_decay = validator.check_value_type("weight_decay", weight_decay, [float], self.name)
+        self.nesterov = validator.check_value_type("nesterov", nesterov, [bool], self.name)
+
+    def __call__(self, parameters, gradient, learning_rate, accum, momentum, stat):
+        ops = _ops()
+        lr, u = _like(learning_rate, parameters), _like(momentum, parameters)
+        g = gradient + parameters * self.weight_decay if self.weight_decay != 0.0 else gradient
+        first = stat > 0
+        new_accum = ops.where(first, g, accum * u + (1.0 - self.dampening) * g)
+        update = g + new_accum * u if self.nesterov else new_accum
+        use_momentum = u > 0
+        _set(accum, ops.where(use_momentum, new_accum, accum))
+        _set(stat, ops.where(use_momentum & first, ops.zeros_like(stat), stat))
+        return _set(parameters, parameters - lr * ops.where(use_momentum, update, g))

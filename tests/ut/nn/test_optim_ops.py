@@ -131,12 +131,34 @@ CASES = {
         [("var", arr(1)), ("accum", arr(2, 0.1, 1.0)), ("linear", arr(3))],
         lambda: [Tensor(arr(4)[:1]), Tensor(np.array([1], np.int32))],
     ),
+    "SGD_nesterov": (
+        lambda: ops.SGD(0.0, 0.1, True),
+        [("parameters", arr(1)), ("accum", arr(2)), ("stat", np.ones((2, 3), np.float32))],
+        None,
+    ),
+    "SGD_plain": (
+        lambda: ops.SGD(0.0, 0.0, False),
+        [("parameters", arr(1)), ("accum", arr(2)), ("stat", np.ones((2, 3), np.float32))],
+        None,
+    ),
+    "SGD_dampening": (
+        lambda: ops.SGD(0.3, 0.0, False),
+        [("parameters", arr(1)), ("accum", arr(2)), ("stat", np.ones((2, 3), np.float32))],
+        None,
+    ),
     "SparseApplyRMSProp": (
         lambda: ops.SparseApplyRMSProp(0.9, 0.5, 1e-6),
         [("var", arr(1)), ("ms", arr(2, 0.1, 1.0)), ("mom", arr(3))],
         lambda: [f(0.01), Tensor(arr(4)), Tensor(np.array([1, 0], np.int32))],
     ),
 }
+
+
+def _call(name, op, ps, rest):
+    if name.startswith("SGD"):  # (parameters, gradient, learning_rate, accum, momentum, stat)
+        momentum = 0.0 if name == "SGD_plain" else 0.9
+        return op(ps[0], Tensor(arr(4)), f(0.1), ps[1], f(momentum), ps[2])
+    return op(*ps, *rest())
 
 
 # MindSpore 2.10's CPU kernels of these return placeholder outputs (zeros for the RMSProp pair, values of the
@@ -154,7 +176,7 @@ def test_against_mindspore(name):
     op = make()
     ps = [Parameter(Tensor(v), name=n) for n, v in params]
     for _ in range(2):
-        res = op(*ps, *rest())
+        res = _call(name, op, ps, rest)
     res = res if isinstance(res, tuple) else (res,)
     for i, r in enumerate(res):
         want = REF[f"{name}/{params[i][0]}"] if name in _OUTPUTS_ARE_PARAMS else REF[f"{name}/out{i}"]
