@@ -42,3 +42,11 @@ from .padding import *  # noqa: E402, F403
 from .resize import *  # noqa: E402, F403
 
 __all__ += padding.__all__ + resize.__all__ + image.__all__ + conv_bn_act.__all__
+
+from . import dense, math, sparse, timedistributed  # noqa: E402
+from .dense import *  # noqa: E402, F403
+from .math import *  # noqa: E402, F403
+from .sparse import *  # noqa: E402, F403
+from .timedistributed import *  # noqa: E402, F403
+
+__all__ += dense.__all__ + math.__all__ + sparse.__all__ + timedistributed.__all__
