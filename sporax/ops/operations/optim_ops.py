@@ -28,6 +28,10 @@ __all__ = [
     "ApplyRMSProp",
     "LARSUpdate",
     "SGD",
+    "FusedSparseAdam",
+    "FusedSparseLazyAdam",
+    "FusedSparseFtrl",
+    "FusedSparseProximalAdagrad",
     "ApplyKerasMomentum",
     "ApplyAdamWithAmsgrad",
     "SparseApplyAdagrad",
@@ -568,3 +572,59 @@ class SGD(Primitive):
         _set(accum, ops.where(use_momentum, new_accum, accum))
         _set(stat, ops.where(use_momentum & first, ops.zeros_like(stat), stat))
         return _set(parameters, parameters - lr * ops.where(use_momentum, update, g))
+
+
+class FusedSparseAdam(Primitive):
+    """Adam with a row-sparse gradient: the gradient rows are summed per index into a dense gradient and every
+    element of m, v and var takes Adam's update (``ops.Adam``).
+
+    Inputs: var, m, v (Parameters), beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, indices.
+    Outputs: (var, m, v), updated in place.
+    """
+
+    def __init__(self, use_locking: bool = False, use_nesterov: bool = False) -> None:
+        super().__init__()
+        self.use_locking = validator.check_value_type("use_locking", use_locking, [bool], self.name)
+        self.use_nesterov = validator.check_value_type("use_nesterov", use_nesterov, [bool], self.name)
+
+    def __call__(self, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, indices):
+        ops = _ops()
+        dense = ops.tensor_scatter_add(ops.zeros_like(var), indices.reshape(-1, 1), grad)
+        new_m, new_v, delta = _adam_step(
+            self.use_nesterov, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, dense
+        )
+        _set(m, new_m)
+        _set(v, new_v)
+        return _set(var, var - delta), new_m, new_v
+
+
+class FusedSparseLazyAdam(FusedSparseAdam):
+    """Adam on the rows `indices` only (duplicate indices summed first); other rows of var, m and v stay.
+
+    Inputs: var, m, v (Parameters), beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, indices.
+    Outputs: (var, m, v), updated in place.
+    """
+
+    def __call__(self, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, indices):
+        ops = _ops()
+        idx = indices.reshape(-1)
+        ones = ops.ones((idx.shape[0],), var.dtype)
+        touched = ops.tensor_scatter_add(ops.zeros((var.shape[0],), var.dtype), idx.reshape(-1, 1), ones)
+        dense = ops.tensor_scatter_add(ops.zeros_like(var), idx.reshape(-1, 1), grad)
+        new_m, new_v, delta = _adam_step(
+            self.use_nesterov, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, dense
+        )
+        mask = (touched > 0).reshape((-1,) + (1,) * (len(var.shape) - 1))
+        new_m = _set(m, ops.where(mask, new_m, m))
+        new_v = _set(v, ops.where(mask, new_v, v))
+        return _set(var, ops.where(mask, var - delta, var)), new_m, new_v
+
+
+class FusedSparseFtrl(SparseApplyFtrl):
+    """FTRL (``ApplyFtrl``) on the rows `indices`. Inputs: var, accum, linear (Parameters), grad, indices.
+    Outputs: (var, accum, linear), updated in place."""
+
+
+class FusedSparseProximalAdagrad(SparseApplyProximalAdagrad):
+    """Proximal Adagrad (``ApplyProximalAdagrad``) on the rows `indices`. Inputs: var, accum (Parameters), lr,
+    l1, l2, grad, indices. Outputs: the updated Parameters."""

@@ -146,6 +146,44 @@ CASES = {
         [("parameters", arr(1)), ("accum", arr(2)), ("stat", np.ones((2, 3), np.float32))],
         None,
     ),
+    "FusedSparseAdam": (
+        lambda: ops.FusedSparseAdam(),
+        [("var", arr(1)), ("m", arr(2)), ("v", arr(3, 0.1, 1.0))],
+        lambda: [
+            f(0.9),
+            f(0.999),
+            f(0.01),
+            f(0.9),
+            f(0.999),
+            f(1e-8),
+            Tensor(arr(4)[:1]),
+            Tensor(np.array([1], np.int32)),
+        ],
+    ),
+    "FusedSparseLazyAdam": (
+        lambda: ops.FusedSparseLazyAdam(),
+        [("var", arr(1)), ("m", arr(2)), ("v", arr(3, 0.1, 1.0))],
+        lambda: [
+            f(0.9),
+            f(0.999),
+            f(0.01),
+            f(0.9),
+            f(0.999),
+            f(1e-8),
+            Tensor(arr(4)[:1]),
+            Tensor(np.array([1], np.int32)),
+        ],
+    ),
+    "FusedSparseFtrl": (
+        lambda: ops.FusedSparseFtrl(lr=0.1, l1=0.0, l2=0.02, lr_power=-0.5),
+        [("var", arr(1)), ("accum", arr(2, 0.1, 1.0)), ("linear", arr(3))],
+        lambda: [Tensor(arr(4)[:1]), Tensor(np.array([1], np.int32))],
+    ),
+    "FusedSparseProximalAdagrad": (
+        lambda: ops.FusedSparseProximalAdagrad(),
+        [("var", arr(1)), ("accum", arr(2, 0.1, 1.0))],
+        lambda: [f(0.1), f(0.01), f(0.02), Tensor(arr(4)[:1]), Tensor(np.array([1], np.int32))],
+    ),
     "SparseApplyRMSProp": (
         lambda: ops.SparseApplyRMSProp(0.9, 0.5, 1e-6),
         [("var", arr(1)), ("ms", arr(2, 0.1, 1.0)), ("mom", arr(3))],
@@ -163,7 +201,9 @@ def _call(name, op, ps, rest):
 
 # MindSpore 2.10's CPU kernels of these return placeholder outputs (zeros for the RMSProp pair, values of the
 # previous call for Adam); their documented outputs are the updated Parameters, which sporax returns.
-_OUTPUTS_ARE_PARAMS = {"ApplyRMSProp", "ApplyCenteredRMSProp", "Adam", "Adam_nesterov"}
+_OUTPUTS_ARE_PARAMS = {"ApplyRMSProp", "ApplyCenteredRMSProp", "Adam", "Adam_nesterov"} | {
+    n for n in CASES if n.startswith("FusedSparse")
+}
 
 
 # MindSpore 2.10's CPU build has no kernel for these: checked against their formula / the dense op on rows
