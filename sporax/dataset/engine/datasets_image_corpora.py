@@ -24,6 +24,7 @@ __all__ = [
     "FlickrDataset",
     "DIV2KDataset",
     "SUN397Dataset",
+    "CelebADataset",
 ]
 
 
@@ -308,3 +309,40 @@ class SUN397Dataset(_FileList):
                     (os.path.join(d, n), np.uint32(k)) for n in sorted(os.listdir(d)) if n.lower().endswith(".jpg")
                 ]
         super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+
+
+class CelebADataset(MappableSource):
+    """CelebA: images in ``dataset_dir``, ``list_attr_celeba.txt`` (count, attribute names, then ``<image> ±1 ...``)
+    and ``list_eval_partition.txt`` (0 train, 1 valid, 2 test): columns image (bytes, decoded with ``decode``) and
+    attr (uint32, -1 as 0)."""
+
+    def __init__(self, dataset_dir, num_parallel_workers=None, shuffle=None, usage="all", sampler=None, decode=False,
+                 extensions=None, num_samples=None, num_shards=None, shard_id=None, cache=None, decrypt=None) -> None:  # fmt: skip
+        self.dataset_dir, self.decode = _check_dir(dataset_dir), bool(decode)
+        self.usage = _check_usage(usage, ("train", "valid", "test", "all"))
+        self.extensions = tuple(e.lower() for e in extensions) if extensions else None
+        attr = os.path.join(self.dataset_dir, "list_attr_celeba.txt")
+        if not os.path.isfile(attr):
+            raise ValueError(f"The file {attr} does not exist or permission denied!")
+        with open(attr, encoding="utf-8") as f:
+            lines = [ln.split() for ln in f.read().splitlines()[2:] if ln.strip()]
+        part = {}
+        pp = os.path.join(self.dataset_dir, "list_eval_partition.txt")
+        if self.usage != "all" and os.path.isfile(pp):
+            with open(pp, encoding="utf-8") as f:
+                part = dict(ln.split()[:2] for ln in f if ln.strip())
+        want = {"train": "0", "valid": "1", "test": "2"}.get(self.usage)
+        self._items = [(os.path.join(self.dataset_dir, p[0]), np.asarray([int(v) > 0 for v in p[1:]], np.uint32))
+                       for p in lines if (want is None or part.get(p[0]) == want)
+                       and (self.extensions is None or os.path.splitext(p[0])[1].lower() in self.extensions)]  # fmt: skip
+        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+
+    def _columns(self):
+        return ["image", "attr"]
+
+    def _n(self):
+        return len(self._items)
+
+    def _fetch(self, idx):
+        items = [self._items[i] for i in idx.tolist()]
+        return [maybe_stack([_read_image(p, self.decode) for p, _ in items]), np.stack([a for _, a in items])]

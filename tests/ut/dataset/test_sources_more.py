@@ -212,3 +212,18 @@ def test_sun397(tmp_path):
     rows = list(d.create_tuple_iterator(output_numpy=True))
     assert d.get_col_names() == ["image", "label"] and [int(r[1]) for r in rows] == [0, 0, 1, 1]
     assert rows[0][1].dtype == np.uint32
+
+
+def test_celeba(tmp_path):
+    for i in (1, 2, 3):
+        cv2.imwrite(str(tmp_path / f"{i:06d}.jpg"), np.zeros((4, 4, 3), np.uint8))
+    (tmp_path / "list_attr_celeba.txt").write_text(
+        "3\n5_o_Clock_Shadow Arched_Eyebrows Bald\n000001.jpg -1  1 -1\n000002.jpg  1 -1 -1\n000003.jpg -1 -1  1\n"
+    )
+    (tmp_path / "list_eval_partition.txt").write_text("000001.jpg 0\n000002.jpg 1\n000003.jpg 2\n")
+    d = ds.CelebADataset(str(tmp_path), shuffle=False)
+    rows = list(d.create_tuple_iterator(output_numpy=True))
+    assert d.get_col_names() == ["image", "attr"] and [r[1].tolist() for r in rows] == [[0, 1, 0], [1, 0, 0], [0, 0, 1]]
+    assert rows[0][1].dtype == np.uint32
+    v = ds.CelebADataset(str(tmp_path), usage="valid", shuffle=False)
+    assert [r[1].tolist() for r in v.create_tuple_iterator(output_numpy=True)] == [[1, 0, 0]]
