@@ -110,7 +110,8 @@ class FileWriter:
         if not isinstance(overwrite, bool):
             raise ParamTypeError(f"Parameter overwrite expects bool, but got {type(overwrite).__name__}.")
         path = os.path.abspath(file_name)
-        self._paths = [path] if shard_num == 1 else [path + str(i) for i in range(shard_num)]
+        width = len(str(shard_num - 1))  # MindSpore pads the shard index to the widest index: x00 .. x15
+        self._paths = [path] if shard_num == 1 else [path + str(i).rjust(width, "0") for i in range(shard_num)]
         self._overwrite = overwrite
         self._header_size = F.DEFAULT_HEADER_SIZE
         self._page_size = F.DEFAULT_PAGE_SIZE

@@ -27,6 +27,7 @@ from ..common import dtype as mstype
 from ..common._compile import call_name, cell_compiles, compile_call
 from ..common.parameter import Parameter, ParameterTuple
 from ..common.tensor import Tensor
+from ._cell_state import _CellStateMixin
 
 __all__ = ["Cell", "GraphCell"]
 
@@ -43,7 +44,7 @@ class _HookHandle:
         self._hooks.pop(self._key, None)
 
 
-class Cell:
+class Cell(_CellStateMixin):
     """Base class of all networks and layers.
 
     Args:
@@ -111,6 +112,9 @@ class Cell:
             object.__setattr__(self, name, value)
             return
         d = self.__dict__
+        if name in d.get("_buffers", ()):
+            self._set_buffer(name, value)
+            return
         if "_params" in d:
             if name in d["_params"]:
                 if value is None:
@@ -120,16 +124,16 @@ class Cell:
                     return
                 else:
                     raise TypeError(
-                        f"For '{type(self).__name__}', the attribute '{name}' is a Parameter and cannot be "
-                        f"replaced by a {type(value).__name__}."
+                        f"Parameter '{name}' already exists in network, can not assign this type: "
+                        f"'{type(value)}' as a parameter."
                     )
             elif name in d["_cells"]:
                 if value is None:
                     del d["_cells"][name]
                 else:
                     raise TypeError(
-                        f"For '{type(self).__name__}', the attribute '{name}' is a Cell and cannot be replaced by "
-                        f"a {type(value).__name__}."
+                        f"Sub cell '{name}' already exists in network, can not assign this type: "
+                        f"'{type(value)}' as a cell."
                     )
             elif name in d["_params_list"] and not isinstance(value, ParameterTuple):
                 del d["_params_list"][name]
@@ -140,13 +144,17 @@ class Cell:
         d["_params"].pop(name, None)
         d["_cells"].pop(name, None)
         d["_params_list"].pop(name, None)
+        d.get("_buffers", {}).pop(name, None)
         object.__delattr__(self, name)
 
     def _register_cell(self, name: str, cell: Cell) -> None:
+        """``self.<name> = cell``: MindSpore renames the child's Parameters ``<name>.<structural name>``
+        when this cell's ``auto_prefix`` is True, then inserts it (``insert_child_to_cell`` never renames)."""
+        self.__dict__["_cells"].pop(name, None)
+        self.__dict__.pop(name, None)
         if self._auto_prefix:
             cell.update_parameters_name(name + ".")
-        self.__dict__["_cells"][name] = cell
-        object.__setattr__(self, name, cell)
+        self.insert_child_to_cell(name, cell)
 
     def insert_param_to_cell(self, param_name: str, param: Parameter, check_name_contain_dot: bool = True) -> None:
         """Register ``param`` under ``param_name`` (its name too, if it has the default one)."""
@@ -170,18 +178,28 @@ class Cell:
         object.__setattr__(self, param_name, param)
 
     def insert_child_to_cell(self, child_name: str, child_cell: Cell) -> None:
-        """Register ``child_cell`` under ``child_name``."""
-        if not isinstance(child_name, str) or "." in child_name or not child_name:
-            raise KeyError(
-                f"For 'insert_child_to_cell', the 'child_name' must be a non-empty str without '.', but got {child_name!r}."
+        """Register ``child_cell`` under ``child_name``; the names of its Parameters stay as they are."""
+        if not isinstance(child_name, str):
+            raise TypeError(
+                "For 'insert_child_to_cell', the type of parameter 'child_name' must be str, "
+                f"but got {type(child_name)}."
             )
-        if child_name in self.__dict__["_params"]:
-            raise KeyError(f"For 'insert_child_to_cell', the name '{child_name}' is already used by a Parameter.")
+        if not child_name or "." in child_name:
+            raise KeyError(
+                "For 'insert_child_to_cell', the parameter 'child_name' can not be None and can not contain '.' "
+            )
+        if child_name not in self.__dict__["_cells"] and hasattr(self, child_name):
+            raise KeyError(
+                f"For 'insert_child_to_cell', the {child_name} child cell already exists in the network."
+                "Cannot insert another child cell with the same name."
+            )
         if not isinstance(child_cell, Cell) and child_cell is not None:
             raise TypeError(
-                f"For 'insert_child_to_cell', the 'child_cell' must be a Cell, but got {type(child_cell).__name__}."
+                "For 'insert_child_to_cell', the argument 'child_cell' must be 'Cell' if not None, "
+                f"but got type {type(child_cell)}."
             )
-        self._register_cell(child_name, child_cell)
+        self.__dict__["_cells"][child_name] = child_cell
+        object.__setattr__(self, child_name, child_cell)
 
     def update_parameters_name(self, prefix: str = "", recurse: bool = True) -> None:
         """Rename every Parameter below this Cell to ``prefix + <structural name>``."""
@@ -199,7 +217,58 @@ class Cell:
 
     @property
     def param_prefix(self) -> str:
-        return ""
+        """The structural name of this cell, set by ``update_cell_prefix`` ("" before)."""
+        return self.__dict__.get("_param_prefix", "")
+
+    def update_cell_prefix(self) -> None:
+        """Record on every cell below its structural name (read back as ``param_prefix``)."""
+        for cell_name, cell in self.cells_and_names():
+            cell.__dict__["_param_prefix"] = cell_name
+
+    def update_cell_type(self, cell_type: str) -> None:
+        """Tag this cell (``cell_type``), as quantization tools do."""
+        self.__dict__["cell_type"] = cell_type
+
+    def get_sub_cell(self, target: str) -> Cell:
+        """The cell at the dotted path ``target`` below this one (``""`` is this cell)."""
+        if target == "":
+            return self
+        cell: Any = self
+        for item in target.split("."):
+            if not hasattr(cell, item):
+                raise AttributeError(type(cell).__name__ + " has no attribute `" + item + "`")
+            cell = getattr(cell, item)
+            if not isinstance(cell, Cell):
+                raise AttributeError("`" + item + "` is not an nn.Cell")
+        return cell
+
+    def check_names(self) -> None:
+        """Raise ValueError when two Parameters below this cell carry the same name."""
+        names: set[str] = set()
+        for value, param in self.parameters_and_names():
+            if param.name in names:
+                raise ValueError(
+                    f"The value of {value} is {param}, its name '{param.name}' already exists. "
+                    "Please set a unique name for the parameter."
+                )
+            names.add(param.name)
+
+    def check_names_and_refresh_name(self) -> None:
+        """When names repeat, rename every Parameter to its structural name, then check again."""
+        all_names = [p.name for _, p in self.parameters_and_names()]
+        if len(set(all_names)) < len(all_names):
+            self.update_parameters_name()
+            self.check_names()
+
+    def init_parameters_data(self, auto_parallel_mode: bool = False) -> dict:
+        """Materialise every Parameter's data; returns {old Parameter: initialised Parameter}. sporax
+        initialises Parameters when they are made, so each maps to itself."""
+        return {p: p for _, p in self.parameters_and_names()}
+
+    def set_broadcast_flag(self, mode: bool = True) -> Cell:
+        """Flag this cell and those below it for parameter broadcast (``broadcast_flag``)."""
+        self.add_flags_recursive(broadcast_flag=mode)
+        return self
 
     @property
     def auto_prefix(self) -> bool:
@@ -253,8 +322,12 @@ class Cell:
         """Parameters keyed by their names (what checkpoints use)."""
         return OrderedDict((p.name, p) for p in self.get_parameters(expand=recurse))
 
-    def parameters_broadcast_dict(self, recurse: bool = True) -> OrderedDict:
-        return self.parameters_dict(recurse)
+    def parameters_broadcast_dict(self, recurse: bool = True) -> OrderedDict | None:
+        """The Parameters a broadcast sends (those not layer-wise parallel), by name; None when empty."""
+        out = OrderedDict(
+            (p.name, p) for p in self.get_parameters(expand=recurse) if not getattr(p, "layerwise_parallel", False)
+        )
+        return out or None
 
     # ----------------------------------------------------------------- flags
     def set_train(self, mode: bool = True) -> Cell:
@@ -268,6 +341,12 @@ class Cell:
     @property
     def phase(self) -> str:
         return self._phase
+
+    @phase.setter
+    def phase(self, value: str) -> None:
+        if not isinstance(value, str):
+            raise TypeError(f"For 'Cell', the property 'phase' must be string type, but got type {type(value)}.")
+        self.__dict__["_phase"] = value
 
     def set_grad(self, requires_grad: bool = True) -> Cell:
         self.__dict__["requires_grad"] = bool(requires_grad)
@@ -306,25 +385,76 @@ class Cell:
         fn(self)
         return self
 
-    def recompute(self, **kwargs: Any) -> Cell:
+    def recompute(
+        self,
+        *,
+        use_reentrant: bool = True,
+        output_recompute: bool = False,
+        early_stop: bool = True,
+        context_fn: Any = None,
+        **kwargs: Any,
+    ) -> Cell:
         """Recompute this cell's activations in the backward pass instead of storing them."""
         self.__dict__["_recompute"] = True
         state.bump_epoch()
         return self
 
     def set_inputs(self, *inputs: Any, **kwargs: Any) -> None:
-        """Dynamic-shape hints: accepted; sporax compiles per input shape."""
+        """Dynamic-shape hints, kept for ``get_inputs``; sporax compiles per input shape."""
+        if kwargs and inputs:
+            raise ValueError(
+                f"For Cell, set_inputs should only set inputs or kwargs(inputs: {inputs}, kwargs: {kwargs})!"
+            )
+        self.__dict__["_dynamic_shape_inputs"] = inputs if not kwargs else dict(kwargs)
 
-    def get_inputs(self) -> None:
-        return None
+    def get_inputs(self) -> Any:
+        return self.__dict__.get("_dynamic_shape_inputs")
 
-    def set_boost(self, boost_type: Any) -> Cell:
+    def set_boost(self, boost_type: str) -> Cell:
+        """``set_boost("less_bn")`` flags this cell and those below it ``less_bn`` (the only type)."""
+        if boost_type not in ("less_bn",):
+            raise ValueError(f"For 'set_boost', the argument 'boost_type' must be 'less_bn', but got {boost_type}.")
+        self.add_flags_recursive(less_bn=boost_type == "less_bn")
         return self
+
+    @property
+    def jit_config_dict(self) -> dict:
+        return self.__dict__.get("_jit_config_dict", {})
+
+    def set_jit_config(self, jit_config: Any) -> None:
+        """Keep ``jit_config``'s options (``jit_config_dict``); the first setting wins."""
+        if self.jit_config_dict:
+            _log.warning("For Cell, jit config can only be set once, ignore this setting.")
+        else:
+            self.__dict__["_jit_config_dict"] = jit_config.jit_config_dict
+
+    def get_scope(self) -> str | None:
+        """The scope name ``generate_scope`` gave this cell (None before)."""
+        return self.__dict__.get("_scope")
+
+    def generate_scope(self) -> None:
+        """Name every cell below ``Default/<attr>-<Class>/...`` (MindSpore's graph scopes)."""
+
+        def walk(cell: Cell, prefix: str) -> Iterator[tuple[str, Cell]]:
+            children = [(f"{prefix}/{name}-{type(c).__name__}", c) for name, c in cell.name_cells().items()]
+            yield from children  # a cell's children first, then each child's subtree (as MindSpore orders them)
+            for scope, child in children:
+                yield from walk(child, scope)
+
+        for scope, cell in walk(self, "Default"):
+            if cell.__dict__.get("_scope") is None:
+                cell.__dict__["_scope"] = scope
+
+    def cast_inputs(self, inputs: Any, dst_type: Any) -> None:
+        _log.warning("'cast_inputs' will be deprecated in future versions.")
+
+    def remove_redundant_parameters(self) -> None:
+        _log.warning("'remove_redundant_parameters' will be deprecated in future versions.")
 
     def set_comm_fusion(self, fusion_type: int, recurse: bool = True) -> Cell:
         return self
 
-    def shard(self, *args: Any, **kwargs: Any) -> Cell:
+    def shard(self, in_strategy: Any, out_strategy: Any = None, parameter_plan: Any = None) -> Cell:
         return self
 
     def set_data_parallel(self) -> Cell:
@@ -334,17 +464,40 @@ class Cell:
         """Compile ``construct`` for these inputs without running it (GRAPH_MODE warm-up)."""
 
     # --------------------------------------------------------------- hooks
-    def register_forward_pre_hook(self, hook_fn: Callable[..., Any]) -> _HookHandle:
-        """``hook_fn(cell, inputs)`` runs before ``construct``; returning a tuple replaces the inputs."""
-        Cell._hook_counter += 1
-        self._forward_pre_hooks[Cell._hook_counter] = hook_fn
-        return _HookHandle(self._forward_pre_hooks, Cell._hook_counter)
+    def register_forward_pre_hook(
+        self, hook_fn: Callable[..., Any], *, prepend: bool = False, with_kwargs: bool = False
+    ) -> _HookHandle:
+        """``hook_fn(cell, args)`` (``hook_fn(cell, args, kwargs)`` with ``with_kwargs``) runs before
+        ``construct``; a result replaces the inputs (``(args, kwargs)`` with ``with_kwargs``). ``prepend``
+        runs it before the hooks already registered."""
+        return self._add_hook("_forward_pre_hooks", hook_fn, prepend, (with_kwargs, False))
 
-    def register_forward_hook(self, hook_fn: Callable[..., Any]) -> _HookHandle:
-        """``hook_fn(cell, inputs, output)`` runs after ``construct``; a non-None result replaces the output."""
+    def register_forward_hook(
+        self,
+        hook_fn: Callable[..., Any],
+        *,
+        prepend: bool = False,
+        with_kwargs: bool = False,
+        always_call: bool = False,
+    ) -> _HookHandle:
+        """``hook_fn(cell, args, output)`` (``hook_fn(cell, args, kwargs, output)`` with ``with_kwargs``) runs
+        after ``construct``; a non-None result replaces the output. With ``always_call`` it also runs (with
+        output None) when ``construct`` raised."""
+        return self._add_hook("_forward_hooks", hook_fn, prepend, (with_kwargs, always_call))
+
+    def _add_hook(self, table: str, hook_fn: Callable[..., Any], prepend: bool, opts: tuple) -> _HookHandle:
+        if not callable(hook_fn):
+            raise TypeError(f"Expected a callable hook function, but got {type(hook_fn).__name__}.")
         Cell._hook_counter += 1
-        self._forward_hooks[Cell._hook_counter] = hook_fn
-        return _HookHandle(self._forward_hooks, Cell._hook_counter)
+        hooks = self.__dict__[table]
+        hooks[Cell._hook_counter] = hook_fn
+        self.__dict__.setdefault("_hook_opts", {})[Cell._hook_counter] = opts
+        if prepend:
+            hooks.move_to_end(Cell._hook_counter, last=False)
+        return _HookHandle(hooks, Cell._hook_counter)
+
+    def _hook_opts_of(self, key: int) -> tuple:
+        return self.__dict__.get("_hook_opts", {}).get(key, (False, False))
 
     # ---------------------------------------------------------------- calling
     def construct(self, *args: Any, **kwargs: Any) -> Any:
@@ -360,7 +513,17 @@ class Cell:
 
     def _run_construct(self, *args: Any, **kwargs: Any) -> Any:
         if self._forward_pre_hooks:
-            for hook in list(self._forward_pre_hooks.values()):
+            for key, hook in list(self._forward_pre_hooks.items()):
+                if self._hook_opts_of(key)[0]:
+                    res = hook(self, args, kwargs)
+                    if res is not None:
+                        if not (isinstance(res, tuple) and len(res) == 2):
+                            raise RuntimeError(
+                                "forward pre hook with kwargs must return None or a tuple of (new_args, new_kwargs), "
+                                f"but got {res}"
+                            )
+                        args, kwargs = res
+                    continue
                 res = hook(self, args)
                 if res is not None:
                     args = res if isinstance(res, tuple) else (res,)
@@ -376,15 +539,22 @@ class Cell:
             state.set_cast_dtype(prev)
 
     def _run_body(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        if type(self).bprop is not Cell.bprop and not kwargs:
-            out = self._call_with_bprop(args)
-        elif self._recompute and not kwargs and all(isinstance(a, Tensor) for a in args):
-            out = remat_call(self.construct, args, list(self.get_parameters()))
-        else:
-            out = self.construct(*args, **kwargs)
+        try:
+            if type(self).bprop is not Cell.bprop and not kwargs:
+                out = self._call_with_bprop(args)
+            elif self._recompute and not kwargs and all(isinstance(a, Tensor) for a in args):
+                out = remat_call(self.construct, args, list(self.get_parameters()))
+            else:
+                out = self.construct(*args, **kwargs)
+        except Exception:
+            for key, hook in list(self._forward_hooks.items()):
+                with_kwargs, always = self._hook_opts_of(key)
+                if always:
+                    hook(self, args, kwargs, None) if with_kwargs else hook(self, args, None)
+            raise
         if self._forward_hooks:
-            for hook in list(self._forward_hooks.values()):
-                res = hook(self, args, out)
+            for key, hook in list(self._forward_hooks.items()):
+                res = hook(self, args, kwargs, out) if self._hook_opts_of(key)[0] else hook(self, args, out)
                 if res is not None:
                     out = res
         return out
@@ -410,18 +580,24 @@ class Cell:
         return ""
 
     def __repr__(self) -> str:
-        extra = self.extend_repr()
-        info = type(self).__name__ + "<"
-        if self._cells:
-            sub = "\n"
-            if extra:
-                sub += f"{extra}\n"
-            for key, value in self._cells.items():
-                sub += f"({key}): {value!r}\n"
-            info += sub.replace("\n", "\n  ") + ">"
-        else:
-            info += extra + ">"
-        return info
+        """MindSpore 2.10's text: ``Name(extra)`` for a leaf with a one-line extra, otherwise the extra
+        lines and ``(child): ...`` lines, indented by two, between ``Name(`` and ``)``."""
+        extend = self.extend_repr()
+        extra_lines = extend.split("\n") if extend else []
+        child_lines = []
+        for key, cell in self._cells.items():
+            child_lines.append(f"({key}): " + _indent(repr(cell), 2))
+        lines = extra_lines + child_lines
+        text = type(self).__name__ + "("
+        if lines:
+            if len(extra_lines) == 1 and not child_lines:
+                text += extra_lines[0]
+            else:
+                text += "\n  " + "\n  ".join(lines) + "\n"
+        return text + ")"
+
+    def __str__(self) -> str:
+        return self.__repr__()
 
     def __getstate__(self) -> dict:
         d = dict(self.__dict__)
@@ -446,6 +622,14 @@ class Cell:
     @staticmethod
     def _construct_signature(cell: Cell) -> inspect.Signature:
         return inspect.signature(cell.construct)
+
+
+def _indent(text: str, spaces: int) -> str:
+    lines = text.split("\n")
+    if len(lines) == 1:
+        return text
+    pad = " " * spaces
+    return lines[0] + "\n" + "\n".join(pad + line for line in lines[1:])
 
 
 def _cast_float(x: Any, dtype: Any) -> Any:

@@ -65,7 +65,7 @@ def test_clip_by_norm_cell_errors():
         nn.ClipByNorm()(Tensor(np.ones(2, np.int32)), ONE)
     with pytest.raises(ValueError, match="out of range"):
         nn.ClipByNorm(axis=2)(Tensor(A), ONE)
-    assert repr(nn.ClipByNorm(axis=1)) == "ClipByNorm<axis=1>"
+    assert repr(nn.ClipByNorm(axis=1)) == "ClipByNorm(axis=1)"
 
 
 def test_clip_by_global_norm_mindspore_values():

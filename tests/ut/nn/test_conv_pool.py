@@ -107,8 +107,8 @@ def test_conv2d_defaults_and_init_bounds():
     assert np.abs(conv.bias.asnumpy()).max() <= 1 / math.sqrt(2 * 6)
     assert [p.name for p in conv.get_parameters()] == ["weight", "bias"]
     assert repr(nn.Conv2d(1, 6, 5, pad_mode="valid")) == (
-        "Conv2d<input_channels=1, output_channels=6, kernel_size=(5, 5), stride=(1, 1), pad_mode=valid, "
-        "padding=0, dilation=(1, 1), group=1, has_bias=False, weight_init=None, bias_init=None, format=NCHW>"
+        "Conv2d(input_channels=1, output_channels=6, kernel_size=(5, 5), stride=(1, 1), pad_mode=valid, "
+        "padding=0, dilation=(1, 1), group=1, has_bias=False, weight_init=None, bias_init=None, format=NCHW)"
     )
 
 
@@ -373,8 +373,8 @@ def test_reshape_maxpool_requests_cpu_compiler_options(monkeypatch):
 def test_maxpool2d_defaults_repr():
     p = nn.MaxPool2d()
     assert (p.kernel_size, p.stride, p.pad_mode) == (1, 1, "VALID")
-    assert repr(nn.MaxPool2d(kernel_size=2, stride=2)) == "MaxPool2d<kernel_size=2, stride=2, pad_mode=VALID>"
-    assert repr(nn.AvgPool2d(3, 1, "same")) == "AvgPool2d<kernel_size=3, stride=1, pad_mode=SAME>"
+    assert repr(nn.MaxPool2d(kernel_size=2, stride=2)) == "MaxPool2d(kernel_size=2, stride=2, pad_mode=VALID)"
+    assert repr(nn.AvgPool2d(3, 1, "same")) == "AvgPool2d(kernel_size=3, stride=1, pad_mode=SAME)"
     with pytest.raises(ValueError, match="can only be set when 'pad_mode' is 'pad'"):
         nn.MaxPool2d(3, 1, padding=1)
     with pytest.raises(ValueError, match="pad_mode"):
@@ -500,7 +500,7 @@ def test_adaptive_layers():
         nn.AdaptiveAvgPool2d((4, 2))(T(x)).asnumpy(), x.reshape(2, 3, 4, 2, 2, 4).mean((3, 5)), rtol=1e-5
     )
     np.testing.assert_allclose(nn.AdaptiveMaxPool2d(2)(T(x)).asnumpy(), x.reshape(2, 3, 2, 4, 2, 4).max((3, 5)))
-    assert repr(nn.AdaptiveAvgPool2d((4, 2))) == "AdaptiveAvgPool2d<output_size=(4, 2)>"
+    assert repr(nn.AdaptiveAvgPool2d((4, 2))) == "AdaptiveAvgPool2d(output_size=(4, 2))"
 
 
 def test_lenet_train_step_grads_match_eager_and_jit():

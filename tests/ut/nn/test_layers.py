@@ -75,8 +75,8 @@ def test_dense_default_init_bounds_and_names():
 
 
 def test_dense_repr_and_errors():
-    assert repr(nn.Dense(256, 128)) == "Dense<input_channels=256, output_channels=128, has_bias=True>"
-    assert repr(nn.Dense(2, 1, has_bias=False)) == "Dense<input_channels=2, output_channels=1>"
+    assert repr(nn.Dense(256, 128)) == "Dense(input_channels=256, output_channels=128, has_bias=True)"
+    assert repr(nn.Dense(2, 1, has_bias=False)) == "Dense(input_channels=2, output_channels=1)"
     net = nn.Dense(256, 128)
     with pytest.raises(ValueError, match=r"^For 'Dense', the 'x' shape\[-1\] must be 256, but got 16\.$"):
         net(T(np.ones((2, 16), np.float32)))
@@ -141,8 +141,8 @@ def test_dropout_args_and_repr():
     assert nn.Dropout().p == 0.5 and nn.Dropout().keep_prob == 0.5
     d = nn.Dropout(keep_prob=0.8, p=0.1)
     assert d.p == 0.1 and abs(d.keep_prob - 0.9) < 1e-12
-    assert repr(nn.Dropout(p=0.1)) == "Dropout<p=0.1>"
-    assert repr(nn.Dropout(keep_prob=0.8)) == "Dropout<keep_prob=0.8>"
+    assert repr(nn.Dropout(p=0.1)) == "Dropout(p=0.1)"
+    assert repr(nn.Dropout(keep_prob=0.8)) == "Dropout(keep_prob=0.8)"
     with pytest.raises(ValueError, match=r"For 'Dropout', the 'p' must be a number in range \[0, 1\)"):
         nn.Dropout(p=1.0)
     with pytest.raises(ValueError, match=r"'keep_prob' must be a number in range \(0, 1\]"):

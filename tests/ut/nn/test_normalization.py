@@ -27,7 +27,7 @@ def test_bn_params_names_defaults_repr():
     assert [p.requires_grad for p in bn.get_parameters()] == [False, False, True, True]
     np.testing.assert_array_equal(bn.moving_variance.asnumpy(), np.ones(3))
     assert bn.momentum == 0.9 and bn.eps == 1e-5 and bn.use_batch_statistics is None
-    assert repr(bn).startswith("BatchNorm2d<num_features=3, eps=1e-05, momentum=0.9, gamma=Parameter (name=gamma")
+    assert repr(bn).startswith("BatchNorm2d(num_features=3, eps=1e-05, momentum=0.9, gamma=Parameter (name=gamma")
 
     class Net(nn.Cell):
         def __init__(self):
