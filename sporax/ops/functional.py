@@ -7,13 +7,13 @@ calls directly (``F.reduce_sum(x, axis)``).
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 from .composite import derivative, get_grad, grad, jacfwd, jacrev, jet, jvp, linearize, value_and_grad, vjp, vmap
 from .composite._multitype import mixed_precision_cast
 from .function import *  # noqa: F403
 from .function import __all__ as _function_all
+from .function import partial
 from .operations import array_ops as _array_ops
 from .operations import math_ops as _math_ops
 from .operations._removed_ops import control_depend  # noqa: F401  (MindSpore 1.x F.control_depend; warns once)
@@ -57,11 +57,6 @@ def isconstant(x: Any) -> bool:
     from ..common.tensor import Tensor
 
     return not isinstance(x, Tensor)
-
-
-def partial(func: Any, *args: Any) -> Any:
-    """Bind leading arguments of ``func`` (MindSpore's ``F.partial``)."""
-    return functools.partial(func, *args)
 
 
 from . import _graph_prims  # noqa: E402

@@ -349,27 +349,9 @@ class Map:
 
 
 # -------------------------------------------------------------------- partial
-def partial(func: Callable[..., Any], *args: Any) -> Callable[..., Any]:
-    """``func`` with its leading arguments bound to ``args`` (MindSpore's ``ops.partial``).
-
-    Examples:
-        >>> add_one = ops.partial(ops.add, Tensor(1.0))
-        >>> add_one(Tensor(2.0))
-        Tensor(shape=[], dtype=Float32, value= 3)
-    """
-    if not callable(func):
-        raise TypeError(f"For 'partial', the 'func' must be callable, but got {type(func).__name__}.")
-    return functools.partial(func, *args)
-
-
-class Partial(Primitive):
-    """The primitive form of :func:`partial`: ``Partial()(func, *args)``."""
-
-    def __init__(self) -> None:
-        super().__init__("Partial")
-
-    def __call__(self, func: Callable[..., Any], *args: Any) -> Callable[..., Any]:
-        return partial(func, *args)
+# One implementation: ops.function.debug_func.partial and the ops.operations Partial primitive.
+from ..function.debug_func import partial  # noqa: E402
+from ..operations.debug_ops import Partial  # noqa: E402
 
 
 # ------------------------------------------------------------- mixed precision

@@ -87,7 +87,16 @@ def tensordump(file_name: str, tensor: Any, mode: str = "out") -> None:
 
 
 def partial(func: Any, *args: Any) -> Any:
-    """``func`` with its leading arguments bound (MindSpore's ``F.partial``)."""
+    """``func`` with its leading arguments bound to ``args`` (MindSpore's ``ops.partial``; also ``F.partial``,
+    ``ops.composite.partial`` and the ``ops.Partial()`` primitive).
+
+    Examples:
+        >>> add_one = ops.partial(ops.add, Tensor(1.0))
+        >>> add_one(Tensor(2.0))
+        Tensor(shape=[], dtype=Float32, value= 3)
+    """
+    if not callable(func):
+        raise TypeError(f"For 'partial', the 'func' must be callable, but got {type(func).__name__}.")
     return functools.partial(func, *args)
 
 

@@ -6,7 +6,6 @@ Each class keeps its construction arguments as attributes and delegates to :mod:
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 from .._utils import check_int
@@ -145,12 +144,10 @@ class UpdateState(Primitive):
 
 
 class Partial(Primitive):
-    """``Partial()(func, *args)``: ``func`` with leading arguments bound."""
+    """``Partial()(func, *args)``: the primitive form of :func:`ops.partial`."""
 
-    def __call__(self, *args: Any) -> Any:
-        if not args or not callable(args[0]):
-            raise TypeError("For 'Partial', the first input must be a callable.")
-        return functools.partial(args[0], *args[1:])
+    def __call__(self, func: Any, *args: Any) -> Any:
+        return D.partial(func, *args)
 
 
 class WhileLoop(Primitive):
