@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as _np
 
+from .. import _checkparam as validator
 from .. import ops
 from ..common import dtype as mstype
 from ..common.tensor import Tensor
@@ -78,8 +79,7 @@ def correlate(a, v, mode="valid"):
 
 
 def _correlate(a, v, mode):
-    if mode not in ("full", "same", "valid"):
-        raise ValueError(f"For 'correlate', 'mode' must be 'full', 'same' or 'valid', but got {mode}.")
+    validator.check_string(mode, ["full", "same", "valid"], "mode", "correlate")
     n, m = a.shape[0], v.shape[0]
     if mode == "full":
         a = ops.concat((ops.zeros((m - 1,), a.dtype), a, ops.zeros((m - 1,), a.dtype)), 0)

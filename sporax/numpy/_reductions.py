@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as _np
 
+from .. import _checkparam as validator
 from .. import ops
 from ..common import dtype as mstype
 from ..common.tensor import Tensor
@@ -363,8 +364,7 @@ def corrcoef(x, y=None, rowvar=True, dtype=None):
 
 def searchsorted(a, v, side="left", sorter=None):
     """``numpy.searchsorted``."""
-    if side not in ("left", "right"):
-        raise ValueError(f"For 'searchsorted', 'side' must be 'left' or 'right', but got {side}.")
+    validator.check_string(side, ["left", "right"], "side", "searchsorted")
     a = _t(a)
     if sorter is not None:
         a = ops.gather(a, _t(sorter), 0)

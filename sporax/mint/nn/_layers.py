@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from ... import _checkparam as validator
 from ... import nn as _nn
 from ... import ops
 from ...common import dtype as mstype
@@ -401,11 +402,7 @@ class _ConvNd(_nn.Cell):
                 f"For '{name}', 'in_channels' and 'out_channels' must be divisible by 'groups', but got "
                 f"{in_channels}, {out_channels} and {groups}."
             )
-        if padding_mode not in ("zeros", "reflect", "replicate", "circular"):
-            raise ValueError(
-                f"For '{name}', 'padding_mode' must be one of ['zeros', 'reflect', 'replicate', "
-                f"'circular'], but got {padding_mode}."
-            )
+        validator.check_string(padding_mode, ["zeros", "reflect", "replicate", "circular"], "padding_mode", name)
         self.kernel_size, self.stride, self.dilation = _tuple(kernel_size, nd), _tuple(stride, nd), _tuple(dilation, nd)
         self.padding, self.groups, self.padding_mode = padding, groups, padding_mode
         self.output_padding, self.transposed = output_padding, transposed

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ... import _checkparam as validator
 from ... import ops
 from ...ops import (  # noqa: F401  (same signature as mint's: re-exported)
     adaptive_avg_pool1d,
@@ -208,7 +209,8 @@ def kl_div(input, target, reduction="mean", log_target=False):  # noqa: A002
         return ops.sum(loss) / input.shape[0]
     if reduction == "mean":
         return ops.mean(loss)
-    raise ValueError(f"For 'kl_div', 'reduction' must be 'none', 'mean', 'sum' or 'batchmean', but got {reduction}.")
+    validator.check_string(reduction, ["none", "mean", "sum", "batchmean"], "reduction", "kl_div")
+    raise AssertionError("unreachable")
 
 
 def leaky_relu(input, negative_slope=0.01):  # noqa: A002

@@ -7,15 +7,7 @@ import os
 
 import numpy as np
 import pytest
-from _cell_naming_cases import (
-    buffer_cases,
-    checkpoint_file_cases,
-    error_cases,
-    method_cases,
-    naming_cases,
-    repr_cases,
-    scope_cases,
-)
+from _cell_naming_cases import buffer_cases, error_cases, method_cases, naming_cases, repr_cases, scope_cases
 
 import sporax as ms
 from sporax import nn
@@ -90,9 +82,3 @@ def test_scopes_boost_inputs_jit_config_match_mindspore():
     got = scope_cases(nn, ms, np)
     for key, expected in REF["scopes"].items():
         assert got[key] == expected, key
-
-
-def test_model_checkpoint_file_names_match_mindspore(tmp_path):
-    from sporax import dataset, train
-
-    assert checkpoint_file_cases(ms, nn, dataset, train, np, str(tmp_path)) == REF["checkpoint_files"]
