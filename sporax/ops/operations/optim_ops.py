@@ -29,6 +29,9 @@ __all__ = [
     "LARSUpdate",
     "SGD",
     "FusedSparseAdam",
+    "ApplyAdamWithAmsgradV2",
+    "ApplyAdagradDA",
+    "SparseApplyAdadelta",
     "FusedSparseLazyAdam",
     "FusedSparseFtrl",
     "FusedSparseProximalAdagrad",
@@ -128,13 +131,19 @@ class ApplyAdadelta(Primitive):
     """
 
     def __call__(self, var, accum, accum_update, lr, rho, epsilon, grad):
-        ops = _ops()
-        lr, rho, eps = (_like(x, var) for x in (lr, rho, epsilon))
-        new_accum = _set(accum, rho * accum + (1 - rho) * grad * grad)
-        update = ops.sqrt(accum_update + eps) / ops.sqrt(new_accum + eps) * grad
-        new_au = _set(accum_update, rho * accum_update + (1 - rho) * update * update)
-        new_var = _set(var, var - lr * update)
-        return new_var, new_accum, new_au
+        args = (_like(x, var) for x in (lr, rho, epsilon))
+        new_var, new_accum, new_au = _adadelta_math(var, accum, accum_update, *args, grad)
+        _set(accum, new_accum)
+        _set(accum_update, new_au)
+        return _set(var, new_var), new_accum, new_au
+
+
+def _adadelta_math(var, accum, accum_update, lr, rho, eps, grad):
+    ops = _ops()
+    new_accum = rho * accum + (1 - rho) * grad * grad
+    update = ops.sqrt(accum_update + eps) / ops.sqrt(new_accum + eps) * grad
+    new_au = rho * accum_update + (1 - rho) * update * update
+    return var - lr * update, new_accum, new_au
 
 
 class ApplyAdagrad(Primitive):
@@ -437,15 +446,33 @@ class ApplyAdamWithAmsgrad(Primitive):
         self.use_locking = validator.check_value_type("use_locking", use_locking, [bool], self.name)
 
     def __call__(self, var, m, v, vhat, beta1_power, beta2_power, lr, grad):
-        ops = _ops()
-        b1p, b2p, lr = (_like(x, var) for x in (beta1_power, beta2_power, lr))
-        b1, b2 = self.beta1, self.beta2
-        lr_t = lr * ops.sqrt(1 - b2p) / (1 - b1p)
-        new_m = _set(m, b1 * m + (1 - b1) * grad)
-        new_v = _set(v, b2 * v + (1 - b2) * grad * grad)
-        new_vhat = _set(vhat, ops.maximum(vhat, new_v))
-        new_var = _set(var, var - lr_t * new_m / (ops.sqrt(new_vhat) + self.epsilon))
-        return new_var, new_m, new_v, new_vhat
+        return _amsgrad(var, m, v, vhat, beta1_power, beta2_power, lr, self.beta1, self.beta2, self.epsilon, grad)
+
+
+def _amsgrad(var, m, v, vhat, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad):
+    ops = _ops()
+    b1p, b2p, lr, b1, b2, eps = (_like(x, var) for x in (beta1_power, beta2_power, lr, beta1, beta2, epsilon))
+    lr_t = lr * ops.sqrt(1 - b2p) / (1 - b1p)
+    new_m = _set(m, b1 * m + (1 - b1) * grad)
+    new_v = _set(v, b2 * v + (1 - b2) * grad * grad)
+    new_vhat = _set(vhat, ops.maximum(vhat, new_v))
+    new_var = _set(var, var - lr_t * new_m / (ops.sqrt(new_vhat) + eps))
+    return new_var, new_m, new_v, new_vhat
+
+
+class ApplyAdamWithAmsgradV2(Primitive):
+    """AMSGrad (``ApplyAdamWithAmsgrad``) with beta1, beta2 and epsilon given as inputs.
+
+    Inputs: var, m, v, vhat (Parameters), beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad.
+    Outputs: (var, m, v, vhat).
+    """
+
+    def __init__(self, use_locking: bool = False) -> None:
+        super().__init__()
+        self.use_locking = validator.check_value_type("use_locking", use_locking, [bool], self.name)
+
+    def __call__(self, var, m, v, vhat, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad):
+        return _amsgrad(var, m, v, vhat, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad)
 
 
 class SparseApplyAdagrad(Primitive):
@@ -628,3 +655,45 @@ class FusedSparseFtrl(SparseApplyFtrl):
 class FusedSparseProximalAdagrad(SparseApplyProximalAdagrad):
     """Proximal Adagrad (``ApplyProximalAdagrad``) on the rows `indices`. Inputs: var, accum (Parameters), lr,
     l1, l2, grad, indices. Outputs: the updated Parameters."""
+
+
+class SparseApplyAdadelta(Primitive):
+    """Adadelta (``ApplyAdadelta``) on the rows `indices`.
+
+    Inputs: var, accum, accum_update (Parameters), lr, rho, grad, indices. Outputs: (var, accum, accum_update).
+    """
+
+    def __init__(self, epsilon: float, use_locking: bool = False) -> None:
+        super().__init__()
+        self.epsilon = validator.check_value_type("epsilon", epsilon, [float], self.name)
+        self.use_locking = validator.check_value_type("use_locking", use_locking, [bool], self.name)
+
+    def __call__(self, var, accum, accum_update, lr, rho, grad, indices):
+        rest = (_like(lr, var), _like(rho, var), self.epsilon, grad)
+        new_var, new_accum, new_au = _sparse(_adadelta_math, indices, (var, accum, accum_update), rest)
+        _set(accum, new_accum)
+        _set(accum_update, new_au)
+        return _set(var, new_var), new_accum, new_au
+
+
+class ApplyAdagradDA(Primitive):
+    r"""Adagrad dual averaging: :math:`a_g = a_g + g`, :math:`a_{g^2} = a_{g^2} + g^2`,
+    :math:`t = \mathrm{sign}(a_g)\max(|a_g| - l_1 s, 0)` when :math:`l_1 > 0` else :math:`a_g`,
+    :math:`var = -lr\, t / (l_2 s\, lr + \sqrt{a_{g^2}})` (:math:`s` is `global_step`).
+
+    Inputs: var, gradient_accumulator, gradient_squared_accumulator (Parameters), grad, lr, l1, l2, global_step.
+    Outputs: var.
+    """
+
+    def __init__(self, use_locking: bool = False) -> None:
+        super().__init__()
+        self.use_locking = validator.check_value_type("use_locking", use_locking, [bool], self.name)
+
+    def __call__(self, var, gradient_accumulator, gradient_squared_accumulator, grad, lr, l1, l2, global_step):
+        ops = _ops()
+        lr, l1, l2, step = (_like(x, var) for x in (lr, l1, l2, global_step))
+        acc = _set(gradient_accumulator, gradient_accumulator + grad)
+        sq = _set(gradient_squared_accumulator, gradient_squared_accumulator + grad * grad)
+        shrunk = ops.sign(acc) * ops.maximum(ops.abs(acc) - l1 * step, ops.zeros_like(acc))
+        tmp = ops.where(l1 > 0, shrunk, acc) if not isinstance(l1, float) else (shrunk if l1 > 0 else acc)
+        return _set(var, -lr * tmp / (l2 * step * lr + ops.sqrt(sq)))

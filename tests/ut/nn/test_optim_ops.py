@@ -184,6 +184,21 @@ CASES = {
         [("var", arr(1)), ("accum", arr(2, 0.1, 1.0))],
         lambda: [f(0.1), f(0.01), f(0.02), Tensor(arr(4)[:1]), Tensor(np.array([1], np.int32))],
     ),
+    "ApplyAdamWithAmsgradV2": (
+        lambda: ops.ApplyAdamWithAmsgradV2(),
+        [("var", arr(1)), ("m", arr(2)), ("v", arr(3, 0.1, 1.0)), ("vhat", arr(5, 0.1, 1.0))],
+        lambda: [f(0.9), f(0.999), f(0.01), f(0.9), f(0.999), f(1e-8), Tensor(arr(4))],
+    ),
+    "SparseApplyAdadelta": (
+        lambda: ops.SparseApplyAdadelta(1e-6),
+        [("var", arr(1)), ("accum", arr(2, 0.1, 1.0)), ("accum_update", arr(3, 0.1, 1.0))],
+        lambda: [f(0.5), f(0.9), Tensor(arr(4)), Tensor(np.array([1, 0], np.int32))],
+    ),
+    "ApplyAdagradDA": (
+        lambda: ops.ApplyAdagradDA(),
+        [("var", arr(1)), ("gradient_accumulator", arr(2)), ("gradient_squared_accumulator", arr(3, 0.1, 1.0))],
+        lambda: [Tensor(arr(4)), f(0.1), f(0.0), f(0.02), Tensor(np.int32(2))],  # l1=0: see _L1_NOTE
+    ),
     "SparseApplyRMSProp": (
         lambda: ops.SparseApplyRMSProp(0.9, 0.5, 1e-6),
         [("var", arr(1)), ("ms", arr(2, 0.1, 1.0)), ("mom", arr(3))],
@@ -207,7 +222,15 @@ _OUTPUTS_ARE_PARAMS = {"ApplyRMSProp", "ApplyCenteredRMSProp", "Adam", "Adam_nes
 
 
 # MindSpore 2.10's CPU build has no kernel for these: checked against their formula / the dense op on rows
-_NO_CPU_KERNEL = {"SparseApplyProximalAdagrad", "ApplyKerasMomentum", "ApplyKerasMomentum_nesterov"}
+_NO_CPU_KERNEL = {
+    "SparseApplyProximalAdagrad",
+    "ApplyKerasMomentum",
+    "ApplyKerasMomentum_nesterov",
+    "SparseApplyAdadelta",
+}
+# _L1_NOTE: MindSpore 2.10's CPU ApplyAdagradDA (like its ApplyFtrl) shrinks negative accumulators the wrong way
+# when l1 > 0 (a - l1*step instead of sign(a) * max(|a| - l1*step, 0)); the reference uses l1=0 and
+# test_adagrad_da_l1 checks the documented formula.
 
 
 @pytest.mark.parametrize("name", [n for n in CASES if n not in _NO_CPU_KERNEL])
@@ -267,3 +290,28 @@ def test_keras_momentum_formula(nesterov):
         v = v + a * np.float32(0.9) - g * np.float32(0.1) if nesterov else v + a
     np.testing.assert_allclose(var.asnumpy(), v, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(acc.asnumpy(), a, rtol=1e-5, atol=1e-6)
+
+
+def test_adagrad_da_l1():
+    var = Parameter(Tensor(arr(1)), name="var")
+    acc, sq = Parameter(Tensor(arr(2)), name="acc"), Parameter(Tensor(arr(3, 0.1, 1.0)), name="sq")
+    g = arr(4)
+    ops.ApplyAdagradDA()(var, acc, sq, Tensor(g), f(0.1), f(0.05), f(0.02), Tensor(np.int32(2)))
+    a, q = arr(2) + g, arr(3, 0.1, 1.0) + g * g
+    tmp = np.sign(a) * np.maximum(np.abs(a) - 0.05 * 2, 0)
+    np.testing.assert_allclose(var.asnumpy(), -0.1 * tmp / (0.02 * 2 * 0.1 + np.sqrt(q)), rtol=1e-5, atol=1e-6)
+
+
+def test_sparse_adadelta_rows():
+    var, acc, au = (
+        Parameter(Tensor(x), name=n) for x, n in ((arr(1), "v"), (arr(2, 0.1, 1.0), "a"), (arr(3, 0.1, 1.0), "u"))
+    )
+    dv, da, du = (
+        Parameter(Tensor(x[::-1].copy()), name=n)
+        for x, n in ((arr(1), "dv"), (arr(2, 0.1, 1.0), "da"), (arr(3, 0.1, 1.0), "du"))
+    )
+    g = arr(4)
+    ops.SparseApplyAdadelta(1e-6)(var, acc, au, f(0.5), f(0.9), Tensor(g), Tensor(np.array([1, 0], np.int32)))
+    ops.ApplyAdadelta()(dv, da, du, f(0.5), f(0.9), f(1e-6), Tensor(g))
+    np.testing.assert_allclose(var.asnumpy()[::-1], dv.asnumpy(), rtol=1e-6)
+    np.testing.assert_allclose(au.asnumpy()[::-1], du.asnumpy(), rtol=1e-6)
