@@ -390,3 +390,21 @@ def test_grad_and_jit_through_numpy():
         num[idx] = (float(f(ms.Tensor(X + d))) - float(f(ms.Tensor(X - d)))) / (2 * eps)
     np.testing.assert_allclose(g, num, rtol=2e-2, atol=2e-2)
     np.testing.assert_allclose(float(ms.jit(f)(x)), float(f(x)), rtol=1e-6)
+
+
+def test_reduction_options():
+    a = np.array([[1.0, 5.0], [3.0, 2.0]], np.float32)
+    np.testing.assert_allclose(mnp.amax(_c(a), 1, initial=4.0).asnumpy(), np.amax(a, 1, initial=4.0))
+    np.testing.assert_allclose(
+        mnp.amin(_c(a), 0, True, initial=2.5).asnumpy(), np.amin(a, 0, keepdims=True, initial=2.5)
+    )
+    w = np.array([[True, False], [True, True]])
+    np.testing.assert_allclose(mnp.amax(_c(a), where=_c(w), initial=0.0).asnumpy(), np.amax(a, where=w, initial=0.0))
+    assert int(mnp.sum([1, 2], initial=5)) == 8
+    assert mnp.mean([1.0, 2.0], dtype=mnp.float16).dtype == ms.float16
+    assert mnp.cumsum(_c(I1), dtype=mnp.float32).dtype == ms.float32
+    s = mnp.linspace([0.0, 1.0], [1.0, 3.0], 3, axis=1)
+    np.testing.assert_allclose(s.asnumpy(), np.linspace([0.0, 1.0], [1.0, 3.0], 3, axis=1), rtol=1e-6)
+    v, step = mnp.linspace(0, 1, 4, endpoint=False, retstep=True)
+    np.testing.assert_allclose(v.asnumpy(), np.linspace(0, 1, 4, endpoint=False))
+    assert abs(float(step) - 0.25) < 1e-7
