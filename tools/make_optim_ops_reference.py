@@ -205,6 +205,11 @@ CASES = {
         [("var", arr(1)), ("gradient_accumulator", arr(2)), ("gradient_squared_accumulator", arr(3, 0.1, 1.0))],
         lambda: [Tensor(arr(4)), f(0.1), f(0.0), f(0.02), Tensor(np.int32(2))],  # l1=0: see _L1_NOTE
     ),
+    "AdamWeightDecay": (
+        lambda: ops.AdamWeightDecay(),
+        [("var", arr(1)), ("m", arr(2)), ("v", arr(3, 0.1, 1.0))],
+        lambda: [f(0.01), f(0.9), f(0.999), f(1e-6), f(0.1), Tensor(arr(4))],
+    ),
     "SparseApplyRMSProp": (
         lambda: ops.SparseApplyRMSProp(0.9, 0.5, 1e-6),
         [("var", arr(1)), ("ms", arr(2, 0.1, 1.0)), ("mom", arr(3))],

@@ -29,6 +29,7 @@ __all__ = [
     "LARSUpdate",
     "SGD",
     "FusedSparseAdam",
+    "AdamWeightDecay",
     "ApplyAdamWithAmsgradV2",
     "ApplyAdagradDA",
     "SparseApplyAdadelta",
@@ -697,3 +698,23 @@ class ApplyAdagradDA(Primitive):
         shrunk = ops.sign(acc) * ops.maximum(ops.abs(acc) - l1 * step, ops.zeros_like(acc))
         tmp = ops.where(l1 > 0, shrunk, acc) if not isinstance(l1, float) else (shrunk if l1 > 0 else acc)
         return _set(var, -lr * tmp / (l2 * step * lr + ops.sqrt(sq)))
+
+
+class AdamWeightDecay(Primitive):
+    r"""Adam with decoupled weight decay, no bias correction: :math:`m = \beta_1 m + (1-\beta_1) g`,
+    :math:`v = \beta_2 v + (1-\beta_2) g^2`, :math:`var = var - lr\,(m/(\sqrt v + \epsilon) + decay\cdot var)`.
+
+    Inputs: var, m, v (Parameters), lr, beta1, beta2, epsilon, decay, gradient. Outputs: (var, m, v).
+    """
+
+    def __init__(self, use_locking: bool = False) -> None:
+        super().__init__()
+        self.use_locking = validator.check_value_type("use_locking", use_locking, [bool], self.name)
+
+    def __call__(self, var, m, v, lr, beta1, beta2, epsilon, decay, gradient):
+        ops = _ops()
+        lr, b1, b2, eps, wd = (_like(x, var) for x in (lr, beta1, beta2, epsilon, decay))
+        new_m = _set(m, b1 * m + (1 - b1) * gradient)
+        new_v = _set(v, b2 * v + (1 - b2) * gradient * gradient)
+        update = new_m / (ops.sqrt(new_v) + eps) + wd * var
+        return _set(var, var - lr * update), new_m, new_v

@@ -199,6 +199,11 @@ CASES = {
         [("var", arr(1)), ("gradient_accumulator", arr(2)), ("gradient_squared_accumulator", arr(3, 0.1, 1.0))],
         lambda: [Tensor(arr(4)), f(0.1), f(0.0), f(0.02), Tensor(np.int32(2))],  # l1=0: see _L1_NOTE
     ),
+    "AdamWeightDecay": (
+        lambda: ops.AdamWeightDecay(),
+        [("var", arr(1)), ("m", arr(2)), ("v", arr(3, 0.1, 1.0))],
+        lambda: [f(0.01), f(0.9), f(0.999), f(1e-6), f(0.1), Tensor(arr(4))],
+    ),
     "SparseApplyRMSProp": (
         lambda: ops.SparseApplyRMSProp(0.9, 0.5, 1e-6),
         [("var", arr(1)), ("ms", arr(2, 0.1, 1.0)), ("mom", arr(3))],
@@ -214,9 +219,9 @@ def _call(name, op, ps, rest):
     return op(*ps, *rest())
 
 
-# MindSpore 2.10's CPU kernels of these return placeholder outputs (zeros for the RMSProp pair, values of the
+# MindSpore 2.10's CPU kernels of these return placeholder outputs (zeros or uninitialised memory, values of the
 # previous call for Adam); their documented outputs are the updated Parameters, which sporax returns.
-_OUTPUTS_ARE_PARAMS = {"ApplyRMSProp", "ApplyCenteredRMSProp", "Adam", "Adam_nesterov"} | {
+_OUTPUTS_ARE_PARAMS = {"ApplyRMSProp", "ApplyCenteredRMSProp", "Adam", "Adam_nesterov", "AdamWeightDecay"} | {
     n for n in CASES if n.startswith("FusedSparse")
 }
 
