@@ -181,3 +181,16 @@ def test_jit_training_step_with_new_optimizer():
         last = float(step(x, y).asnumpy())
     assert last < first and opt.global_step.asnumpy().tolist() == [6]
     assert ms.float32 == opt.beta1_power.dtype
+
+
+def test_optimizer_helper_members():
+    params = make_params()
+    opt = nn.ProximalAdagrad(params, learning_rate=0.1)
+    g = grads(0)
+    assert opt.flatten_gradients(g) is g  # sporax never flattens parameters
+    assert opt.broadcast_params(g) is g
+    opt.target = "CPU"
+    assert opt.target == "CPU"
+    with pytest.raises(ValueError, match="must be one of"):
+        opt.target = "TPU"
+    assert opt.get_lr_parameter(params[0]).name == "learning_rate"
