@@ -8,6 +8,9 @@ from ._functions import *  # noqa: F403
 from ._functions import __dict__ as _fd
 from .nn.functional import conv2d  # noqa: F401
 
+for _n in ("annotations", "ops", "mstype", "Tensor"):
+    globals().pop(_n, None)
+
 __all__ = [n for n in _fd if not n.startswith("_") and n not in ("annotations", "ops", "mstype", "Tensor")]
 __all__ += ["conv2d", "nn", "optim", "special", "linalg"]
 
