@@ -67,3 +67,17 @@ ref["scopes"] = cases.scope_cases(nn, mindspore, np)
 with open(path, "w") as f:
     json.dump(ref, f, indent=1, sort_keys=True)
 print("scopes", ref["scopes"])
+
+import mindspore.dataset as ds  # noqa: E402
+from mindspore import train  # noqa: E402
+
+with tempfile.TemporaryDirectory() as ckpt_dir:
+    ref["checkpoint_files"] = cases.checkpoint_file_cases(mindspore, nn, ds, train, np, ckpt_dir)
+with open(path, "w") as f:
+    json.dump(ref, f, indent=1, sort_keys=True)
+print("checkpoint_files", ref["checkpoint_files"])
+
+ref["flags"] = cases.flag_cases(nn)
+with open(path, "w") as f:
+    json.dump(ref, f, indent=1, sort_keys=True)
+print("flags", ref["flags"])

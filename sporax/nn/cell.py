@@ -452,6 +452,12 @@ class Cell(_CellStateMixin):
         _log.warning("'remove_redundant_parameters' will be deprecated in future versions.")
 
     def set_comm_fusion(self, fusion_type: int, recurse: bool = True) -> Cell:
+        """Put the gradient all-reduce of every trainable Parameter in fusion group ``fusion_type``."""
+        from .. import _checkparam
+
+        _checkparam.check_non_negative_int(fusion_type)
+        for param in self.trainable_params(recurse):
+            param.comm_fusion = fusion_type
         return self
 
     def shard(self, in_strategy: Any, out_strategy: Any = None, parameter_plan: Any = None) -> Cell:

@@ -497,3 +497,40 @@ def scope_cases(nn: Any, ms: Any, np: Any) -> dict[str, Any]:
     out["jit_config_once"] = n.jit_config_dict.get("jit_level")
     out["deprecated_return"] = [repr(n.cast_inputs((1,), ms.float16)), repr(n.remove_redundant_parameters())]
     return out
+
+
+def checkpoint_file_cases(ms: Any, nn: Any, ds: Any, train: Any, np: Any, directory: str) -> list[str]:
+    """File names ModelCheckpoint writes: two trainings with the same prefix in one directory (the second
+    becomes ``<prefix>_1``), a save every 3 steps across epochs of 4 steps, and the end of training."""
+    import os
+
+    def data():
+        x = np.ones((8, 2), np.float32)
+        y = np.ones((8, 1), np.float32)
+        return ds.NumpySlicesDataset({"x": x, "y": y}, shuffle=False).batch(2)
+
+    net = nn.Dense(2, 1)
+    model = train.Model(net, nn.MSELoss(), nn.SGD(net.trainable_params(), 0.01))
+    for _ in range(2):
+        config = train.CheckpointConfig(save_checkpoint_steps=3, keep_checkpoint_max=10)
+        cb = train.ModelCheckpoint(prefix="net", directory=directory, config=config)
+        model.train(2, data(), callbacks=[cb], dataset_sink_mode=False)
+    return sorted(os.listdir(directory))
+
+
+def flag_cases(nn: Any) -> dict[str, Any]:
+    """add_flags_recursive and set_comm_fusion."""
+    seq = nn.SequentialCell([nn.Dense(2, 2), nn.ReLU()])
+    seq.add_flags_recursive(my_flag=True)
+    dense = nn.Dense(2, 2)
+    dense.set_comm_fusion(3)
+    frozen = nn.Dense(2, 2)
+    frozen.bias.requires_grad = False
+    frozen.set_comm_fusion(2)
+    return {
+        "add_flags_recursive": [seq.get_flags().get("my_flag"), seq[0].get_flags().get("my_flag"), seq[1].my_flag],
+        "set_comm_fusion": [p.comm_fusion for p in dense.get_parameters()],
+        "set_comm_fusion_trainable_only": [p.comm_fusion for p in frozen.get_parameters()],
+        "set_comm_fusion_negative": _err(lambda: dense.set_comm_fusion(-1)),
+        "set_comm_fusion_float": _err(lambda: dense.set_comm_fusion(1.5)),
+    }

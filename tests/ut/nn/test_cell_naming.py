@@ -7,7 +7,16 @@ import os
 
 import numpy as np
 import pytest
-from _cell_naming_cases import buffer_cases, error_cases, method_cases, naming_cases, repr_cases, scope_cases
+from _cell_naming_cases import (
+    buffer_cases,
+    checkpoint_file_cases,
+    error_cases,
+    flag_cases,
+    method_cases,
+    naming_cases,
+    repr_cases,
+    scope_cases,
+)
 
 import sporax as ms
 from sporax import nn
@@ -81,4 +90,16 @@ def test_buffers_and_state_dict_match_mindspore():
 def test_scopes_boost_inputs_jit_config_match_mindspore():
     got = scope_cases(nn, ms, np)
     for key, expected in REF["scopes"].items():
+        assert got[key] == expected, key
+
+
+def test_model_checkpoint_file_names_match_mindspore(tmp_path):
+    from sporax import dataset, train
+
+    assert checkpoint_file_cases(ms, nn, dataset, train, np, str(tmp_path)) == REF["checkpoint_files"]
+
+
+def test_flags_and_comm_fusion_match_mindspore():
+    got = flag_cases(nn)
+    for key, expected in REF["flags"].items():
         assert got[key] == expected, key
