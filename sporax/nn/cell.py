@@ -488,7 +488,10 @@ class Cell(_CellStateMixin):
     ) -> _HookHandle:
         """``hook_fn(cell, args, output)`` (``hook_fn(cell, args, kwargs, output)`` with ``with_kwargs``) runs
         after ``construct``; a non-None result replaces the output. With ``always_call`` it also runs (with
-        output None) when ``construct`` raised."""
+        output None) when ``construct`` raised. A cell with a custom ``bprop`` ignores forward hooks (as
+        MindSpore does: the handle it returns holds nothing)."""
+        if type(self).bprop is not Cell.bprop:
+            return _HookHandle(OrderedDict(), 0)
         return self._add_hook("_forward_hooks", hook_fn, prepend, (with_kwargs, always_call))
 
     def _add_hook(self, table: str, hook_fn: Callable[..., Any], prepend: bool, opts: tuple) -> _HookHandle:

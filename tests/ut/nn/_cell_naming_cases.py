@@ -298,6 +298,19 @@ def method_cases(nn: Any, ms: Any, np: Any) -> dict[str, Any]:
     out["always_call_error"] = _err(lambda: f(x))
     out["always_call_log"] = seen
 
+    class WithBprop(nn.Cell):
+        def construct(self, x):
+            return x * 2
+
+        def bprop(self, x, out, dout):
+            return (dout * 3,)
+
+    bseen: list[str] = []
+    wb = WithBprop()
+    wb.register_forward_hook(lambda c, a, o: bseen.append("hook"))
+    wb.register_forward_pre_hook(lambda c, a: bseen.append("pre"))
+    out["bprop_cell_hooks"] = [wb(x).asnumpy().tolist(), bseen]
+
     class Net(nn.Cell):
         def __init__(self):
             super().__init__()
