@@ -106,6 +106,7 @@ def __getattr__(name: str):
         return getattr(composite, name)
     raise AttributeError(f"module 'sporax.ops.function' has no attribute '{name}'")
 
+
 from . import patch_func  # noqa: E402
 from .patch_func import *  # noqa: E402, F403
 

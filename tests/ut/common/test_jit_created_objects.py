@@ -71,4 +71,3 @@ def test_parameter_and_batchnorm_created_inside_jit():
     a = x.asnumpy()
     mean, var = a.mean((0, 2, 3), keepdims=True), a.var((0, 2, 3), keepdims=True)
     np.testing.assert_allclose(out, (a - mean) / np.sqrt(var + 1e-5), rtol=1e-4, atol=1e-5)
-
