@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..._checkparam import check_bool
 from ...common import dtype as mstype
 from .. import function as F
 from .._utils import check_int
 from ._primitive import Primitive
-from .math_ops import _check_bool, _set_attrs
+from .math_ops import _set_attrs
 
 __all__ = [
     "BatchToSpace",
@@ -190,7 +191,7 @@ class FillDiagonal(Primitive):
 
     def __init__(self, fill_value: float, wrap: bool = False) -> None:
         super().__init__()
-        _set_attrs(self, fill_value=float(fill_value), wrap=_check_bool(self, "wrap", wrap))
+        _set_attrs(self, fill_value=float(fill_value), wrap=check_bool(wrap, "wrap", self.name))
 
     def __call__(self, input_x: Any) -> Any:
         shp = F.shape(input_x)
@@ -319,7 +320,7 @@ class HammingWindow(Primitive):
 
     def __init__(self, periodic: bool = True, alpha: float = 0.54, beta: float = 0.46, dtype: Any = mstype.float32):
         super().__init__()
-        _set_attrs(self, periodic=_check_bool(self, "periodic", periodic), alpha=alpha, beta=beta, dtype=dtype)
+        _set_attrs(self, periodic=check_bool(periodic, "periodic", self.name), alpha=alpha, beta=beta, dtype=dtype)
 
     def __call__(self, length: Any) -> Any:
         n = int(length.reshape(-1)[0].item()) if hasattr(length, "reshape") else int(length)

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..._checkparam import check_bool
 from ...common import dtype as mstype
 from .. import function as F
 from .._utils import check_int
 from ._primitive import Primitive
-from .math_ops import _check_bool, _set_attrs
+from .math_ops import _set_attrs
 
 __all__ = [
     "Reshape",
@@ -409,7 +410,7 @@ class _Scatter(Primitive):
 class _ParamScatter(_Scatter):
     def __init__(self, use_locking: bool = False) -> None:
         super().__init__()
-        _set_attrs(self, use_locking=_check_bool(self, "use_locking", use_locking))
+        _set_attrs(self, use_locking=check_bool(use_locking, "use_locking", self.name))
 
 
 class _LockedParamScatter(_ParamScatter):
@@ -503,7 +504,7 @@ class Sort(Primitive):
 
     def __init__(self, axis: int = -1, descending: bool = False) -> None:
         super().__init__()
-        _set_attrs(self, axis=axis, descending=_check_bool(self, "descending", descending))
+        _set_attrs(self, axis=axis, descending=check_bool(descending, "descending", self.name))
 
     def __call__(self, x: Any) -> Any:
         values, idx = F.sort(x, self.axis, self.descending)
@@ -536,7 +537,7 @@ class TopK(Primitive):
 
     def __init__(self, sorted: bool = True) -> None:
         super().__init__()
-        _set_attrs(self, sorted=_check_bool(self, "sorted", sorted))
+        _set_attrs(self, sorted=check_bool(sorted, "sorted", self.name))
 
     def __call__(self, input_x: Any, k: int) -> Any:
         values, idx = F.topk(input_x, k, None, True, self.sorted)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..._checkparam import check_bool
 from ...common import dtype as mstype
 from .. import function as F
 from .._utils import check_int
@@ -15,7 +16,7 @@ from ..function import gather_scatter_func as G
 from ..function import segment_func as SG
 from ..function import sort_search_func as S
 from ._primitive import Primitive
-from .math_ops import _check_bool, _set_attrs
+from .math_ops import _set_attrs
 
 __all__ = [
     "SparseGatherV2",
@@ -107,7 +108,7 @@ class _ParamScatter(Primitive):
 
     def __init__(self, use_locking: bool = False) -> None:
         super().__init__()
-        _set_attrs(self, use_locking=_check_bool(self, "use_locking", use_locking))
+        _set_attrs(self, use_locking=check_bool(use_locking, "use_locking", self.name))
 
     def __call__(self, input_x: Any, indices: Any, updates: Any) -> Any:
         return type(self)._fn(input_x, indices, updates)
@@ -172,8 +173,8 @@ class UniqueConsecutive(Primitive):
         super().__init__()
         _set_attrs(
             self,
-            return_inverse=_check_bool(self, "return_inverse", return_inverse),
-            return_counts=_check_bool(self, "return_counts", return_counts),
+            return_inverse=check_bool(return_inverse, "return_inverse", self.name),
+            return_counts=check_bool(return_counts, "return_counts", self.name),
             dim=dim,
         )
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ..._checkparam import check_value_type
 from ..._engine import jnp
 from .._utils import as_tensor_array, wrap
 from ..function import _image_func as IF
@@ -49,12 +50,6 @@ __all__ = [
     "FractionalMaxPool",
     "FractionalAvgPool",
 ]
-
-
-def _check_bool(v: Any, name: str, op: str) -> bool:
-    if not isinstance(v, bool):
-        raise TypeError(f"For '{op}', the type of '{name}' should be 'bool', but got type '{type(v).__name__}'.")
-    return v
 
 
 def _size_arg(size: Any, n: int, op: str) -> tuple[int, ...]:
@@ -97,7 +92,10 @@ class PadV3(Primitive):
             raise ValueError(
                 f"For 'PadV3', the 'mode' must be in ['constant', 'reflect', 'edge', 'circular'], but got {mode!r}."
             )
-        self.mode, self.paddings_contiguous = mode, _check_bool(paddings_contiguous, "paddings_contiguous", "PadV3")
+        self.mode, self.paddings_contiguous = (
+            mode,
+            check_value_type("paddings_contiguous", paddings_contiguous, bool, "PadV3"),
+        )
         self.attrs.update(mode=mode, paddings_contiguous=paddings_contiguous)
 
     def __call__(self, x: Any, paddings: Any, constant_value: Any = None) -> Any:
@@ -118,8 +116,8 @@ class ResizeBilinearV2(Primitive):
 
     def __init__(self, align_corners: bool = False, half_pixel_centers: bool = False) -> None:
         super().__init__()
-        self.align_corners = _check_bool(align_corners, "align_corners", self.name)
-        self.half_pixel_centers = _check_bool(half_pixel_centers, "half_pixel_centers", self.name)
+        self.align_corners = check_value_type("align_corners", align_corners, bool, self.name)
+        self.half_pixel_centers = check_value_type("half_pixel_centers", half_pixel_centers, bool, self.name)
         self._coord = _coord(align_corners, half_pixel_centers, self.name)
         self.attrs.update(align_corners=align_corners, half_pixel_centers=half_pixel_centers)
 
@@ -135,8 +133,8 @@ class ResizeNearestNeighborV2(Primitive):
 
     def __init__(self, align_corners: bool = False, half_pixel_centers: bool = False) -> None:
         super().__init__()
-        self.align_corners = _check_bool(align_corners, "align_corners", self.name)
-        self.half_pixel_centers = _check_bool(half_pixel_centers, "half_pixel_centers", self.name)
+        self.align_corners = check_value_type("align_corners", align_corners, bool, self.name)
+        self.half_pixel_centers = check_value_type("half_pixel_centers", half_pixel_centers, bool, self.name)
         self._coord = _coord(align_corners, half_pixel_centers, self.name)
         self.attrs.update(align_corners=align_corners, half_pixel_centers=half_pixel_centers)
 
@@ -153,8 +151,8 @@ class ResizeBicubic(Primitive):
 
     def __init__(self, align_corners: bool = False, half_pixel_centers: bool = False) -> None:
         super().__init__()
-        self.align_corners = _check_bool(align_corners, "align_corners", self.name)
-        self.half_pixel_centers = _check_bool(half_pixel_centers, "half_pixel_centers", self.name)
+        self.align_corners = check_value_type("align_corners", align_corners, bool, self.name)
+        self.half_pixel_centers = check_value_type("half_pixel_centers", half_pixel_centers, bool, self.name)
         self._coord = _coord(align_corners, half_pixel_centers, self.name)
         self.attrs.update(align_corners=align_corners, half_pixel_centers=half_pixel_centers)
 
@@ -217,7 +215,7 @@ class UpsampleTrilinear3D(Primitive):
 
     def __init__(self, align_corners: bool = False) -> None:
         super().__init__()
-        self.align_corners = _check_bool(align_corners, "align_corners", self.name)
+        self.align_corners = check_value_type("align_corners", align_corners, bool, self.name)
         self.attrs["align_corners"] = align_corners
 
     def __call__(self, x: Any, output_size: Any = None, scales: Any = None) -> Any:
@@ -264,8 +262,8 @@ class ResizeBilinear(Primitive):
         warn_resize_bilinear("ops.ResizeBilinear")
         super().__init__()
         self.size = tuple(size)
-        self.align_corners = _check_bool(align_corners, "align_corners", self.name)
-        self.half_pixel_centers = _check_bool(half_pixel_centers, "half_pixel_centers", self.name)
+        self.align_corners = check_value_type("align_corners", align_corners, bool, self.name)
+        self.half_pixel_centers = check_value_type("half_pixel_centers", half_pixel_centers, bool, self.name)
         self._coord = _coord(align_corners, half_pixel_centers, self.name)
         self.attrs.update(size=self.size, align_corners=align_corners, half_pixel_centers=half_pixel_centers)
 
@@ -493,7 +491,7 @@ class ResizeArea(Primitive):
 
     def __init__(self, align_corners: bool = False) -> None:
         super().__init__()
-        self.align_corners = _check_bool(align_corners, "align_corners", self.name)
+        self.align_corners = check_value_type("align_corners", align_corners, bool, self.name)
         self.attrs["align_corners"] = align_corners
 
     def __call__(self, images: Any, size: Any) -> Any:
@@ -584,9 +582,9 @@ class FractionalMaxPool(Primitive):
                 f"For '{self.name}', the 'pooling_ratio' must be a tuple of 4 floats, but got {pooling_ratio}."
             )
         self.pooling_ratio = tuple(pooling_ratio)
-        self.pseudo_random = _check_bool(pseudo_random, "pseudo_random", self.name)
-        self.overlapping = _check_bool(overlapping, "overlapping", self.name)
-        self.deterministic = _check_bool(deterministic, "deterministic", self.name)
+        self.pseudo_random = check_value_type("pseudo_random", pseudo_random, bool, self.name)
+        self.overlapping = check_value_type("overlapping", overlapping, bool, self.name)
+        self.deterministic = check_value_type("deterministic", deterministic, bool, self.name)
         self.seed, self.seed2 = seed, seed2
         self.attrs.update(
             pooling_ratio=self.pooling_ratio, pseudo_random=pseudo_random, overlapping=overlapping,

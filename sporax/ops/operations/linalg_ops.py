@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..._checkparam import check_bool
 from ..._engine import jnp
 from ...common import dtype as mstype
 from .. import function as F
 from .._utils import as_tensor_array, wrap
 from ._primitive import Primitive
-from .math_ops import _check_bool, _NoArgs, _set_attrs
+from .math_ops import _NoArgs, _set_attrs
 
 __all__ = [
     "Cholesky",
@@ -42,7 +43,7 @@ __all__ = [
 class _Upper(Primitive):
     def __init__(self, upper: bool = False) -> None:
         super().__init__()
-        _set_attrs(self, upper=_check_bool(self, "upper", upper))
+        _set_attrs(self, upper=check_bool(upper, "upper", self.name))
 
 
 class Cholesky(_Upper):
@@ -72,7 +73,7 @@ class Eig(Primitive):
 
     def __init__(self, compute_v: bool = False) -> None:
         super().__init__()
-        _set_attrs(self, compute_v=_check_bool(self, "compute_v", compute_v))
+        _set_attrs(self, compute_v=check_bool(compute_v, "compute_v", self.name))
 
     def __call__(self, x: Any) -> Any:
         if self.compute_v:
@@ -100,7 +101,9 @@ class Ormqr(Primitive):
 
     def __init__(self, left: bool = True, transpose: bool = False) -> None:
         super().__init__()
-        _set_attrs(self, left=_check_bool(self, "left", left), transpose=_check_bool(self, "transpose", transpose))
+        _set_attrs(
+            self, left=check_bool(left, "left", self.name), transpose=check_bool(transpose, "transpose", self.name)
+        )
 
     def __call__(self, x: Any, tau: Any, other: Any) -> Any:
         return F.ormqr(x, tau, other, self.left, self.transpose)
@@ -111,7 +114,7 @@ class Qr(Primitive):
 
     def __init__(self, full_matrices: bool = False) -> None:
         super().__init__()
-        _set_attrs(self, full_matrices=_check_bool(self, "full_matrices", full_matrices))
+        _set_attrs(self, full_matrices=check_bool(full_matrices, "full_matrices", self.name))
 
     def __call__(self, x: Any) -> Any:
         return F.qr(x, "complete" if self.full_matrices else "reduced")
@@ -125,8 +128,8 @@ class Svd(Primitive):
         super().__init__()
         _set_attrs(
             self,
-            full_matrices=_check_bool(self, "full_matrices", full_matrices),
-            compute_uv=_check_bool(self, "compute_uv", compute_uv),
+            full_matrices=check_bool(full_matrices, "full_matrices", self.name),
+            compute_uv=check_bool(compute_uv, "compute_uv", self.name),
         )
 
     def __call__(self, input: Any) -> Any:
@@ -158,8 +161,8 @@ class LuUnpack(Primitive):
         super().__init__()
         _set_attrs(
             self,
-            unpack_data=_check_bool(self, "unpack_data", unpack_data),
-            unpack_pivots=_check_bool(self, "unpack_pivots", unpack_pivots),
+            unpack_data=check_bool(unpack_data, "unpack_data", self.name),
+            unpack_pivots=check_bool(unpack_pivots, "unpack_pivots", self.name),
         )
 
     def __call__(self, LU_data: Any, LU_pivots: Any) -> Any:
@@ -171,7 +174,7 @@ class MatrixSolve(Primitive):
 
     def __init__(self, adjoint: bool = False) -> None:
         super().__init__()
-        _set_attrs(self, adjoint=_check_bool(self, "adjoint", adjoint))
+        _set_attrs(self, adjoint=check_bool(adjoint, "adjoint", self.name))
 
     def __call__(self, matrix: Any, rhs: Any) -> Any:
         return F.matrix_solve(matrix, rhs, self.adjoint)
@@ -183,7 +186,7 @@ class MatrixSolveLs(Primitive):
 
     def __init__(self, fast: bool = True) -> None:
         super().__init__()
-        _set_attrs(self, fast=_check_bool(self, "fast", fast))
+        _set_attrs(self, fast=check_bool(fast, "fast", self.name))
 
     def __call__(self, matrix: Any, rhs: Any, l2_regularizer: Any) -> Any:
         a = as_tensor_array(matrix)
@@ -204,7 +207,7 @@ class MatrixTriangularSolve(Primitive):
 
     def __init__(self, lower: bool = True, adjoint: bool = False) -> None:
         super().__init__()
-        _set_attrs(self, lower=_check_bool(self, "lower", lower), adjoint=_check_bool(self, "adjoint", adjoint))
+        _set_attrs(self, lower=check_bool(lower, "lower", self.name), adjoint=check_bool(adjoint, "adjoint", self.name))
 
     def __call__(self, matrix: Any, rhs: Any) -> Any:
         a = as_tensor_array(matrix)
@@ -289,7 +292,7 @@ class _Window(Primitive):
         super().__init__()
         if dtype not in (mstype.float16, mstype.float32, mstype.float64):
             raise TypeError(f"For '{self.name}', the 'dtype' must be float16, float32 or float64, but got {dtype}.")
-        _set_attrs(self, periodic=_check_bool(self, "periodic", periodic), dtype=dtype)
+        _set_attrs(self, periodic=check_bool(periodic, "periodic", self.name), dtype=dtype)
 
     def __call__(self, window_length: Any) -> Any:
         return type(self)._fn(window_length, self.periodic, dtype=self.dtype)

@@ -55,11 +55,6 @@ def _set_attrs(prim: Primitive, **kwargs: Any) -> None:
         prim.attrs[k] = v
 
 
-def _check_bool(prim: Primitive, name: str, value: Any) -> bool:
-    """``_checkparam.check_bool`` naming the primitive."""
-    return check_bool(value, name, prim.name)
-
-
 class _NoArgs(Primitive):
     """A primitive constructed without arguments (``ops.Add()``), as MindSpore's are."""
 
@@ -225,8 +220,8 @@ class MatMul(Primitive):
 
     def __init__(self, transpose_a: bool = False, transpose_b: bool = False) -> None:
         super().__init__()
-        _check_bool(self, "transpose_a", transpose_a)
-        _check_bool(self, "transpose_b", transpose_b)
+        check_bool(transpose_a, "transpose_a", self.name)
+        check_bool(transpose_b, "transpose_b", self.name)
         _set_attrs(self, transpose_a=transpose_a, transpose_b=transpose_b)
 
     def __call__(self, x: Any, y: Any) -> Any:
@@ -246,7 +241,7 @@ class _Reduce(Primitive):
 
     def __init__(self, keep_dims: bool = False) -> None:
         super().__init__()
-        _check_bool(self, "keep_dims", keep_dims)
+        check_bool(keep_dims, "keep_dims", self.name)
         _set_attrs(self, keep_dims=keep_dims)
 
     def __call__(self, x: Any, axis: Any = ()) -> Any:
@@ -264,7 +259,7 @@ class ReduceSum(_Reduce):
 
     def __init__(self, keep_dims: bool = False, skip_mode: bool = False) -> None:
         super().__init__(keep_dims)
-        _set_attrs(self, skip_mode=_check_bool(self, "skip_mode", skip_mode))
+        _set_attrs(self, skip_mode=check_bool(skip_mode, "skip_mode", self.name))
 
     def __call__(self, x: Any, axis: Any = ()) -> Any:
         if self.skip_mode and isinstance(axis, (list, tuple)) and len(axis) == 0:
@@ -272,13 +267,15 @@ class ReduceSum(_Reduce):
         return super().__call__(x, axis)
 
     # not SumExt: amp_level='auto' leaves MindSpore's ReduceSum in its input's type (ops.sum is black-listed)
-    _fn = staticmethod(lambda x, axis, keep: F.sum.__wrapped__(x, axis, keep))
+    _fn = staticmethod(_REDUCE.reduce_sum_keep_dtype)
 
 
 ReduceMean = _reduce("ReduceMean", F.mean, "``ReduceMean(keep_dims=False)(x, axis=())``: mean over ``axis``.")
 ReduceMax = _reduce("ReduceMax", F.amax, "``ReduceMax(keep_dims=False)(x, axis=())``: maximum over ``axis``.")
 ReduceMin = _reduce("ReduceMin", F.amin, "``ReduceMin(keep_dims=False)(x, axis=())``: minimum over ``axis``.")
-ReduceProd = _reduce("ReduceProd", F.prod, "``ReduceProd(keep_dims=False)(x, axis=())``: product over ``axis``.")
+ReduceProd = _reduce(
+    "ReduceProd", _REDUCE.reduce_prod_keep_dtype, "``ReduceProd(keep_dims=False)(x, axis=())``: product over ``axis``."
+)
 ReduceAll = _reduce("ReduceAll", F.all, "``ReduceAll(keep_dims=False)(x, axis=())``: logical and over ``axis``.")
 ReduceAny = _reduce("ReduceAny", F.any, "``ReduceAny(keep_dims=False)(x, axis=())``: logical or over ``axis``.")
 
@@ -311,7 +308,7 @@ class ArgMaxWithValue(Primitive):
 
     def __init__(self, axis: int = 0, keep_dims: bool = False) -> None:
         super().__init__()
-        _set_attrs(self, axis=axis, keep_dims=_check_bool(self, "keep_dims", keep_dims))
+        _set_attrs(self, axis=axis, keep_dims=check_bool(keep_dims, "keep_dims", self.name))
 
     def __call__(self, x: Any) -> Any:
         fn = F.max if self._largest else F.min
@@ -344,7 +341,9 @@ class Cumsum(Primitive):
     def __init__(self, exclusive: bool = False, reverse: bool = False) -> None:
         super().__init__()
         _set_attrs(
-            self, exclusive=_check_bool(self, "exclusive", exclusive), reverse=_check_bool(self, "reverse", reverse)
+            self,
+            exclusive=check_bool(exclusive, "exclusive", self.name),
+            reverse=check_bool(reverse, "reverse", self.name),
         )
 
     def __call__(self, x: Any, axis: Any) -> Any:
@@ -416,7 +415,7 @@ class MatrixInverse(Primitive):
 
     def __init__(self, adjoint: bool = False) -> None:
         super().__init__()
-        _set_attrs(self, adjoint=_check_bool(self, "adjoint", adjoint))
+        _set_attrs(self, adjoint=check_bool(adjoint, "adjoint", self.name))
 
     def __call__(self, x: Any) -> Any:
         out = F.inverse(x)
@@ -548,7 +547,7 @@ class EuclideanNorm(Primitive):
 
     def __init__(self, keep_dims: bool = False) -> None:
         super().__init__()
-        _set_attrs(self, keep_dims=_check_bool(self, "keep_dims", keep_dims))
+        _set_attrs(self, keep_dims=check_bool(keep_dims, "keep_dims", self.name))
 
     def __call__(self, x: Any, axes: Any) -> Any:
         axes = tuple(int(v) for v in axes.asnumpy().reshape(-1)) if hasattr(axes, "asnumpy") else axes
@@ -601,10 +600,10 @@ class Median(Primitive):
         super().__init__()
         _set_attrs(
             self,
-            global_median=_check_bool(self, "global_median", global_median),
+            global_median=check_bool(global_median, "global_median", self.name),
             axis=axis,
-            keep_dims=_check_bool(self, "keep_dims", keep_dims),
-            ignore_nan=_check_bool(self, "ignore_nan", ignore_nan),
+            keep_dims=check_bool(keep_dims, "keep_dims", self.name),
+            ignore_nan=check_bool(ignore_nan, "ignore_nan", self.name),
         )
 
     def __call__(self, x: Any) -> Any:

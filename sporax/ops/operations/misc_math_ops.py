@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..._checkparam import check_bool
 from .. import function as F
 from ..function import misc_math_func as MM
 from ._primitive import Primitive
-from .math_ops import _check_bool, _set_attrs
+from .math_ops import _set_attrs
 
 __all__ = [
     "Betainc",
@@ -76,8 +77,8 @@ class ReduceStd(Primitive):
         _set_attrs(
             self,
             axis=axis,
-            unbiased=_check_bool(self, "unbiased", unbiased),
-            keep_dims=_check_bool(self, "keep_dims", keep_dims),
+            unbiased=check_bool(unbiased, "unbiased", self.name),
+            keep_dims=check_bool(keep_dims, "keep_dims", self.name),
         )
 
     def __call__(self, input_x: Any) -> Any:

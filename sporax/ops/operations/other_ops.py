@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..._checkparam import check_bool
 from ..._engine import custom_vjp_call
 from .. import function as F
 from .._utils import check_int
 from ..function import other_func as O
 from ..function import patch_func as P
 from ._primitive import Primitive
-from .math_ops import _check_bool, _set_attrs
+from .math_ops import _set_attrs
 
 __all__ = [
     "GeSwitch",
@@ -72,7 +73,7 @@ class PyFunc(Primitive):
             in_shapes=[list(s) for s in in_shapes],
             out_types=list(out_types),
             out_shapes=[list(s) for s in out_shapes],
-            stateful=_check_bool(self, "stateful", stateful),
+            stateful=check_bool(stateful, "stateful", self.name),
         )
 
     def __call__(self, *inputs: Any) -> Any:
@@ -153,10 +154,10 @@ class UniformCandidateSampler(Primitive):
             self,
             num_true=check_int(num_true, "num_true", self.name, 1),
             num_sampled=check_int(num_sampled, "num_sampled", self.name, 1),
-            unique=_check_bool(self, "unique", unique),
+            unique=check_bool(unique, "unique", self.name),
             range_max=check_int(range_max, "range_max", self.name, 1),
             seed=check_int(seed, "seed", self.name, 0),
-            remove_accidental_hits=_check_bool(self, "remove_accidental_hits", remove_accidental_hits),
+            remove_accidental_hits=check_bool(remove_accidental_hits, "remove_accidental_hits", self.name),
         )
 
     def __call__(self, true_classes: Any) -> Any:
@@ -182,7 +183,7 @@ class LogUniformCandidateSampler(Primitive):
             self,
             num_true=check_int(num_true, "num_true", self.name, 1),
             num_sampled=check_int(num_sampled, "num_sampled", self.name, 1),
-            unique=_check_bool(self, "unique", unique),
+            unique=check_bool(unique, "unique", self.name),
             range_max=check_int(range_max, "range_max", self.name, 1),
             seed=check_int(seed, "seed", self.name, 0),
         )
@@ -222,7 +223,7 @@ class AffineGrid(Primitive):
 
     def __init__(self, align_corners: bool = False) -> None:
         super().__init__()
-        _set_attrs(self, align_corners=_check_bool(self, "align_corners", align_corners))
+        _set_attrs(self, align_corners=check_bool(align_corners, "align_corners", self.name))
 
     def __call__(self, theta: Any, output_size: Any) -> Any:
         return P.affine_grid(theta, output_size, self.align_corners)
@@ -277,7 +278,7 @@ class EditDistance(Primitive):
 
     def __init__(self, normalize: bool = True) -> None:
         super().__init__()
-        _set_attrs(self, normalize=_check_bool(self, "normalize", normalize))
+        _set_attrs(self, normalize=check_bool(normalize, "normalize", self.name))
 
     def __call__(
         self,

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..._checkparam import check_bool
 from ..._engine import jax, jnp
 from ...common.tensor import Tensor
 from .._utils import as_tensor_array, wrap
 from ..function import sparse_func as _sparse
 from ._primitive import Primitive
-from .math_ops import _check_bool, _NoArgs, _set_attrs
+from .math_ops import _NoArgs, _set_attrs
 
 __all__ = ["Coalesce", "SparseToDense", "SparseTensorDenseAdd", "SparseTensorDenseMatmul", "SparseSlice"]
 
@@ -52,8 +53,8 @@ class SparseTensorDenseMatmul(Primitive):
         super().__init__()
         _set_attrs(
             self,
-            adjoint_st=_check_bool(self, "adjoint_st", adjoint_st),
-            adjoint_dt=_check_bool(self, "adjoint_dt", adjoint_dt),
+            adjoint_st=check_bool(adjoint_st, "adjoint_st", self.name),
+            adjoint_dt=check_bool(adjoint_dt, "adjoint_dt", self.name),
         )
 
     def __call__(self, indices: Any, values: Any, sparse_shape: Any, dense: Any) -> Any:
