@@ -1,6 +1,7 @@
 """Reference values for the top-level / common / autodiff tests, recorded under real MindSpore 2.10.
 
     /work/msvenv/bin/python tools/make_top_reference.py   # writes tests/ut/common/fixtures/top_reference.json
+    /work/msvenv/bin/python tools/make_top_reference.py train   # tests/ut/train/fixtures/top_train_reference.json
 
 Run from a directory outside MindSpore's install. Each entry is what MindSpore returned (values as lists) or
 raised (exception class name and message); tests/ut/common/test_top_level.py and test_grad_signatures.py
@@ -257,5 +258,78 @@ def main() -> None:
     print(f"wrote {OUT}")
 
 
+TRAIN_OUT = OUT.parent.parent.parent / "train" / "fixtures" / "top_train_reference.json"
+FIT_CKPT = TRAIN_OUT.parent / "fit_eval_net.ckpt"
+
+
+def fit_eval_data():
+    """The data of the Model.fit evaluation reference (shared with tests/ut/train/test_top_train.py)."""
+    rng = np.random.RandomState(0)
+    x, y = rng.randn(10, 3).astype(np.float32), rng.randn(10, 2).astype(np.float32)
+    vx, vy = rng.randn(7, 3).astype(np.float32), rng.randn(7, 2).astype(np.float32)
+    return x, y, vx, vy
+
+
+def _summary_names(d: str) -> list[str]:
+    import platform
+    import re
+
+    names = sorted(os.listdir(d))
+    return [re.sub(r"\.\d{9,11}\.", ".<time>.", n).replace(platform.node(), "<host>") for n in names]
+
+
+def train_main() -> None:
+    """Model.fit's evaluation figures and SummaryRecord's file names under MindSpore 2.10."""
+    import tempfile
+
+    import mindspore as ms
+    import mindspore.dataset as ds
+    from mindspore import Tensor, nn
+    from mindspore.train import Callback, Model, SummaryRecord
+
+    ref: dict = {}
+    net = nn.Dense(3, 2)
+    net.weight.set_data(Tensor(np.arange(6, dtype=np.float32).reshape(2, 3) / 10))
+    net.bias.set_data(Tensor(np.array([0.1, -0.2], np.float32)))
+    ms.save_checkpoint(net, str(FIT_CKPT))
+    net = nn.Dense(3, 2)
+    ms.load_checkpoint(str(FIT_CKPT), net)
+    x, y, vx, vy = fit_eval_data()
+    train = ds.NumpySlicesDataset({"x": x, "y": y}, shuffle=False).batch(4)
+    valid = ds.NumpySlicesDataset({"x": vx, "y": vy}, shuffle=False).batch(3)
+
+    class Record(Callback):
+        def __init__(self):
+            self.results = []
+
+        def on_eval_end(self, run_context):
+            cb = run_context.original_args()
+            self.results.append({"eval_results": dict(cb.eval_results), "metrics": dict(cb.metrics)})
+
+    rec = Record()
+    metrics = {"loss": nn.Loss(), "mae": nn.MAE()}
+    model = Model(net, nn.MSELoss(), nn.SGD(net.trainable_params(), 0.1), metrics=metrics)
+    model.fit(2, train, valid, callbacks=[rec], dataset_sink_mode=False)
+    ref["fit_eval"] = {"per_epoch": rec.results, "weight": _val(net.weight), "bias": _val(net.bias)}
+
+    summary = {}
+    d = tempfile.mkdtemp()
+    with SummaryRecord(d) as s:
+        s.add_value("scalar", "loss", Tensor(1.0))
+        s.record(1)
+    summary["default"] = _summary_names(d)
+    d = tempfile.mkdtemp()
+    with SummaryRecord(d, file_prefix="pre", file_suffix="_suf") as s:
+        s.add_value("scalar", "loss", Tensor(1.0))
+        s.record(1)
+    summary["prefix_suffix"] = _summary_names(d)
+    ref["summary_files"] = summary
+    TRAIN_OUT.write_text(json.dumps(ref, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"wrote {TRAIN_OUT}")
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["train"]:
+        train_main()
+    else:
+        main()

@@ -414,10 +414,6 @@ class _ModelLoops:
         network = self._eval_network
         step = self._step_of(network)
         eval_loss_fn = None
-        if add_eval_loss:
-            from .metrics import get_metric_fn
-
-            eval_loss_fn = get_metric_fn("loss")
         list_callback.on_eval_epoch_begin(run_context)
         checked = False
         try:
@@ -434,7 +430,11 @@ class _ModelLoops:
                 cb_params.net_outputs = outputs
                 list_callback.on_eval_step_end(run_context)
                 self._update_metrics(outputs)
-                if eval_loss_fn is not None:
+                if add_eval_loss:
+                    # MindSpore 2.10 makes a new Loss metric at every step: 'eval_loss' is the last batch's loss
+                    from .metrics import get_metric_fn
+
+                    eval_loss_fn = get_metric_fn("loss")
                     eval_loss_fn.update(outputs[self._eval_indexes[0]])
                 if run_context.get_stop_requested():
                     break

@@ -21,7 +21,9 @@ from . import _event
 
 _log = logging.getLogger("sporax")
 
-EVENT_FILE_NAME_MARK = ".out.tfevents."
+EVENT_FILE_NAME_MARK = ".out.events.summary."
+# the name a hard link to the event file carries so that TensorBoard (which reads files named *tfevents*) finds it
+TENSORBOARD_LINK_MARK = ".tfevents"
 _instance_lock = threading.Lock()
 _summary_lock = threading.Lock()
 # summaries raised from inside a network ({'name': 'tag[:Scalar]', 'data': Tensor}), consumed by record()
@@ -45,13 +47,26 @@ def _get_summary_tensor_data():
 
 
 def get_event_file_name(prefix, suffix, time_second):
-    """``prefix + '.out.tfevents.' + time + '.' + device id + '.' + hostname + suffix`` (TensorBoard finds files
-    whose name contains 'tfevents'; MindSpore writes '.out.events.summary.')."""
+    """MindSpore's event file name: ``prefix + '.out.events.summary.' + time + '.' + device id + '.' + hostname +
+    suffix`` (``events.out.events.summary.1795683594.0.vm_MS``)."""
     from sporax.communication import get_rank
     from sporax.context import get_context
 
     device_id = get_rank() if get_rank() else get_context("device_id")
     return f"{prefix}{EVENT_FILE_NAME_MARK}{time_second}.{device_id}.{platform.node()}{suffix}"
+
+
+def _link_for_tensorboard(path):
+    """Give the event file a second name containing 'tfevents' (a hard link: the same file), which TensorBoard
+    needs to find it; where the file system has no hard links, a symbolic link; else nothing."""
+    link = path + TENSORBOARD_LINK_MARK
+    for make in (os.link, os.symlink):
+        try:
+            make(os.path.basename(path) if make is os.symlink else path, link)
+            return link
+        except OSError:
+            continue
+    return None
 
 
 def _to_numpy(plugin, value):
@@ -144,8 +159,10 @@ class SummaryRecord:
     Note:
         1. Close the SummaryRecord at the end (or use it in a ``with`` statement).
         2. Only one SummaryRecord instance is allowed at a time.
-        3. MindSpore writes MindInsight files named ``*.out.events.summary.*``; sporax writes TensorBoard files
-           named ``*.out.tfevents.*``. Graphs and lineage data are not recorded.
+        3. The event file has MindSpore's name (``events.out.events.summary.<time>.<device id>.<hostname>_MS``)
+           and holds TensorBoard events; a hard link to it named ``<that name>.tfevents`` lets TensorBoard find it
+           (TensorBoard reads only files whose name contains 'tfevents'). Graphs and lineage data are not
+           recorded, so no ``_lineage`` file is written.
 
     Args:
         log_dir (str): The directory to save the summary in.
@@ -256,6 +273,7 @@ class SummaryRecord:
         self.file_info["file_name"] = get_event_file_name(self.file_prefix, self.file_suffix, time_second)
         self.file_info["file_path"] = os.path.join(log_path, self.file_info["file_name"])
         self._file = open(self.file_info["file_path"], "ab")  # noqa: SIM115 (closed by close())
+        _link_for_tensorboard(self.file_info["file_path"])
         self._remaining = self.max_file_size
         self._write(_event.event(time.time(), 0, file_version="brain.Event:2"))
         atexit.register(self.close)
