@@ -400,6 +400,14 @@ def check_primitive_input_dtype(arg_name: str, dtype_name: str, valid_names: Any
     return dtype_name
 
 
+def check_dtype_kind(arg_name: str, dtype: Any, kind: Any, kind_text: str, prim_name: str) -> Any:
+    """A dtype of one kind (``mstype.Float``, ``mstype.Int``): ``For 'BCELoss', the dtype of 'logits' must be
+    float16, float32 or float64, but got Int32.``"""
+    if not isinstance(dtype, kind):
+        raise TypeError(f"For '{prim_name}', the dtype of '{arg_name}' must be {kind_text}, but got {dtype}.")
+    return dtype
+
+
 def check_tensors_dtypes_same_and_valid(args: dict[str, Any], valid_dtypes: Any, prim_name: str | None) -> None:
     """Every dtype in ``{name: dtype}`` valid, and all the same (the message names the first that differs)."""
     items = list(args.items())

@@ -27,10 +27,6 @@ __all__ = [
 ]
 
 
-def _check_dtype(name: str, dtype: Any, valid: list[Any], cls_name: str) -> None:
-    validator.check_type_name(name, dtype, valid, cls_name)
-
-
 class ReduceLogSumExp(Cell):
     """``log(sum(exp(x), axis))``, computed stably (the max subtracted first).
 
@@ -81,7 +77,7 @@ class _Unary(Cell):
         super().__init__()
 
     def construct(self, x: Tensor) -> Tensor:
-        _check_dtype("x", x.dtype, [mstype.float16, mstype.float32], self.cls_name)
+        validator.check_type_name("x", x.dtype, [mstype.float16, mstype.float32], self.cls_name)
         return getattr(ops, self._op)(x)
 
 
@@ -211,7 +207,7 @@ class Moments(Cell):
         )
 
     def construct(self, x: Tensor) -> tuple[Tensor, Tensor]:
-        _check_dtype("input x", x.dtype, [mstype.float16, mstype.float32], self.cls_name)
+        validator.check_type_name("input x", x.dtype, [mstype.float16, mstype.float32], self.cls_name)
         xf = ops.cast(x, mstype.float32) if x.dtype == mstype.float16 else x
         axis = self.axis if self.axis != () else tuple(range(x.ndim))
         mean = ops.mean(xf, axis, keep_dims=True)
@@ -238,7 +234,7 @@ class MatInverse(Cell):
         super().__init__()
 
     def construct(self, a: Tensor) -> Tensor:
-        _check_dtype("input_a", a.dtype, [mstype.float16, mstype.float32], self.cls_name)
+        validator.check_type_name("input_a", a.dtype, [mstype.float16, mstype.float32], self.cls_name)
         l_inv = ops.inverse(ops.cholesky(a))
         return ops.matmul(ops.swapaxes(l_inv, -1, -2), l_inv)
 
@@ -259,6 +255,6 @@ class MatDet(Cell):
         super().__init__()
 
     def construct(self, a: Tensor) -> Tensor:
-        _check_dtype("input_a", a.dtype, [mstype.float16, mstype.float32], self.cls_name)
+        validator.check_type_name("input_a", a.dtype, [mstype.float16, mstype.float32], self.cls_name)
         diag = ops.diagonal(ops.cholesky(a), 0, -2, -1)
         return ops.square(ops.prod(diag, -1))

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import _checkparam as validator
 from ... import ops
-from .loss import LossBase, _check_tensor
+from ...common.tensor import Tensor
+from .loss import LossBase
 
 __all__ = ["CTCLoss"]
 
@@ -28,8 +30,8 @@ class CTCLoss(LossBase):
         self.blank, self.reduction, self.zero_infinity = blank, reduction, zero_infinity
 
     def construct(self, log_probs: Any, targets: Any, input_lengths: Any, target_lengths: Any) -> Any:
-        _check_tensor(log_probs, "log_probs", "CTCLoss")
-        _check_tensor(targets, "targets", "CTCLoss")
+        validator.check_instance(log_probs, Tensor, "log_probs", "CTCLoss")
+        validator.check_instance(targets, Tensor, "targets", "CTCLoss")
         if log_probs.ndim == 2:
             if targets.ndim > 2:
                 raise ValueError(

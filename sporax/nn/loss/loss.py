@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import _checkparam as validator
 from ... import ops
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
@@ -23,6 +24,8 @@ __all__ = [
     "BCEWithLogitsLoss",
     "KLDivLoss",
 ]
+
+_FLOATS = "float16, float32 or float64"  # the dtype message of the losses' logits
 
 
 class LossBase(Cell):
@@ -63,17 +66,6 @@ class LossBase(Cell):
         raise NotImplementedError(f"For '{type(self).__name__}', the method 'construct' must be defined.")
 
 
-def _check_tensor(x: Any, name: str, op: str) -> None:
-    if not isinstance(x, Tensor):
-        raise TypeError(f"For '{op}', the '{name}' must be a Tensor, but got {type(x).__name__}.")
-
-
-def _check_float(x: Tensor, name: str, op: str) -> None:
-    _check_tensor(x, name, op)
-    if not isinstance(x.dtype, mstype.Float):
-        raise TypeError(f"For '{op}', the dtype of '{name}' must be float16, float32 or float64, but got {x.dtype}.")
-
-
 def _check_same_shape(a: Tensor, b: Tensor, op: str, an: str = "logits", bn: str = "labels") -> None:
     if a.shape != b.shape:
         raise ValueError(f"For '{op}', the '{bn}' shape must be {a.shape} (the '{an}' shape), but got {b.shape}.")
@@ -97,8 +89,9 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
 
     def construct(self, logits: Tensor, labels: Tensor) -> Tensor:
         op = "SoftmaxCrossEntropyWithLogits"
-        _check_float(logits, "logits", op)
-        _check_tensor(labels, "labels", op)
+        validator.check_instance(logits, Tensor, "logits", op)
+        validator.check_dtype_kind("logits", logits.dtype, mstype.Float, _FLOATS, op)
+        validator.check_instance(labels, Tensor, "labels", op)
         if logits.ndim != 2:
             raise ValueError(f"For '{op}', the dimension of 'logits' must be 2, but got {logits.ndim}.")
         if self.sparse:
@@ -151,8 +144,9 @@ class CrossEntropyLoss(LossBase):
 
     def construct(self, logits: Tensor, labels: Tensor) -> Tensor:
         op = "CrossEntropyLoss"
-        _check_float(logits, "logits", op)
-        _check_tensor(labels, "labels", op)
+        validator.check_instance(logits, Tensor, "logits", op)
+        validator.check_dtype_kind("logits", logits.dtype, mstype.Float, _FLOATS, op)
+        validator.check_instance(labels, Tensor, "labels", op)
         if isinstance(labels.dtype, mstype.Float):
             if labels.dtype != logits.dtype:
                 raise TypeError(
@@ -195,8 +189,9 @@ class NLLLoss(LossBase):
         self.weight, self.ignore_index = weight, ignore_index
 
     def construct(self, logits: Tensor, labels: Tensor) -> Tensor:
-        _check_float(logits, "logits", "NLLLoss")
-        _check_tensor(labels, "labels", "NLLLoss")
+        validator.check_instance(logits, Tensor, "logits", "NLLLoss")
+        validator.check_dtype_kind("logits", logits.dtype, mstype.Float, _FLOATS, "NLLLoss")
+        validator.check_instance(labels, Tensor, "labels", "NLLLoss")
         check_class_index(labels, logits.shape[1] if logits.ndim > 1 else logits.shape[0], self.ignore_index, "NLLLoss")
         return ops.nll_loss(logits, labels, self.weight, self.ignore_index, self.reduction)
 
@@ -206,8 +201,9 @@ class _PairLoss(LossBase):
 
     def construct(self, logits: Tensor, labels: Tensor) -> Tensor:
         op = type(self).__name__
-        _check_float(logits, "logits", op)
-        _check_tensor(labels, "labels", op)
+        validator.check_instance(logits, Tensor, "logits", op)
+        validator.check_dtype_kind("logits", logits.dtype, mstype.Float, _FLOATS, op)
+        validator.check_instance(labels, Tensor, "labels", op)
         return type(self)._fn(logits, labels, reduction=self.reduction)
 
 
@@ -238,8 +234,9 @@ class SmoothL1Loss(LossBase):
         self.beta = float(beta)
 
     def construct(self, logits: Tensor, labels: Tensor) -> Tensor:
-        _check_float(logits, "logits", "SmoothL1Loss")
-        _check_tensor(labels, "labels", "SmoothL1Loss")
+        validator.check_instance(logits, Tensor, "logits", "SmoothL1Loss")
+        validator.check_dtype_kind("logits", logits.dtype, mstype.Float, _FLOATS, "SmoothL1Loss")
+        validator.check_instance(labels, Tensor, "labels", "SmoothL1Loss")
         _check_same_shape(logits, labels, "SmoothL1Loss")
         return ops.smooth_l1_loss(logits, labels, self.beta, self.reduction)
 
@@ -259,8 +256,9 @@ class HuberLoss(LossBase):
         self.delta = float(delta)
 
     def construct(self, logits: Tensor, labels: Tensor) -> Tensor:
-        _check_float(logits, "logits", "HuberLoss")
-        _check_tensor(labels, "labels", "HuberLoss")
+        validator.check_instance(logits, Tensor, "logits", "HuberLoss")
+        validator.check_dtype_kind("logits", logits.dtype, mstype.Float, _FLOATS, "HuberLoss")
+        validator.check_instance(labels, Tensor, "labels", "HuberLoss")
         return ops.huber_loss(logits, labels, self.reduction, self.delta)
 
 
@@ -277,8 +275,9 @@ class BCELoss(LossBase):
         self.weight = weight
 
     def construct(self, logits: Tensor, labels: Tensor) -> Tensor:
-        _check_float(logits, "logits", "BCELoss")
-        _check_tensor(labels, "labels", "BCELoss")
+        validator.check_instance(logits, Tensor, "logits", "BCELoss")
+        validator.check_dtype_kind("logits", logits.dtype, mstype.Float, _FLOATS, "BCELoss")
+        validator.check_instance(labels, Tensor, "labels", "BCELoss")
         _check_same_shape(logits, labels, "BCELoss")
         return ops.binary_cross_entropy(logits, labels, self.weight, self.reduction)
 
@@ -302,8 +301,9 @@ class BCEWithLogitsLoss(LossBase):
         self.weight, self.pos_weight = weight, pos_weight
 
     def construct(self, logits: Tensor, labels: Tensor) -> Tensor:
-        _check_float(logits, "logits", "BCEWithLogitsLoss")
-        _check_tensor(labels, "labels", "BCEWithLogitsLoss")
+        validator.check_instance(logits, Tensor, "logits", "BCEWithLogitsLoss")
+        validator.check_dtype_kind("logits", logits.dtype, mstype.Float, _FLOATS, "BCEWithLogitsLoss")
+        validator.check_instance(labels, Tensor, "labels", "BCEWithLogitsLoss")
         _check_same_shape(logits, labels, "BCEWithLogitsLoss")
         return ops.binary_cross_entropy_with_logits(logits, labels, self.weight, self.pos_weight, self.reduction)
 
@@ -318,8 +318,9 @@ class KLDivLoss(LossBase):
     _reductions = ("mean", "batchmean", "sum", "none")
 
     def construct(self, logits: Tensor, labels: Tensor) -> Tensor:
-        _check_float(logits, "logits", "KLDivLoss")
-        _check_tensor(labels, "labels", "KLDivLoss")
+        validator.check_instance(logits, Tensor, "logits", "KLDivLoss")
+        validator.check_dtype_kind("logits", logits.dtype, mstype.Float, _FLOATS, "KLDivLoss")
+        validator.check_instance(labels, Tensor, "labels", "KLDivLoss")
         return ops.kl_div(logits, labels, self.reduction)
 
 

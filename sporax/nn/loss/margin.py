@@ -10,7 +10,7 @@ from typing import Any
 from ... import _checkparam as validator
 from ... import ops
 from ...common.tensor import Tensor
-from .loss import LossBase, _check_tensor
+from .loss import LossBase
 
 __all__ = [
     "CosineEmbeddingLoss",
@@ -42,9 +42,9 @@ class CosineEmbeddingLoss(LossBase):
 
     def construct(self, logits_x1: Any, logits_x2: Any, labels: Any) -> Any:
         op = "CosineEmbeddingLoss"
-        _check_tensor(logits_x1, "logits_x1", op)
-        _check_tensor(logits_x2, "logits_x2", op)
-        _check_tensor(labels, "labels", op)
+        validator.check_instance(logits_x1, Tensor, "logits_x1", op)
+        validator.check_instance(logits_x2, Tensor, "logits_x2", op)
+        validator.check_instance(labels, Tensor, "labels", op)
         if logits_x1.dtype != logits_x2.dtype or logits_x1.shape != logits_x2.shape:
             raise TypeError(
                 f"For '{op}', 'logits_x1' and 'logits_x2' must have the same dtype and shape, but got "
@@ -103,12 +103,12 @@ class MultiMarginLoss(LossBase):
         self.weight = weight
 
     def construct(self, x: Any, target: Any, weight: Any = None) -> Any:
-        _check_tensor(x, "x", "MultiMarginLoss")
-        _check_tensor(target, "target", "MultiMarginLoss")
+        validator.check_instance(x, Tensor, "x", "MultiMarginLoss")
+        validator.check_instance(target, Tensor, "target", "MultiMarginLoss")
         if self.weight is not None:
             weight = self.weight
         if weight is not None:
-            _check_tensor(weight, "weight", "MultiMarginLoss")
+            validator.check_instance(weight, Tensor, "weight", "MultiMarginLoss")
         return self.multi_margin_loss(x, target, weight)
 
 
@@ -215,9 +215,9 @@ class TripletMarginWithDistanceLoss(LossBase):
 
     def construct(self, x: Any, positive: Any, negative: Any) -> Any:
         op = "TripletMarginWithDistanceLoss"
-        _check_tensor(x, "x", op)
-        _check_tensor(positive, "positive", op)
-        _check_tensor(negative, "negative", op)
+        validator.check_instance(x, Tensor, "x", op)
+        validator.check_instance(positive, Tensor, "positive", op)
+        validator.check_instance(negative, Tensor, "negative", op)
         d1 = self.distance_function(x, positive)
         d2 = self.distance_function(x, negative)
         if self.swap:

@@ -9,7 +9,8 @@ from typing import Any
 from ... import _checkparam as validator
 from ... import ops
 from ...common import dtype as mstype
-from .loss import LossBase, MSELoss, _check_tensor
+from ...common.tensor import Tensor
+from .loss import LossBase, MSELoss
 
 __all__ = ["RMSELoss", "MAELoss", "L1LossExt", "PoissonNLLLoss", "GaussianNLLLoss"]
 
@@ -37,8 +38,8 @@ class MAELoss(LossBase):
     """``|logits - label|``, reduced per ``reduction`` (default 'mean')."""
 
     def construct(self, logits: Any, label: Any) -> Any:
-        _check_tensor(logits, "logits", "MAELoss")
-        _check_tensor(label, "labels", "MAELoss")
+        validator.check_instance(logits, Tensor, "logits", "MAELoss")
+        validator.check_instance(label, Tensor, "labels", "MAELoss")
         return self.get_loss(ops.abs(logits - label))
 
 
@@ -70,8 +71,8 @@ class PoissonNLLLoss(LossBase):
         self.log_input, self.full, self.eps = log_input, full, eps
 
     def construct(self, input: Any, target: Any) -> Any:
-        _check_tensor(input, "input", "PoissonNLLLoss")
-        _check_tensor(target, "target", "PoissonNLLLoss")
+        validator.check_instance(input, Tensor, "input", "PoissonNLLLoss")
+        validator.check_instance(target, Tensor, "target", "PoissonNLLLoss")
         target = ops.cast(target, input.dtype)
         if self.log_input:
             loss = input.exp() - target * input
@@ -101,7 +102,7 @@ class GaussianNLLLoss(LossBase):
         self.full, self.eps, self.reduction = full, eps, reduction
 
     def construct(self, logits: Any, labels: Any, var: Any) -> Any:
-        _check_tensor(logits, "logits", "GaussianNLLLoss")
-        _check_tensor(labels, "labels", "GaussianNLLLoss")
-        _check_tensor(var, "var", "GaussianNLLLoss")
+        validator.check_instance(logits, Tensor, "logits", "GaussianNLLLoss")
+        validator.check_instance(labels, Tensor, "labels", "GaussianNLLLoss")
+        validator.check_instance(var, Tensor, "var", "GaussianNLLLoss")
         return ops.gaussian_nll_loss(logits, labels, var, self.full, self.eps, self.reduction)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import _checkparam as validator
 from ... import ops
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
-from .loss import LossBase, _check_tensor
+from .loss import LossBase
 
 __all__ = ["SampledSoftmaxLoss"]
 
@@ -91,7 +92,7 @@ class SampledSoftmaxLoss(LossBase):
     def construct(self, weights: Any, biases: Any, labels: Any, logits: Any) -> Any:
         name = "SampledSoftmaxLoss"
         for arg, t in (("weights", weights), ("biases", biases), ("labels", labels), ("logits", logits)):
-            _check_tensor(t, arg, name)
+            validator.check_instance(t, Tensor, arg, name)
         if labels.dtype not in (mstype.int32, mstype.int64):
             raise TypeError(
                 f"For '{name}', the type of 'labels' should be one of ['Int32', 'Int64'], but got {labels.dtype}."

@@ -9,7 +9,7 @@ from ... import ops
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
 from ..cell import Cell
-from .loss import LossBase, _check_tensor
+from .loss import LossBase
 
 __all__ = ["FocalLoss", "DiceLoss", "MultiClassDiceLoss"]
 
@@ -36,8 +36,8 @@ class FocalLoss(LossBase):
 
     def construct(self, logits: Any, labels: Any) -> Any:
         op = "FocalLoss"
-        _check_tensor(logits, "logits", op)
-        _check_tensor(labels, "labels", op)
+        validator.check_instance(logits, Tensor, "logits", op)
+        validator.check_instance(labels, Tensor, "labels", op)
         for name, nd in (("logits", logits.ndim), ("labels", labels.ndim)):
             if not 2 <= nd <= 4:
                 raise ValueError(
@@ -98,8 +98,8 @@ class DiceLoss(LossBase):
 
     def construct(self, logits: Any, label: Any) -> Any:
         op = "DiceLoss"
-        _check_tensor(logits, "logits", op)
-        _check_tensor(label, "labels", op)
+        validator.check_instance(logits, Tensor, "logits", op)
+        validator.check_instance(label, Tensor, "labels", op)
         if logits.shape != label.shape:
             raise ValueError(
                 f"For '{op}', the 'logits_shape' should be equal to label_shape: {label.shape}, but got {logits.shape}."
@@ -146,8 +146,8 @@ class MultiClassDiceLoss(LossBase):
 
     def construct(self, logits: Any, label: Any) -> Any:
         op = "MultiClassDiceLoss"
-        _check_tensor(logits, "logits", op)
-        _check_tensor(label, "labels", op)
+        validator.check_instance(logits, Tensor, "logits", op)
+        validator.check_instance(label, Tensor, "labels", op)
         if logits.shape != label.shape:
             raise ValueError(
                 f"For '{op}', the 'logits_shape' should be equal to label_shape: {label.shape}, but got {logits.shape}."

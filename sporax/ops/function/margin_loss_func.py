@@ -37,6 +37,8 @@ __all__ = [
     "sigmoid_cross_entropy_with_logits",
 ]
 
+_REDUCTIONS = ["none", "sum", "mean"]
+
 _REDUCTIONS = ("mean", "sum", "none")
 
 
@@ -76,10 +78,6 @@ def _same_dtype(a: Any, an: str, b: Any, bn: str, op: str) -> None:
         )
 
 
-def _check_reduction(reduction: Any, op: str) -> None:
-    validator.check_string(reduction, ["none", "sum", "mean"], "reduction", op)
-
-
 # ----------------------------------------------------------------- embedding losses
 def cosine_embedding_loss(
     input1: Any, input2: Any, target: Any, margin: float = 0.0, reduction: str = "mean"
@@ -99,7 +97,7 @@ def cosine_embedding_loss(
     validator.check_value_type("margin", m, [float], op)
     if not -1.0 <= m <= 1.0:
         raise ValueError(f"For {op}, the value of 'margin' should be in [-1, 1],but got {m}.")
-    _check_reduction(reduction, "cosine_embedding_loss")
+    validator.check_string(reduction, _REDUCTIONS, "reduction", "cosine_embedding_loss")
     return _cosine_embedding(input1, input2, target, m, reduction)
 
 
@@ -183,7 +181,7 @@ def multi_margin_core(input: Any, target: Any, weight: Any, p: int, margin: floa
     if p not in (1, 2):
         raise ValueError(f"For '{op}', the 'p' must be in {{1, 2}}, but got {p}.")
     validator.check_value_type("margin", margin, [float], op)
-    _check_reduction(reduction, op)
+    validator.check_string(reduction, _REDUCTIONS, "reduction", op)
     x = _tensor(input, "x", op)
     t = _tensor(target, "target", op)
     if x.ndim != 2:
@@ -223,7 +221,7 @@ def multilabel_margin_loss(input: Any, target: Any, reduction: str = "mean") -> 
 
 @amp_black
 def multilabel_margin_core(input: Any, target: Any, reduction: str, op: str) -> tuple[Tensor, Tensor]:
-    _check_reduction(reduction, op)
+    validator.check_string(reduction, _REDUCTIONS, "reduction", op)
     x = _tensor(input, "x", op)
     t = _tensor(target, "target", op)
     if x.ndim not in (1, 2):
@@ -288,7 +286,7 @@ def soft_margin_loss(input: Any, target: Any, reduction: str = "mean") -> Tensor
 
 @amp_black
 def soft_margin_core(input: Any, target: Any, reduction: str, op: str) -> Tensor:
-    _check_reduction(reduction, op)
+    validator.check_string(reduction, _REDUCTIONS, "reduction", op)
     x, t = _tensor(input, "logits", op), _tensor(target, "labels", op)
     if x.dtype not in (jnp.float16, jnp.float32, jnp.float64) or t.dtype != x.dtype:
         raise TypeError(
@@ -332,7 +330,7 @@ def triplet_margin_core(
     validator.check_value_type("p", p, [int], op)
     validator.check_value_type("swap", swap, [bool], op)
     validator.check_value_type("eps", eps, [float], op)
-    _check_reduction(reduction, op)
+    validator.check_string(reduction, _REDUCTIONS, "reduction", op)
     a = _tensor(anchor, "x", op)
     pp = _tensor(positive, "positive", op)
     n = _tensor(negative, "negative", op)

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from ..._checkparam import check_instance
 from ..._engine import jax, jnp
 from ...common import dtype as mstype
 from ...common._sparse_tensor import COOTensor, CSRTensor, RowTensor
@@ -42,12 +43,6 @@ __all__ = [
     "make_row_tensor",
     "sparse_segment_mean",
 ]
-
-
-def _check(x: Any, cls: type, op: str, name: str = "x") -> Any:
-    if not isinstance(x, cls):
-        raise TypeError(f"For '{op}', the '{name}' must be a {cls.__name__}, but got {type(x).__name__}.")
-    return x
 
 
 def _np(t: Any) -> np.ndarray:
@@ -95,7 +90,7 @@ def coo_to_csr(x: COOTensor) -> CSRTensor:
 
 def csr_to_coo(tensor: CSRTensor) -> COOTensor:
     """A CSRTensor as a COOTensor (coordinates ``(row, column)``)."""
-    _check(tensor, CSRTensor, "csr_to_coo", "tensor")
+    check_instance(tensor, CSRTensor, "tensor", "csr_to_coo")
     rows = as_tensor_array(csr2coo(tensor.indptr, tensor.values.shape[0]))
     cols = as_tensor_array(tensor.indices).astype(rows.dtype)
     return COOTensor(wrap(jnp.stack([rows, cols], axis=1)), tensor.values, tensor.shape)
@@ -103,7 +98,7 @@ def csr_to_coo(tensor: CSRTensor) -> COOTensor:
 
 def csr_to_dense(csr_tensor: CSRTensor) -> Tensor:
     """The dense tensor of a CSRTensor."""
-    _check(csr_tensor, CSRTensor, "csr_to_dense", "csr_tensor")
+    check_instance(csr_tensor, CSRTensor, "csr_tensor", "csr_to_dense")
     return coo_to_dense(csr_to_coo(csr_tensor))
 
 
@@ -165,8 +160,8 @@ def coalesce(x_indices: Any, x_values: Any, x_shape: Any) -> tuple[Tensor, Tenso
 
 def coo_add(x1: COOTensor, x2: COOTensor, thresh: Any) -> COOTensor:
     """The sum of two COOTensors of one shape, dropping stored sums whose magnitude is below ``thresh``."""
-    _check(x1, COOTensor, "coo_add", "x1")
-    _check(x2, COOTensor, "coo_add", "x2")
+    check_instance(x1, COOTensor, "x1", "coo_add")
+    check_instance(x2, COOTensor, "x2", "coo_add")
     if x1.shape != x2.shape:
         raise ValueError(f"For 'coo_add', the shapes must be equal, but got {x1.shape} and {x2.shape}.")
     idx = np.concatenate([_np(x1.indices), _np(x2.indices).astype(_np(x1.indices).dtype)])
@@ -185,7 +180,7 @@ def coo_concat(sp_input: Any, concat_dim: int = 0) -> COOTensor:
     dim = concat_dim % nd
     offset, idxs, vals = 0, [], []
     for t in sp_input:
-        _check(t, COOTensor, "coo_concat", "sp_input")
+        check_instance(t, COOTensor, "sp_input", "coo_concat")
         if len(t.shape) != nd or any(t.shape[d] != first.shape[d] for d in range(nd) if d != dim):
             raise ValueError(f"For 'coo_concat', the shapes must agree except in dim {dim}, but got {t.shape}.")
         i = _np(t.indices).astype(np.int64).copy()
@@ -226,7 +221,7 @@ def _csr_gather(indptr: Any, indices: Any, dense: Any, sparse_shape: Any) -> Ten
 
 
 def _csr_scale(x: CSRTensor, y: Any, op: str, divide: bool) -> CSRTensor:
-    _check(x, CSRTensor, op)
+    check_instance(x, CSRTensor, "x", op)
     rows, cols = _rows_cols(x)
     dense = jnp.broadcast_to(as_tensor_array(y), x.shape)
     picked = dense[rows, cols]
@@ -246,7 +241,7 @@ def csr_div(x: CSRTensor, y: Any) -> CSRTensor:
 
 def csr_mv(csr_tensor: CSRTensor, dense: Any) -> Tensor:
     """The CSR matrix times the dense ``(N, 1)`` (or ``(N,)``) vector."""
-    _check(csr_tensor, CSRTensor, "csr_mv", "csr_tensor")
+    check_instance(csr_tensor, CSRTensor, "csr_tensor", "csr_mv")
     rows, cols = _rows_cols(csr_tensor)
     d = as_tensor_array(dense)
     vec = d.reshape(-1)
@@ -257,7 +252,7 @@ def csr_mv(csr_tensor: CSRTensor, dense: Any) -> Tensor:
 
 def csr_reduce_sum(csr_tensor: CSRTensor, axis: int) -> Tensor:
     """The sum over ``axis`` (0 or 1) of a 2-D CSRTensor, keeping the reduced axis (a dense tensor)."""
-    _check(csr_tensor, CSRTensor, "csr_reduce_sum", "csr_tensor")
+    check_instance(csr_tensor, CSRTensor, "csr_tensor", "csr_reduce_sum")
     rows, cols = _rows_cols(csr_tensor)
     v = as_tensor_array(csr_tensor.values)
     ax = int(axis) % 2
@@ -268,7 +263,7 @@ def csr_reduce_sum(csr_tensor: CSRTensor, axis: int) -> Tensor:
 
 def csr_softmax(logits: CSRTensor, dtype: Any) -> CSRTensor:
     """Softmax over the stored values of each row (a CSRTensor of the same structure, in ``dtype``)."""
-    _check(logits, CSRTensor, "csr_softmax", "logits")
+    check_instance(logits, CSRTensor, "logits", "csr_softmax")
     rows, _ = _rows_cols(logits)
     v = as_tensor_array(logits.values).astype(mstype.to_np(dtype))
     n = logits.shape[0]
@@ -281,8 +276,8 @@ def csr_softmax(logits: CSRTensor, dtype: Any) -> CSRTensor:
 
 def csr_add(a: CSRTensor, b: CSRTensor, alpha: Any, beta: Any) -> CSRTensor:
     """``alpha * a + beta * b`` of two CSRTensors of one shape."""
-    _check(a, CSRTensor, "csr_add", "a")
-    _check(b, CSRTensor, "csr_add", "b")
+    check_instance(a, CSRTensor, "a", "csr_add")
+    check_instance(b, CSRTensor, "b", "csr_add")
     if a.shape != b.shape:
         raise ValueError(f"For 'csr_add', the shapes must be equal, but got {a.shape} and {b.shape}.")
     ca, cb = csr_to_coo(a), csr_to_coo(b)
@@ -311,7 +306,7 @@ def csr_mm(
 ) -> Any:
     """The product of a CSRTensor with a dense matrix (a dense result) or with another CSRTensor (a CSRTensor);
     ``trans_*``/``adjoint_*`` transpose (conjugate) the operands first."""
-    _check(a, CSRTensor, "csr_mm", "a")
+    check_instance(a, CSRTensor, "a", "csr_mm")
     if isinstance(b, CSRTensor) or trans_a or adjoint_a:
         da = as_tensor_array(csr_to_dense(a))
         if trans_a or adjoint_a:
