@@ -113,6 +113,37 @@ CASES = [
     ("mean_int", "mean", [("int32", I32)], {}),
     ("sum_bool", "sum", [("bool", [True, False, True, True])], {}),
     ("prod_int", "prod", [("int32", I32)], {}),
+    # integer and Bool reductions: ops.sum/ops.prod widen to Int64, the primitives and ops.mean/cumsum keep the
+    # input's dtype (Bool: any/all, mean and cumsum refuse it), Tensor.cumsum accumulates small ints in Int32
+    ("sum_int8", "sum", [("int8", [100, 100, 1, 2])], {}),
+    ("sum_uint8", "sum", [("uint8", [200, 100, 1, 2])], {}),
+    ("sum_int16_axis", "sum", [("int16", [[1, 2], [3, 4]]), ("py", 1)], {}),
+    ("sum_int32_dtype", "sum", [("int32", I32)], {"dtype": ("dtype", "float32")}),
+    ("sum_int8_dtype_int32", "sum", [("int8", [100, 100, 1, 2])], {"dtype": ("dtype", "int32")}),
+    ("prod_int8", "prod", [("int8", [10, 20, 3, 2])], {}),
+    ("prod_bool", "prod", [("bool", [True, False, True, True])], {}),
+    ("prod_int32_dtype", "prod", [("int32", I32)], {"dtype": ("dtype", "float32")}),
+    ("mean_int_trunc", "mean", [("int32", [[-7, 0, 0], [1, 2, 4]]), ("py", 1)], {}),
+    ("mean_uint8", "mean", [("uint8", [3, 4])], {}),
+    ("mean_bool", "mean", [("bool", [True, False])], {}),
+    ("cumsum_int8", "cumsum", [("int8", [100, 100, 1]), ("py", 0)], {}),
+    ("cumsum_uint8_dtype", "cumsum", [("uint8", [200, 100, 1]), ("py", 0)], {"dtype": ("dtype", "float32")}),
+    ("cumsum_bool", "cumsum", [("bool", [True, False, True]), ("py", 0)], {}),
+    ("reduce_sum_int8", "reduce_sum", [("int8", [100, 100, 1, 2])], {}),
+    ("reduce_sum_bool", "reduce_sum", [("bool", [[True, False], [False, False]]), ("py", 1)], {}),
+    ("ReduceSum_bool", "ReduceSum()", [("bool", [[True, False], [False, False]]), ("py", 0)], {}),
+    ("ReduceSum_uint8", "ReduceSum()", [("uint8", [200, 100])], {}),
+    ("ReduceProd_bool", "ReduceProd()", [("bool", [[True, False], [True, True]]), ("py", 1)], {}),
+    ("ReduceProd_int16", "ReduceProd()", [("int16", [100, 100, 3])], {}),
+    ("ReduceMean_int", "ReduceMean()", [("int32", [[-7, 0, 0], [1, 2, 4]]), ("py", 1)], {}),
+    ("CumSum_int16", "CumSum()", [("int16", [1, 2, 3]), ("py", 0)], {}),
+    ("Tensor_sum_int8", "Tensor.sum", [("int8", [100, 100, 1, 2])], {}),
+    ("Tensor_prod_uint8", "Tensor.prod", [("uint8", [10, 20, 3])], {}),
+    ("Tensor_mean_int16", "Tensor.mean", [("int16", [3, 4])], {}),
+    ("Tensor_cumsum_int8", "Tensor.cumsum", [("int8", [100, 100, 1]), ("py", 0)], {}),
+    ("Tensor_cumsum_bool", "Tensor.cumsum", [("bool", [True, False, True])], {}),
+    ("Tensor_cumsum_same_dtype", "Tensor.cumsum", [("int16", [1, 2, 3]), ("py", 0)], {"dtype": ("dtype", "int16")}),
+    ("Tensor_cumsum_int16_f32", "Tensor.cumsum", [("int16", [1, 2, 3]), ("py", 0)], {"dtype": ("dtype", "float32")}),
     ("amax_where", "amax", [("float32", F32)], {"initial": 10.0, "where": ("bool", [True, False, True, False])}),
     ("clamp_int_float", "clamp", [("int32", I32), ("py", -1.5), ("py", 2.5)], {}),
     ("norm_fro", "norm", [("float32", MAT)], {}),
@@ -151,6 +182,8 @@ def _value(kind, v):
 
     if kind == "py":
         return v
+    if kind == "dtype":
+        return getattr(ms, v)
     if kind == "int64" and np.ndim(v) == 0:
         return ms.Tensor(v, ms.int64)
     return ms.Tensor(np.asarray(v, dtype=kind))
@@ -171,6 +204,16 @@ def _jsonable(out):
     return {"python": out}
 
 
+def resolve(ops, op):
+    """The callable a case names: ``"sum"`` is ``ops.sum``, ``"ReduceSum()"`` an instance of the primitive
+    class, ``"Tensor.cumsum"`` the method called on the first argument (the replay test resolves the same)."""
+    if op.endswith("()"):
+        return getattr(ops, op[:-2])()
+    if op.startswith("Tensor."):
+        return lambda x, *a, **k: getattr(x, op[len("Tensor.") :])(*a, **k)
+    return getattr(ops, op)
+
+
 def main():
     from mindspore import ops
 
@@ -178,7 +221,7 @@ def main():
     for name, op, args, kwargs in CASES:
         try:
             kw = {k: _value(*v) if isinstance(v, tuple) else v for k, v in kwargs.items()}
-            out = getattr(ops, op)(*[_value(k, v) for k, v in args], **kw)
+            out = resolve(ops, op)(*[_value(k, v) for k, v in args], **kw)
             result = {"output": _jsonable(out)}
         except Exception as err:  # noqa: BLE001 - recorded as the expected error class
             result = {"error": type(err).__name__}

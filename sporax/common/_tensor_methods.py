@@ -272,7 +272,7 @@ class TensorMethods(TensorArrayMethods, TensorMathMethods):
         return _ops().any(self, axis, keep_dims)
 
     def cumsum(self, axis: Any = None, dtype: Any = None) -> Tensor:
-        return _ops().cumsum(self, axis, dtype)
+        return _ops().tensor_cumsum(self, axis, dtype)
 
     def cumprod(self, dim: int, dtype: Any = None) -> Tensor:
         return _ops().cumprod(self, dim, dtype)

@@ -39,6 +39,7 @@ __all__ = [
     "tensor_var",
     "logsumexp",
     "cumsum",
+    "tensor_cumsum",
     "cumprod",
     "norm",
     "count_nonzero",
@@ -88,12 +89,37 @@ def _reduce(kernel: Any, a: Any, axis: Any, prim: str, **kw: Any) -> Any:
 @amp_black
 def sum(input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
     """Sum over ``dim`` (all dims when None)."""
-    a = as_tensor_array(input)
-    if dtype is not None:
-        a = a.astype(np_dtype(dtype))
-    elif a.dtype == np.bool_:
-        a = a.astype(jnp.int64)
+    a = _int64_accumulator(as_tensor_array(input), dtype)
     return wrap(_reduce(jnp.sum, a, dim, "ReduceSum", keepdims=keepdim, dtype=a.dtype))
+
+
+def _int64_accumulator(a: Any, dtype: Any) -> Any:
+    """``a`` in ``dtype``, or, without one, an integer or bool input widened to Int64: MindSpore 2.10's
+    ``ops.sum``/``ops.prod`` (SumExt/ProdExt) of Int8...Int32, UInt8 and Bool give Int64."""
+    if dtype is not None:
+        return a.astype(np_dtype(dtype))
+    if a.dtype == np.bool_ or (a.dtype.kind in "iu" and a.dtype.itemsize < 8):
+        return a.astype(jnp.int64)
+    return a
+
+
+def _reduce_keep_dtype(kernel: Any, bool_kernel: Any, x: Any, axis: Any, keep_dims: bool, prim: str) -> Tensor:
+    """``ReduceSum``/``ReduceProd``/``reduce_sum``: the reduction in the input's dtype, as MindSpore's
+    primitives (a Bool input reduces to Bool: any for a sum, all for a product)."""
+    a = as_tensor_array(x)
+    if a.dtype == np.bool_:
+        return wrap(_reduce(bool_kernel, a, axis, prim, keepdims=keep_dims))
+    return wrap(_reduce(kernel, a, axis, prim, keepdims=keep_dims, dtype=a.dtype))
+
+
+def reduce_sum_keep_dtype(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
+    """``ReduceSum()(x, axis)``'s kernel: the sum in the input's dtype (Bool: any)."""
+    return _reduce_keep_dtype(jnp.sum, jnp.any, x, axis, keep_dims, "ReduceSum")
+
+
+def reduce_prod_keep_dtype(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
+    """``ReduceProd()(x, axis)``'s kernel: the product in the input's dtype (Bool: all)."""
+    return _reduce_keep_dtype(jnp.prod, jnp.all, x, axis, keep_dims, "ReduceProd")
 
 
 def tensor_sum(input: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False, initial: Any = None) -> Tensor:
@@ -106,19 +132,27 @@ def tensor_sum(input: Any, axis: Any = None, dtype: Any = None, keepdims: bool =
 
 
 def mean(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
-    """Mean over ``axis`` (all when None or ``()``); integer inputs give float32."""
-    a = float_result(as_tensor_array(x))
+    """Mean over ``axis`` (all when None or ``()``). An integer input gives its own dtype, the mean truncated
+    towards zero, as MindSpore 2.10's ReduceMean; a Bool input is refused as there."""
+    a = as_tensor_array(x)
+    if a.dtype.kind in "iu":
+        return wrap(_reduce(_int_mean, a, axis, "ReduceMean", keepdims=keep_dims))
+    if a.dtype == np.bool_:
+        raise RuntimeError("For 'ReduceMean', unsupported reduce operation for bool.")
     return wrap(_reduce(jnp.mean, a, axis, "ReduceMean", keepdims=keep_dims))
+
+
+def _int_mean(a: Any, axis: Any, keepdims: bool) -> Any:
+    total = jnp.sum(a, axis=axis, keepdims=keepdims, dtype=jnp.int64)
+    count = a.size // total.size if a.size and total.size else 1
+    return lax.div(total, jnp.int64(count)).astype(a.dtype)
 
 
 @amp_black
 def prod(input: Any, axis: Any = None, keep_dims: bool = False, dtype: Any = None) -> Tensor:
-    """Product over ``axis`` (all when None or ``()``), in the input's dtype (bool gives Int64)."""
-    a = as_tensor_array(input)
-    if dtype is not None:
-        a = a.astype(np_dtype(dtype))
-    elif a.dtype == np.bool_:
-        a = a.astype(jnp.int64)
+    """Product over ``axis`` (all when None or ``()``); integer and Bool inputs give Int64 unless ``dtype``
+    says otherwise, as MindSpore 2.10."""
+    a = _int64_accumulator(as_tensor_array(input), dtype)
     return wrap(_reduce(jnp.prod, a, axis, "ReduceProd", keepdims=keep_dims, dtype=a.dtype))
 
 
@@ -270,10 +304,31 @@ def logsumexp(input: Any, dim: Any, keepdim: bool = False) -> Tensor:
 
 @amp_black
 def cumsum(x: Any, axis: Any, dtype: Any = None) -> Tensor:
+    """Running sum along ``axis`` in the input's dtype (or ``dtype``); Bool is refused, as MindSpore's CumSum."""
     a = as_tensor_array(x)
+    if a.dtype == np.bool_:
+        raise TypeError(
+            "For primitive[CumSum], the input argument[x] must be a type of {Tensor[BFloat16], Tensor[Complex128], "
+            "Tensor[Complex64], Tensor[Float16], Tensor[Float32], Tensor[Float64], Tensor[Int16], Tensor[Int32], "
+            "Tensor[Int64], Tensor[Int8], Tensor[UInt16], Tensor[UInt32], Tensor[UInt64], Tensor[UInt8]}, "
+            "but got Tensor[Bool]."
+        )
     if axis is None:
         a, axis = a.reshape(-1), 0
     return wrap(jnp.cumsum(a, axis=int(axis), dtype=None if dtype is None else np_dtype(dtype)))
+
+
+def tensor_cumsum(x: Any, axis: Any = None, dtype: Any = None) -> Tensor:
+    """``Tensor.cumsum``: Bool, Int8, Int16 and UInt8 inputs accumulate in Int32 (the result stays Int32 when
+    ``dtype`` is the input's own dtype), a None ``axis`` flattens, as MindSpore 2.10's Tensor method."""
+    a = as_tensor_array(x)
+    original = a.dtype
+    if a.dtype == np.bool_ or (a.dtype.kind in "iu" and a.dtype.itemsize < 4 and a.dtype != np.uint16):
+        a = a.astype(jnp.int32)
+    out = cumsum(a, axis)
+    if dtype is not None and np_dtype(dtype) != original:
+        return out.astype(dtype)
+    return out
 
 
 @amp_black
@@ -522,7 +577,7 @@ def renorm(input: Any, p: Any, axis: int, maxnorm: float) -> Tensor:
 # ------------------------------------------------ MindSpore 1.x names still in use
 def reduce_sum(x: Any, axis: Any = ()) -> Tensor:
     """``ReduceSum()(x, axis)``: the sum over ``axis`` (every axis when empty), in the input's dtype."""
-    return sum.__wrapped__(x, _axis(axis), False)
+    return reduce_sum_keep_dtype(x, _axis(axis), False)
 
 
 def reduce_mean(x: Any, axis: Any = ()) -> Tensor:
