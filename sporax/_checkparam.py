@@ -586,3 +586,54 @@ def check_dataset_usage(usage: Any, allowed: Any) -> str:
     if usage not in allowed:
         raise ValueError(f"Input usage is not within the valid set of {list(allowed)}.")
     return usage
+
+
+# ------------------------------------------------------------------------------------- collectives
+# The forms of MindSpore's ``communication.comm_func`` (``For all_reduce, the input tensor must be tensor``).
+
+
+def check_comm_tensor(arg_value: Any, tensor_cls: type, prim_name: str, what: str = "input tensor") -> Any:
+    """A Tensor argument of a collective."""
+    if not isinstance(arg_value, tensor_cls):
+        raise TypeError(f"For {prim_name}, the {what} must be tensor")
+    return arg_value
+
+
+def check_comm_tensor_list(arg_value: Any, tensor_cls: type, prim_name: str, arg_name: str) -> list:
+    """A list or tuple of Tensors, as a list."""
+    for x in arg_value if isinstance(arg_value, (list, tuple)) else [arg_value]:
+        if not isinstance(arg_value, (list, tuple)) or not isinstance(x, tensor_cls):
+            raise TypeError(f"For {prim_name}, the '{arg_name}' must be a list or tuple of tensors, but got {type(x)}.")
+    return list(arg_value)
+
+
+def check_comm_rank(arg_value: Any, size: int, arg_name: str, prim_name: str) -> int:
+    """A rank in ``[0, size)`` (an int, not a bool)."""
+    if isinstance(arg_value, bool) or not isinstance(arg_value, int):
+        raise TypeError(f"For '{prim_name}', the argument '{arg_name}' must be type of int, but got {type(arg_value)}.")
+    if not 0 <= arg_value < size:
+        raise ValueError(f"For '{prim_name}', the argument '{arg_name}' must be in [0, {size}), but got {arg_value}.")
+    return arg_value
+
+
+def check_comm_op(op: Any, valid_ops: Any, prim_name: str) -> str:
+    """A reduction's name among ``valid_ops`` (MindSpore raises TypeError for both faults)."""
+    if not isinstance(op, str):
+        raise TypeError(f"For {prim_name}, the input op type must be str")
+    if op not in valid_ops:
+        raise TypeError(f"For {prim_name}, the input op value must be one of {', '.join(valid_ops)}")
+    return op
+
+
+def check_arg_bool(arg_value: Any, arg_name: str) -> bool:
+    """A bool, with the collectives' message: ``The argument 'async_op' must be a bool, but got <class 'int'>.``"""
+    if not isinstance(arg_value, bool):
+        raise TypeError(f"The argument '{arg_name}' must be a bool, but got {type(arg_value)}.")
+    return arg_value
+
+
+def check_arg_list(arg_value: Any, arg_name: str, prim_name: str) -> list:
+    """A list: ``For 'scatter_object_list', the argument 'scatter_object_input_list' must be a list, ...``."""
+    if not isinstance(arg_value, list):
+        raise TypeError(f"For '{prim_name}', the argument '{arg_name}' must be a list, but got {type(arg_value)}.")
+    return arg_value

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _checkparam as validator
 from .._engine import _parallel
 from ..common import dtype as mstype
 from ..common.tensor import Tensor
@@ -47,11 +48,6 @@ __all__ = [
 ]
 
 
-def _check_tensor(tensor: Any, name: str) -> None:
-    if not isinstance(tensor, Tensor):
-        raise TypeError(f"For {name}, the input tensor must be tensor")
-
-
 def _result(output: Tensor, async_op: bool) -> tuple[Tensor, CommHandle | None]:
     return output, (CommHandle(output) if async_op else None)
 
@@ -60,7 +56,7 @@ def all_reduce(
     tensor: Tensor, op: str = ReduceOp.SUM, group: str = GlobalComm.WORLD_COMM_GROUP, async_op: bool = False
 ) -> tuple[Tensor, CommHandle | None]:
     """Reduce `tensor` over all ranks (``'sum'``, ``'prod'``, ``'min'``, ``'max'``); every rank gets the result."""
-    _check_tensor(tensor, "all_reduce")
+    validator.check_comm_tensor(tensor, Tensor, "all_reduce")
     if not isinstance(op, str):
         raise TypeError("For all_reduce, the input op type must be str")
     if op not in ("sum", "prod", "min", "max"):
@@ -73,7 +69,7 @@ def all_gather_into_tensor(
     tensor: Tensor, group: str = GlobalComm.WORLD_COMM_GROUP, async_op: bool = False
 ) -> tuple[Tensor, CommHandle | None]:
     """The tensors of all ranks concatenated along dimension 0, in rank order."""
-    _check_tensor(tensor, "all_gather_into_tensor")
+    validator.check_comm_tensor(tensor, Tensor, "all_gather_into_tensor")
     check_group(group, "all_gather_into_tensor")
     return _result(comm_ops.all_gather(tensor, "all_gather_into_tensor"), async_op)
 
@@ -82,7 +78,7 @@ def reduce_scatter_tensor(
     tensor: Tensor, op: str = ReduceOp.SUM, group: str = GlobalComm.WORLD_COMM_GROUP, async_op: bool = False
 ) -> tuple[Tensor, CommHandle | None]:
     """Reduce `tensor` over all ranks; rank `i` gets the `i`-th equal slice along dimension 0."""
-    _check_tensor(tensor, "reduce_scatter_tensor")
+    validator.check_comm_tensor(tensor, Tensor, "reduce_scatter_tensor")
     if not isinstance(op, str) or op not in ("sum", "prod", "min", "max"):
         raise TypeError("For reduce_scatter_tensor, the input op value must be one of sum, prod, min, max")
     check_group(group, "reduce_scatter_tensor")
@@ -91,7 +87,7 @@ def reduce_scatter_tensor(
 
 def broadcast(tensor: Tensor, src: int = 0, group: str = GlobalComm.WORLD_COMM_GROUP) -> Tensor:
     """Rank `src`'s tensor, on every rank."""
-    _check_tensor(tensor, "broadcast")
+    validator.check_comm_tensor(tensor, Tensor, "broadcast")
     if isinstance(src, bool) or not isinstance(src, int):
         raise TypeError("For broadcast, the src must be int")
     check_group(group, "broadcast")
@@ -109,47 +105,47 @@ def barrier(group: str = GlobalComm.WORLD_COMM_GROUP) -> None:
 # ----------------------------------------------------------- MindSpore 2.x's other comm_func functions
 def reduce(tensor: Tensor, dst: int, op: str = ReduceOp.SUM, group: str = GlobalComm.WORLD_COMM_GROUP) -> Tensor:
     """`tensor` reduced over all ranks, on rank `dst` (the other ranks get a tensor of shape ``(1,)``)."""
-    _check_tensor(tensor, "reduce")
+    validator.check_comm_tensor(tensor, Tensor, "reduce")
     check_group(group, "reduce")
     return _prims.Reduce(dst, op)(tensor)
 
 
 def gather_into_tensor(tensor: Tensor, dst: int = 0, group: str = GlobalComm.WORLD_COMM_GROUP) -> Tensor:
     """Every rank's `tensor` concatenated along dimension 0, on rank `dst` (others: shape ``(1,)``)."""
-    _check_tensor(tensor, "gather_into_tensor")
+    validator.check_comm_tensor(tensor, Tensor, "gather_into_tensor")
     check_group(group, "gather_into_tensor")
     return _prims.CollectiveGather(dst)(tensor)
 
 
 def scatter_tensor(tensor: Tensor, src: int = 0, group: str = GlobalComm.WORLD_COMM_GROUP) -> Tensor:
     """Rank `src`'s `tensor` split evenly along dimension 0; this rank's slice."""
-    _check_tensor(tensor, "scatter_tensor")
+    validator.check_comm_tensor(tensor, Tensor, "scatter_tensor")
     check_group(group, "scatter_tensor")
     return _prims.CollectiveScatter(src)(tensor)
 
 
 def send(tensor: Tensor, dst: int = 0, group: str = GlobalComm.WORLD_COMM_GROUP, tag: int = 0) -> None:
     """Send `tensor` to rank `dst` (matched by ``recv`` there with the same tag)."""
-    _check_tensor(tensor, "send")
+    validator.check_comm_tensor(tensor, Tensor, "send")
     _p2p.send(tensor, dst, group, tag)
 
 
 def recv(tensor: Tensor, src: int = 0, group: str = GlobalComm.WORLD_COMM_GROUP, tag: int = 0) -> Tensor:
     """What rank `src` sent with `tag`, as a new Tensor of `tensor`'s shape and dtype."""
-    _check_tensor(tensor, "recv")
+    validator.check_comm_tensor(tensor, Tensor, "recv")
     with _cf.inplace_mode(False):
         return _p2p.recv(tensor, src, group, tag)
 
 
 def isend(tensor: Tensor, dst: int = 0, group: str = GlobalComm.WORLD_COMM_GROUP, tag: int = 0) -> Any:
     """Send `tensor` to rank `dst` without waiting; returns a handle."""
-    _check_tensor(tensor, "isend")
+    validator.check_comm_tensor(tensor, Tensor, "isend")
     return _p2p.isend(tensor, dst, group, tag)
 
 
 def irecv(tensor: Tensor, src: int = 0, group: str = GlobalComm.WORLD_COMM_GROUP, tag: int = 0) -> Any:
     """``(output, handle)``: `output` holds what rank `src` sent once ``handle.wait()`` returns."""
-    _check_tensor(tensor, "irecv")
+    validator.check_comm_tensor(tensor, Tensor, "irecv")
     with _cf.inplace_mode(False):
         return _p2p.irecv(tensor, src, group, tag)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import _checkparam as validator
 from .._engine import _parallel
 from ..ops.operations.comm_ops import (
     HCCL_WORLD_COMM_GROUP,
@@ -92,26 +93,16 @@ def get_local_rank_size(group: str = GlobalComm.WORLD_COMM_GROUP) -> int:
     return _parallel.local_size()
 
 
-def _check_rank(value: Any, name: str, op: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(
-            f"For '{op}', the argument '{name}' must be type of int, but got '{name}' type : {type(value)}."
-        )
-    if not 0 <= value < _parallel.size():
-        raise ValueError(f"For '{op}', the argument '{name}' must be in [0, {_parallel.size()}), but got {value}.")
-    return value
-
-
 def get_world_rank_from_group_rank(group: str, group_rank_id: int) -> int:
     """The world rank of rank `group_rank_id` of `group` (the same number in the world group)."""
     check_group(group, "get_world_rank_from_group_rank")
-    return _check_rank(group_rank_id, "group_rank_id", "get_world_rank_from_group_rank")
+    return validator.check_comm_rank(group_rank_id, _parallel.size(), "group_rank_id", "get_world_rank_from_group_rank")
 
 
 def get_group_rank_from_world_rank(world_rank_id: int, group: str) -> int:
     """The rank in `group` of world rank `world_rank_id` (the same number in the world group)."""
     check_group(group, "get_group_rank_from_world_rank")
-    return _check_rank(world_rank_id, "world_rank_id", "get_group_rank_from_world_rank")
+    return validator.check_comm_rank(world_rank_id, _parallel.size(), "world_rank_id", "get_group_rank_from_world_rank")
 
 
 def get_process_group_ranks(group: str = GlobalComm.WORLD_COMM_GROUP) -> list[int]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import _checkparam as validator
 from .._engine import _parallel
 from ..common.tensor import Tensor
 from ..ops.function import comm_func as _cf
@@ -169,14 +170,14 @@ def recv_object_list(object_list: list, src: int = 0, group: Any = None, device:
 
 def gather(tensor: Tensor, gather_list: Any, dst: int = 0, group: Any = None, async_op: bool = False) -> Any:
     """Every rank's `tensor` into rank `dst`'s `gather_list` (one tensor per rank; ignored elsewhere)."""
-    _cf.check_tensor(tensor, "gather")
-    _cf.check_rank(dst, "gather", "dst")
+    validator.check_comm_tensor(tensor, Tensor, "gather")
+    validator.check_comm_rank(dst, _parallel.size(), "dst", "gather")
     _cf.group_of(group)
-    _cf.check_async(async_op)
+    validator.check_arg_bool(async_op, "async_op")
     n = _parallel.size()
     mine = _parallel.rank() == dst
     if mine:
-        outs = _cf.check_tensor_list(gather_list, "gather", "gather_list")
+        outs = validator.check_comm_tensor_list(gather_list, Tensor, "gather", "gather_list")
         if len(outs) != n:
             raise TypeError(f"For gather, the length of 'gather_list' must be the group size {n}, but got {len(outs)}.")
     g = _cf.gathered(tensor._data)
@@ -186,13 +187,13 @@ def gather(tensor: Tensor, gather_list: Any, dst: int = 0, group: Any = None, as
 
 def scatter(tensor: Tensor, scatter_list: Any, src: int = 0, group: Any = None, async_op: bool = False) -> Any:
     """Rank `src`'s ``scatter_list[i]`` into rank `i`'s `tensor` (`scatter_list` is used on `src` only)."""
-    _cf.check_tensor(tensor, "scatter")
-    _cf.check_rank(src, "scatter", "src")
+    validator.check_comm_tensor(tensor, Tensor, "scatter")
+    validator.check_comm_rank(src, _parallel.size(), "src", "scatter")
     _cf.group_of(group)
-    _cf.check_async(async_op)
+    validator.check_arg_bool(async_op, "async_op")
     n, r = _parallel.size(), _parallel.rank()
     if r == src:
-        ins = _cf.check_tensor_list(scatter_list, "scatter", "scatter_list")
+        ins = validator.check_comm_tensor_list(scatter_list, Tensor, "scatter", "scatter_list")
         if len(ins) != n:
             raise TypeError(
                 f"For scatter, the length of 'scatter_list' must be the group size {n}, but got {len(ins)}."

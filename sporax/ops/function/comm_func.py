@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from ... import _checkparam as validator
 from ..._engine import _parallel
 from ...common.tensor import Tensor
 from .._utils import arr, jnp, wrap
@@ -89,7 +90,7 @@ _COMM_FUNCS = (
     "all_to_all_v_c",
 )
 _INPLACE = dict.fromkeys(_COMM_FUNCS, True)
-_OPS = ("sum", "prod", "min", "max", "avg")
+REDUCE_OP_NAMES = ("sum", "prod", "min", "max", "avg")
 
 
 class CommHandle:
@@ -162,42 +163,6 @@ def group_of(group: Any) -> str:
     if not isinstance(group, str):
         raise TypeError(f"The argument 'group' must be type of string, but got 'group' type : {type(group)}.")
     return check_group(group, "group")
-
-
-def check_async(async_op: Any) -> None:
-    if not isinstance(async_op, bool):
-        raise TypeError(f"The argument 'async_op' must be a bool, but got {type(async_op)}.")
-
-
-def check_tensor(x: Any, name: str, what: str = "input tensor") -> None:
-    if not isinstance(x, Tensor):
-        raise TypeError(f"For {name}, the {what} must be tensor")
-
-
-def check_rank(value: Any, name: str, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"For '{name}', the argument '{what}' must be type of int, but got {type(value)}.")
-    n = _parallel.size()
-    if not 0 <= value < n:
-        raise ValueError(f"For '{name}', the argument '{what}' must be in [0, {n}), but got {value}.")
-    return value
-
-
-def check_op(op: Any, name: str) -> str:
-    if not isinstance(op, str):
-        raise TypeError(f"For {name}, the input op type must be str")
-    if op not in _OPS:
-        raise TypeError(f"For {name}, the input op value must be one of sum, prod, min, max, avg")
-    return op
-
-
-def check_tensor_list(xs: Any, name: str, what: str) -> list[Tensor]:
-    if not isinstance(xs, list | tuple):
-        raise TypeError(f"For {name}, the '{what}' must be a list or tuple of tensors, but got {type(xs)}.")
-    for x in xs:
-        if not isinstance(x, Tensor):
-            raise TypeError(f"For {name}, the '{what}' must be a list or tuple of tensors, but got {type(x)}.")
-    return list(xs)
 
 
 def write(t: Tensor, value: Any, name: str) -> None:
@@ -383,7 +348,7 @@ def get_global_rank(group: Any, group_rank: int) -> int:
             f"For 'get_global_rank', the argument 'group_rank' must be type of int, but got {type(group_rank)}."
         )
     group_of(group)
-    return check_rank(group_rank, "get_global_rank", "group_rank")
+    return validator.check_comm_rank(group_rank, _parallel.size(), "group_rank", "get_global_rank")
 
 
 def get_group_rank(group: Any, global_rank: int) -> int:
@@ -393,7 +358,7 @@ def get_group_rank(group: Any, global_rank: int) -> int:
             f"For 'get_group_rank', the argument 'global_rank' must be type of int, but got {type(global_rank)}."
         )
     group_of(group)
-    return check_rank(global_rank, "get_group_rank", "global_rank")
+    return validator.check_comm_rank(global_rank, _parallel.size(), "global_rank", "get_group_rank")
 
 
 def get_process_group_ranks(group: Any = None) -> list[int]:
@@ -406,20 +371,20 @@ def get_process_group_ranks(group: Any = None) -> list[int]:
 def all_reduce(tensor: Tensor, op: str = "sum", group: Any = None, async_op: bool = False) -> Any:
     """Reduce `tensor` over all ranks (``"sum"``, ``"prod"``, ``"min"``, ``"max"``, ``"avg"``); every rank
     gets the result (in `tensor`, or returned)."""
-    check_tensor(tensor, "all_reduce")
-    check_op(op, "all_reduce")
+    validator.check_comm_tensor(tensor, Tensor, "all_reduce")
+    validator.check_comm_op(op, REDUCE_OP_NAMES, "all_reduce")
     group_of(group)
-    check_async(async_op)
+    validator.check_arg_bool(async_op, "async_op")
     return result("all_reduce", wrap(reduced(arr(tensor), op)), tensor, async_op)
 
 
 def all_gather_into_tensor(output_tensor: Any, input_tensor: Tensor, group: Any = None, async_op: bool = False) -> Any:
     """Every rank's `input_tensor` concatenated along dimension 0, in rank order."""
-    check_tensor(input_tensor, "all_gather_into_tensor")
+    validator.check_comm_tensor(input_tensor, Tensor, "all_gather_into_tensor")
     if inplace("all_gather_into_tensor"):
-        check_tensor(output_tensor, "all_gather_into_tensor", "output tensor")
+        validator.check_comm_tensor(output_tensor, Tensor, "all_gather_into_tensor", "output tensor")
     group_of(group)
-    check_async(async_op)
+    validator.check_arg_bool(async_op, "async_op")
     out = wrap(_parallel.collective("all_gather", arr(input_tensor)))
     return result("all_gather_into_tensor", out, output_tensor, async_op)
 
@@ -429,9 +394,9 @@ def all_gather_into_tensor_uneven(
 ) -> Any:
     """Every rank's `input` concatenated along dimension 0, where ranks' first dimensions may differ
     (`output_split_sizes[i]` rows from rank `i`; None: equal)."""
-    check_tensor(input, "all_gather_into_tensor_uneven")
+    validator.check_comm_tensor(input, Tensor, "all_gather_into_tensor_uneven")
     group_of(group)
-    check_async(async_op)
+    validator.check_arg_bool(async_op, "async_op")
     a = arr(input)
     n = _parallel.size()
     pieces = exchange([a] * n, a.dtype)
@@ -449,10 +414,10 @@ def reduce_scatter_tensor(
     output: Any, input: Tensor, op: str = "sum", group: Any = None, async_op: bool = False
 ) -> Any:
     """Reduce `input` over all ranks; rank `i` gets the `i`-th of `N` equal slices along dimension 0."""
-    check_tensor(input, "reduce_scatter_tensor")
-    check_op(op, "reduce_scatter_tensor")
+    validator.check_comm_tensor(input, Tensor, "reduce_scatter_tensor")
+    validator.check_comm_op(op, REDUCE_OP_NAMES, "reduce_scatter_tensor")
     group_of(group)
-    check_async(async_op)
+    validator.check_arg_bool(async_op, "async_op")
     a = arr(input)
     n, r = _parallel.size(), _parallel.rank()
     if a.ndim == 0 or a.shape[0] % n:
@@ -477,10 +442,10 @@ def reduce_scatter_tensor_uneven(
     async_op: bool = False,
 ) -> Any:
     """Reduce `input` over all ranks; rank `i` gets rows ``input_split_sizes[i]`` (None: equal slices)."""
-    check_tensor(input, "reduce_scatter_tensor_uneven")
-    check_op(op, "reduce_scatter_tensor_uneven")
+    validator.check_comm_tensor(input, Tensor, "reduce_scatter_tensor_uneven")
+    validator.check_comm_op(op, REDUCE_OP_NAMES, "reduce_scatter_tensor_uneven")
     group_of(group)
-    check_async(async_op)
+    validator.check_arg_bool(async_op, "async_op")
     a = arr(input)
     n, r = _parallel.size(), _parallel.rank()
     sizes = list(input_split_sizes) if input_split_sizes else [a.shape[0] // n] * n
@@ -496,11 +461,11 @@ def reduce_scatter_tensor_uneven(
 
 def reduce(tensor: Tensor, dst: int, op: str = "sum", group: Any = None, async_op: bool = False) -> Any:
     """Reduce `tensor` over all ranks into rank `dst` (the other ranks' `tensor` is left unchanged)."""
-    check_tensor(tensor, "reduce")
-    check_op(op, "reduce")
-    check_rank(dst, "reduce", "dst")
+    validator.check_comm_tensor(tensor, Tensor, "reduce")
+    validator.check_comm_op(op, REDUCE_OP_NAMES, "reduce")
+    validator.check_comm_rank(dst, _parallel.size(), "dst", "reduce")
     group_of(group)
-    check_async(async_op)
+    validator.check_arg_bool(async_op, "async_op")
     red = wrap(reduced(arr(tensor), op))
     if inplace("reduce"):
         return result("reduce", red, tensor if _parallel.rank() == dst else None, async_op)
@@ -509,29 +474,29 @@ def reduce(tensor: Tensor, dst: int, op: str = "sum", group: Any = None, async_o
 
 def broadcast(tensor: Tensor, src: int, group: Any = None, async_op: bool = False) -> Any:
     """Rank `src`'s `tensor`, on every rank."""
-    check_tensor(tensor, "broadcast")
-    check_rank(src, "broadcast", "src")
+    validator.check_comm_tensor(tensor, Tensor, "broadcast")
+    validator.check_comm_rank(src, _parallel.size(), "src", "broadcast")
     group_of(group)
-    check_async(async_op)
+    validator.check_arg_bool(async_op, "async_op")
     return result("broadcast", wrap(broadcasted(arr(tensor), src)), tensor, async_op)
 
 
 def barrier(group: Any = None, async_op: bool = False, device_ids: Any = None) -> Any:
     """Block until every rank has called it (`device_ids` is accepted: one device per rank)."""
     group_of(group)
-    check_async(async_op)
+    validator.check_arg_bool(async_op, "async_op")
     _parallel.barrier()
     return CommHandle() if async_op else None
 
 
 def all_gather(tensor_list: Any, tensor: Tensor, group: Any = None, async_op: bool = False) -> Any:
     """Every rank's `tensor`, into `tensor_list` (one tensor per rank, in rank order)."""
-    check_tensor(tensor, "all_gather")
+    validator.check_comm_tensor(tensor, Tensor, "all_gather")
     group_of(group)
-    check_async(async_op)
+    validator.check_arg_bool(async_op, "async_op")
     n = _parallel.size()
     if inplace("all_gather"):
-        outs = check_tensor_list(tensor_list, "all_gather", "tensor_list")
+        outs = validator.check_comm_tensor_list(tensor_list, Tensor, "all_gather", "tensor_list")
         if len(outs) != n:
             raise TypeError(
                 f"For all_gather, the length of 'tensor_list' must be the group size {n}, but got {len(outs)}."
@@ -542,10 +507,10 @@ def all_gather(tensor_list: Any, tensor: Tensor, group: Any = None, async_op: bo
 
 def reduce_scatter(output: Any, input_list: Any, op: str = "sum", group: Any = None, async_op: bool = False) -> Any:
     """Reduce the `i`-th tensors of `input_list` over all ranks into rank `i`'s `output`."""
-    ins = check_tensor_list(input_list, "reduce_scatter", "input_list")
-    check_op(op, "reduce_scatter")
+    ins = validator.check_comm_tensor_list(input_list, Tensor, "reduce_scatter", "input_list")
+    validator.check_comm_op(op, REDUCE_OP_NAMES, "reduce_scatter")
     group_of(group)
-    check_async(async_op)
+    validator.check_arg_bool(async_op, "async_op")
     n, r = _parallel.size(), _parallel.rank()
     if len(ins) != n:
         raise TypeError(
@@ -560,10 +525,10 @@ def gather_into_tensor(
 ) -> Any:
     """Every rank's `input_tensor` concatenated along dimension 0 on rank `dst` (its `output_tensor`);
     other ranks' outputs are left unchanged."""
-    check_tensor(input_tensor, "gather_into_tensor")
-    check_rank(dst, "gather_into_tensor", "dst")
+    validator.check_comm_tensor(input_tensor, Tensor, "gather_into_tensor")
+    validator.check_comm_rank(dst, _parallel.size(), "dst", "gather_into_tensor")
     group_of(group)
-    check_async(async_op)
+    validator.check_arg_bool(async_op, "async_op")
     out = wrap(_parallel.collective("all_gather", arr(input_tensor)))
     mine = _parallel.rank() == dst
     if inplace("gather_into_tensor"):
@@ -576,10 +541,10 @@ def scatter_tensor(
 ) -> Any:
     """Rank `src`'s `input_tensor` split into `N` equal slices along dimension 0; rank `i` gets slice `i`
     (every rank passes an `input_tensor` of the same shape; only `src`'s values are used)."""
-    check_tensor(input_tensor, "scatter_tensor")
-    check_rank(src, "scatter_tensor", "src")
+    validator.check_comm_tensor(input_tensor, Tensor, "scatter_tensor")
+    validator.check_comm_rank(src, _parallel.size(), "src", "scatter_tensor")
     group_of(group)
-    check_async(async_op)
+    validator.check_arg_bool(async_op, "async_op")
     a = arr(input_tensor)
     n, r = _parallel.size(), _parallel.rank()
     if a.ndim == 0 or a.shape[0] % n:
@@ -595,10 +560,10 @@ def scatter_tensor(
 def all_to_all(output_tensor_list: Any, input_tensor_list: Any, group: Any = None, async_op: bool = False) -> Any:
     """Rank `i` sends ``input_tensor_list[j]`` to rank `j` and receives rank `j`'s ``input_tensor_list[i]``
     into ``output_tensor_list[j]`` (shapes may differ per pair; the output list gives them)."""
-    ins = check_tensor_list(input_tensor_list, "all_to_all", "input_tensor_list")
-    outs = check_tensor_list(output_tensor_list, "all_to_all", "output_tensor_list")
+    ins = validator.check_comm_tensor_list(input_tensor_list, Tensor, "all_to_all", "input_tensor_list")
+    outs = validator.check_comm_tensor_list(output_tensor_list, Tensor, "all_to_all", "output_tensor_list")
     group_of(group)
-    check_async(async_op)
+    validator.check_arg_bool(async_op, "async_op")
     n = _parallel.size()
     if len(ins) != n or len(outs) != n:
         raise TypeError(f"For all_to_all, the lengths of the tensor lists must be the group size {n}.")
@@ -629,9 +594,9 @@ def all_to_all_single(
 ) -> Any:
     """Split `input` along dimension 0 (`input_split_sizes`, or equally), send piece `j` to rank `j`, and
     concatenate the pieces received, in rank order, into `output` (`output_split_sizes` rows each)."""
-    check_tensor(input, "all_to_all_single")
+    validator.check_comm_tensor(input, Tensor, "all_to_all_single")
     group_of(group)
-    check_async(async_op)
+    validator.check_arg_bool(async_op, "async_op")
     a = arr(input)
     n = _parallel.size()
     rest = tuple(a.shape[1:])
@@ -653,9 +618,9 @@ def all_to_all_v_c(
 ) -> Any:
     """All-to-all of flat pieces: ``send_count_matrix[i * N + j]`` elements go from rank `i` to rank `j`
     (taken in order from the flattened `input`); the pieces received are concatenated, in rank order."""
-    check_tensor(input, "all_to_all_v_c")
+    validator.check_comm_tensor(input, Tensor, "all_to_all_v_c")
     group_of(group)
-    check_async(async_op)
+    validator.check_arg_bool(async_op, "async_op")
     n, r = _parallel.size(), _parallel.rank()
     counts = [int(c) for c in np.ravel(np.asarray(send_count_matrix))]
     if len(counts) != n * n:

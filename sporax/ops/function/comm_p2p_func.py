@@ -17,10 +17,11 @@ from typing import Any
 
 import numpy as np
 
+from ... import _checkparam as validator
 from ..._engine import _p2p, _parallel
 from ...common.tensor import Tensor
 from .._utils import arr, jnp, wrap
-from .comm_func import CommHandle, check_rank, check_tensor, group_of, inplace
+from .comm_func import CommHandle, group_of, inplace
 
 __all__ = [
     "send",
@@ -43,7 +44,7 @@ _OBJECT_TAG = 2**31 - 1  # the tag of send_object_list / recv_object_list messag
 
 
 def _peer(value: Any, name: str, what: str) -> int:
-    check_rank(value, name, what)
+    validator.check_comm_rank(value, _parallel.size(), what, name)
     if value == _parallel.rank():
         raise ValueError(f"For '{name}', the argument '{what}' must not be the rank of this process ({value}).")
     return value
@@ -66,7 +67,7 @@ def _received(tensor: Tensor, data: bytes, name: str) -> Any:
 
 def send(tensor: Tensor, dst: int = 0, group: Any = None, tag: int = 0) -> int:
     """Send `tensor` to rank `dst` (matched by a ``recv`` there with the same tag); returns 0."""
-    check_tensor(tensor, "send")
+    validator.check_comm_tensor(tensor, Tensor, "send")
     group_of(group)
     _peer(dst, "send", "dst")
     _p2p.send_bytes(_p2p.encode(np.asarray(arr(tensor))), dst, _tag(tag, "send"))
@@ -76,7 +77,7 @@ def send(tensor: Tensor, dst: int = 0, group: Any = None, tag: int = 0) -> int:
 def recv(tensor: Tensor, src: int = 0, group: Any = None, tag: int = 0) -> Any:
     """Receive into `tensor` (its shape and dtype) what rank `src` sent with `tag`. In place (the default)
     returns 0; with ``set_comm_ops_inplace(False)`` returns the received Tensor and leaves `tensor` alone."""
-    check_tensor(tensor, "recv")
+    validator.check_comm_tensor(tensor, Tensor, "recv")
     group_of(group)
     _peer(src, "recv", "src")
     value = _received(tensor, _p2p.recv_bytes(src, _tag(tag, "recv")), "recv")
@@ -95,7 +96,7 @@ def isend(tensor: Tensor, dst: int = 0, group: Any = None, tag: int = 0) -> Comm
 def irecv(tensor: Tensor, src: int = 0, group: Any = None, tag: int = 0) -> Any:
     """Start receiving into `tensor` from rank `src`; ``handle.wait()`` blocks until it arrived and is
     written. In place (the default) returns the handle; else ``(output, handle)`` (valid after wait)."""
-    check_tensor(tensor, "irecv")
+    validator.check_comm_tensor(tensor, Tensor, "irecv")
     group_of(group)
     _peer(src, "irecv", "src")
     _tag(tag, "irecv")
@@ -162,15 +163,9 @@ def batch_isend_irecv(p2p_op_list: Any) -> list[CommHandle]:
 
 
 # ------------------------------------------------------------------------------ object collectives
-def _check_list(obj: Any, name: str, what: str) -> list:
-    if not isinstance(obj, list):
-        raise TypeError(f"For '{name}', the argument '{what}' must be a list, but got {type(obj)}.")
-    return obj
-
-
 def all_gather_object(object_list: list, obj: Any, group: Any = None) -> None:
     """Every rank's `obj` into `object_list` (as long as the group), in rank order."""
-    _check_list(object_list, "all_gather_object", "object_list")
+    validator.check_arg_list(object_list, "object_list", "all_gather_object")
     group_of(group)
     n = _parallel.size()
     if len(object_list) != n:
@@ -183,8 +178,8 @@ def all_gather_object(object_list: list, obj: Any, group: Any = None) -> None:
 
 def broadcast_object_list(object_list: list, src: int = 0, group: Any = None, device: Any = None) -> None:
     """Rank `src`'s `object_list` items, on every rank (in place; the lists have the same length)."""
-    _check_list(object_list, "broadcast_object_list", "object_list")
-    check_rank(src, "broadcast_object_list", "src")
+    validator.check_arg_list(object_list, "object_list", "broadcast_object_list")
+    validator.check_comm_rank(src, _parallel.size(), "src", "broadcast_object_list")
     group_of(group)
     mine = pickle.dumps(list(object_list)) if _parallel.rank() == src else b""
     got = pickle.loads(_p2p.exchange_all(mine, "broadcast_object_list")[src])
@@ -193,11 +188,11 @@ def broadcast_object_list(object_list: list, src: int = 0, group: Any = None, de
 
 def gather_object(obj: Any, object_gather_list: Any = None, dst: int = 0, group: Any = None) -> None:
     """Every rank's `obj` into rank `dst`'s `object_gather_list` (None on the other ranks)."""
-    check_rank(dst, "gather_object", "dst")
+    validator.check_comm_rank(dst, _parallel.size(), "dst", "gather_object")
     group_of(group)
     n = _parallel.size()
     if _parallel.rank() == dst:
-        _check_list(object_gather_list, "gather_object", "object_gather_list")
+        validator.check_arg_list(object_gather_list, "object_gather_list", "gather_object")
         if len(object_gather_list) != n:
             raise TypeError(f"For 'gather_object', the length of 'object_gather_list' must be {n}.")
     got = _p2p.exchange_all(pickle.dumps(obj), "gather_object")
@@ -210,14 +205,14 @@ def scatter_object_list(
     scatter_object_output_list: list, scatter_object_input_list: Any, src: int = 0, group: Any = None
 ) -> None:
     """Rank `src`'s ``scatter_object_input_list[i]`` into rank `i`'s ``scatter_object_output_list[0]``."""
-    _check_list(scatter_object_output_list, "scatter_object_list", "scatter_object_output_list")
+    validator.check_arg_list(scatter_object_output_list, "scatter_object_output_list", "scatter_object_list")
     if not scatter_object_output_list:
         raise TypeError("For 'scatter_object_list', the 'scatter_object_output_list' must not be empty.")
-    check_rank(src, "scatter_object_list", "src")
+    validator.check_comm_rank(src, _parallel.size(), "src", "scatter_object_list")
     group_of(group)
     n, r = _parallel.size(), _parallel.rank()
     if r == src:
-        _check_list(scatter_object_input_list, "scatter_object_list", "scatter_object_input_list")
+        validator.check_arg_list(scatter_object_input_list, "scatter_object_input_list", "scatter_object_list")
         if len(scatter_object_input_list) != n:
             raise TypeError(f"For 'scatter_object_list', the length of 'scatter_object_input_list' must be {n}.")
     mine = pickle.dumps(list(scatter_object_input_list)) if r == src else b""
@@ -226,7 +221,7 @@ def scatter_object_list(
 
 def send_object_list(object_list: list, dst: int, group: Any = None, device: Any = None) -> None:
     """Send the objects of `object_list` to rank `dst` (matched by ``recv_object_list`` there)."""
-    _check_list(object_list, "send_object_list", "object_list")
+    validator.check_arg_list(object_list, "object_list", "send_object_list")
     group_of(group)
     _peer(dst, "send_object_list", "dst")
     _p2p.send_bytes(pickle.dumps(list(object_list)), dst, tag=_OBJECT_TAG)
@@ -234,7 +229,7 @@ def send_object_list(object_list: list, dst: int, group: Any = None, device: Any
 
 def recv_object_list(object_list: list, src: int = 0, group: Any = None, device: Any = None) -> None:
     """Receive into `object_list` (same length) the objects rank `src` sent with ``send_object_list``."""
-    _check_list(object_list, "recv_object_list", "object_list")
+    validator.check_arg_list(object_list, "object_list", "recv_object_list")
     group_of(group)
     _peer(src, "recv_object_list", "src")
     got = pickle.loads(_p2p.recv_bytes(src, tag=_OBJECT_TAG))

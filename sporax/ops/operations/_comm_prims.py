@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from ... import _checkparam as validator
 from ..._engine import _p2p, _parallel
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
@@ -63,13 +64,13 @@ class Reduce(Primitive):
     def __init__(self, dest_rank: int, op: str = "sum", group: str = HCCL_WORLD_COMM_GROUP) -> None:
         super().__init__("Reduce")
         self.dest_rank = _int(dest_rank, "dest_rank", "Reduce")
-        cf.check_op(op, "Reduce")
+        validator.check_comm_op(op, cf.REDUCE_OP_NAMES, "Reduce")
         self.op = op
         self.group = check_group(group, "Reduce")
 
     def __call__(self, input_x: Tensor) -> Tensor:
-        cf.check_tensor(input_x, "Reduce")
-        cf.check_rank(self.dest_rank, "Reduce", "dest_rank")
+        validator.check_comm_tensor(input_x, Tensor, "Reduce")
+        validator.check_comm_rank(self.dest_rank, _parallel.size(), "dest_rank", "Reduce")
         red = cf.reduced(arr(input_x), self.op)
         return wrap(red) if _parallel.rank() == self.dest_rank else wrap(jnp.zeros((1,), red.dtype))
 
@@ -85,8 +86,8 @@ class CollectiveGather(Primitive):
         self.rank_size = _parallel.size()
 
     def __call__(self, input_x: Tensor) -> Tensor:
-        cf.check_tensor(input_x, "CollectiveGather")
-        cf.check_rank(self.dest_rank, "CollectiveGather", "dest_rank")
+        validator.check_comm_tensor(input_x, Tensor, "CollectiveGather")
+        validator.check_comm_rank(self.dest_rank, _parallel.size(), "dest_rank", "CollectiveGather")
         out = _parallel.collective("all_gather", arr(input_x))
         return wrap(out) if _parallel.rank() == self.dest_rank else wrap(jnp.zeros((1,), out.dtype))
 
@@ -101,12 +102,12 @@ class CollectiveScatter(Primitive):
         self.rank_size = _parallel.size()
 
     def __call__(self, input_x: Tensor) -> Tensor:
-        cf.check_tensor(input_x, "CollectiveScatter")
+        validator.check_comm_tensor(input_x, Tensor, "CollectiveScatter")
         return _scatter(input_x, self.src_rank)[0]
 
 
 def _scatter(x: Tensor, src: int) -> tuple[Tensor, None]:
-    cf.check_rank(src, "CollectiveScatter", "src_rank")
+    validator.check_comm_rank(src, _parallel.size(), "src_rank", "CollectiveScatter")
     a = arr(x)
     n, r = _parallel.size(), _parallel.rank()
     if a.ndim == 0 or a.shape[0] % n:
@@ -127,7 +128,7 @@ class AllGatherV(Primitive):
         self.rank_size = _parallel.size()
 
     def __call__(self, input_x: Tensor, output_split_sizes: Any) -> Tensor:
-        cf.check_tensor(input_x, "AllGatherV")
+        validator.check_comm_tensor(input_x, Tensor, "AllGatherV")
         a = jnp.ravel(arr(input_x))
         sizes = _sizes(output_split_sizes)
         n = _parallel.size()
@@ -144,13 +145,13 @@ class ReduceScatterV(Primitive):
 
     def __init__(self, op: str = "sum", group: str = HCCL_WORLD_COMM_GROUP) -> None:
         super().__init__("ReduceScatterV")
-        cf.check_op(op, "ReduceScatterV")
+        validator.check_comm_op(op, cf.REDUCE_OP_NAMES, "ReduceScatterV")
         self.op = op
         self.group = check_group(group, "ReduceScatterV")
         self.rank_size = _parallel.size()
 
     def __call__(self, input_x: Tensor, input_split_sizes: Any) -> Tensor:
-        cf.check_tensor(input_x, "ReduceScatterV")
+        validator.check_comm_tensor(input_x, Tensor, "ReduceScatterV")
         a = jnp.ravel(arr(input_x))
         sizes = _sizes(input_split_sizes)
         n, r = _parallel.size(), _parallel.rank()
@@ -175,7 +176,7 @@ class AlltoAll(Primitive):
         self.group = check_group(group, "AlltoAll")
 
     def __call__(self, input_x: Tensor) -> Tensor:
-        cf.check_tensor(input_x, "AlltoAll")
+        validator.check_comm_tensor(input_x, Tensor, "AlltoAll")
         a = arr(input_x)
         n = _parallel.size()
         if self.split_count != n:
@@ -204,7 +205,7 @@ class AlltoAllV(Primitive):
         self.block_size = _int(block_size, "block_size", "AlltoAllV")
 
     def __call__(self, input_x: Tensor, send_numel_list: Any, recv_numel_list: Any) -> Tensor:
-        cf.check_tensor(input_x, "AlltoAllV")
+        validator.check_comm_tensor(input_x, Tensor, "AlltoAllV")
         a = jnp.ravel(arr(input_x))
         send = [s * self.block_size for s in _sizes(send_numel_list)]
         recv = [s * self.block_size for s in _sizes(recv_numel_list)]
@@ -234,7 +235,7 @@ class AlltoAllVC(Primitive):
         self.transpose = transpose
 
     def __call__(self, input_x: Tensor, send_count_matrix: Any) -> Tensor:
-        cf.check_tensor(input_x, "AlltoAllVC")
+        validator.check_comm_tensor(input_x, Tensor, "AlltoAllVC")
         counts = [c * self.block_size for c in _sizes(send_count_matrix)]
         out = _vc(input_x, counts)[0]
         return out if int(np.prod(out.shape)) else wrap(jnp.zeros((), arr(input_x).dtype))
@@ -255,7 +256,7 @@ class _AllSwap(Primitive):
         self.group = check_group(group, "_AllSwap")
 
     def __call__(self, tensor_in: Tensor, send_size: Any, recv_size: Any) -> Tensor:
-        cf.check_tensor(tensor_in, "_AllSwap")
+        validator.check_comm_tensor(tensor_in, Tensor, "_AllSwap")
         with cf.inplace_mode(False):
             out, _ = cf.all_to_all_single(None, tensor_in, _sizes(recv_size), _sizes(send_size))
         return out
@@ -445,7 +446,7 @@ class NeighborExchangeV2(Primitive):
     _TAG = 1 << 20  # + the sender's direction
 
     def __call__(self, input_x: Tensor) -> Tensor:
-        cf.check_tensor(input_x, "NeighborExchangeV2")
+        validator.check_comm_tensor(input_x, Tensor, "NeighborExchangeV2")
         a = np.asarray(arr(input_x))
         if a.ndim != 4:
             raise ValueError(f"For 'NeighborExchangeV2', the input must be 4-D (NCHW), but got shape {a.shape}.")
