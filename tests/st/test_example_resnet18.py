@@ -1,0 +1,98 @@
+"""examples/resnet18_cifar10.py: ResNet-18 learns a tiny CIFAR-10-format set read by Cifar10Dataset, runs
+under ``sporax run``, and its checkpoints interchange with MindSpore 2.10 (tools/make_example_model_fixtures.py
+made the fixtures under tests/st/fixtures/models/resnet18)."""
+
+import importlib.util
+import os
+import pathlib
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from sporax import compat
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def tool():
+    """The fixture tool, with ``mindspore`` aliased to sporax (as ``sporax run`` does) while this file runs."""
+    compat.alias_mindspore()
+    spec = importlib.util.spec_from_file_location("fixture_tool", ROOT / "tools" / "make_example_model_fixtures.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    yield mod
+    compat.unalias_mindspore()
+
+
+@pytest.fixture(scope="module")
+def interchange(tool):
+    import mindspore as ms
+
+    ms.set_context(mode=ms.GRAPH_MODE)  # one compiled forward (the conftest puts PyNative back)
+    return tool.compare_with_fixtures("resnet18")
+
+
+@pytest.mark.parametrize("ckpt", ["ms_model.ckpt", "sporax_model.ckpt"])
+def test_checkpoints_interchange_with_mindspore(interchange, ckpt):
+    got, expected = interchange[ckpt]
+    assert sorted(got) == sorted(expected) == ["logits"]
+    np.testing.assert_allclose(got["logits"], expected["logits"], rtol=1e-5, atol=1e-5)
+
+
+class LossRecorder:
+    def __init__(self, callback_base):
+        self.losses = []
+        recorder = self
+
+        class _CB(callback_base):
+            def on_train_step_end(self, run_context):
+                recorder.losses.append(float(run_context.original_args().net_outputs.asnumpy()))
+
+        self.callback = _CB()
+
+
+def test_resnet18_learns_tiny_cifar10_binaries(tool, tmp_path):
+    import mindspore as ms
+    import mindspore.dataset as ds
+    from mindspore.train import Callback
+
+    ex = tool.load_example("resnet18_cifar10")
+    ex.write_synthetic_cifar10(str(tmp_path), num_train=192, num_test=64, seed=0, per_file=96)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "batches.meta.txt",
+        "data_batch_1.bin",
+        "data_batch_2.bin",
+        "test_batch.bin",
+    ]
+    assert (tmp_path / "data_batch_1.bin").stat().st_size == 96 * 3073
+    ms.set_context(mode=ms.GRAPH_MODE)  # as the example runs
+    ms.set_seed(1)
+    ds.config.set_seed(1)
+    train = ex.create_dataset(str(tmp_path), "train", batch_size=32, training=True)
+    test = ex.create_dataset(str(tmp_path), "test", batch_size=64, training=False)
+    assert train.get_dataset_size() == 6
+    network, model = ex.build(width=8, lr=0.1, steps=18)
+    before = model.eval(test)["Accuracy"]
+    rec = LossRecorder(Callback)
+    model.train(3, train, callbacks=[rec.callback])  # compiling the step is most of the time
+    after = model.eval(test)["Accuracy"]
+    assert len(rec.losses) == 18 and np.isfinite(rec.losses).all()
+    assert np.mean(rec.losses[-3:]) < 0.5 * np.mean(rec.losses[:3])
+    assert after >= 0.5 and after > before + 0.3, (before, after)
+
+
+@pytest.mark.skipif(not os.environ.get("SPORAX_RUN_SLOW"), reason="slow (a second compile): set SPORAX_RUN_SLOW=1")
+def test_sporax_run_resnet18_example(tool, tmp_path):
+    ex = tool.load_example("resnet18_cifar10")
+    data = ex.write_synthetic_cifar10(str(tmp_path / "data"), num_train=64, num_test=32, seed=0, per_file=64)
+    args = ["--data-dir", data, "--width", "4", "--batch-size", "16", "--ckpt-dir", str(tmp_path / "ckpt")]
+    cmd = [sys.executable, "-m", "sporax", "run", str(ROOT / "examples" / "resnet18_cifar10.py"), *args]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert re.findall(r"^epoch: 1 step: (\d+), loss is [0-9.]+$", r.stdout, re.M) == ["1", "2", "3", "4"]
+    assert re.search(r"Accuracy:\{'Accuracy': (np\.float64\()?[0-9.]+", r.stdout)
+    assert sorted(p.name for p in (tmp_path / "ckpt").iterdir() if p.suffix == ".ckpt") == ["resnet18_cifar10-1_4.ckpt"]
