@@ -2,6 +2,7 @@
 
     /work/msvenv/bin/python tools/make_top_reference.py   # writes tests/ut/common/fixtures/top_reference.json
     /work/msvenv/bin/python tools/make_top_reference.py train   # tests/ut/train/fixtures/top_train_reference.json
+    /work/msvenv/bin/python tools/make_top_reference.py extra   # tests/ut/common/fixtures/top_extra_reference.json
 
 Run from a directory outside MindSpore's install. Each entry is what MindSpore returned (values as lists) or
 raised (exception class name and message); tests/ut/common/test_top_level.py and test_grad_signatures.py
@@ -328,8 +329,120 @@ def train_main() -> None:
     print(f"wrote {TRAIN_OUT}")
 
 
+EXTRA_OUT = OUT.parent / "top_extra_reference.json"
+
+
+def _pack_add_one(t):
+    return t + 1
+
+
+def _unpack_double(t):
+    return t * 2
+
+
+def extra_main() -> None:
+    """_no_grad, _Function, register_saved_tensors_hooks, enable_dynamic, flops_collection, UntypedStorage,
+    DeviceCtx and MindIO under MindSpore 2.10 (tests/ut/common/test_top_extra.py)."""
+    import mindspore as ms
+    from mindspore import Tensor, nn, ops
+    from mindspore.common import _Function
+
+    ref: dict = {}
+    x = Tensor(np.array([1.0, 3.0], np.float32))
+
+    def f(a):
+        with ms._no_grad():
+            b = a * 2
+        return b * a
+
+    @ms._no_grad()
+    def g(a):
+        return a * a
+
+    ref["no_grad"] = {"with": _val(ms.grad(f)(x)), "decorator": _val(ms.grad(lambda a: g(a) + a)(x))}
+
+    class Square(_Function):
+        @staticmethod
+        def forward(ctx, a, k):
+            ctx.save_for_backward(a)
+            ctx.k = k
+            return a * a * k
+
+        @staticmethod
+        def backward(ctx, grad):
+            (a,) = ctx.saved_tensors
+            return grad * 2 * a * ctx.k * 10, None
+
+    ref["function"] = {"out": _val(Square.apply(x, 3)), "grad": _val(ms.grad(lambda a: Square.apply(a, 3))(x))}
+
+    @ms.register_saved_tensors_hooks(_pack_add_one, _unpack_double)
+    def mul(a, b):
+        return a * b
+
+    y = Tensor(np.array([2.0, 5.0], np.float32))
+    ref["saved_tensors_hooks"] = _val(ms.jit(ms.value_and_grad(mul, grad_position=(0, 1)))(x, y))
+
+    @ms.enable_dynamic(b=Tensor(shape=[None, 3], dtype=ms.float32))
+    @ms.jit
+    def dyn(a, b):
+        return a + 1, b * 2
+
+    a23 = Tensor(np.ones((2, 3)), ms.float32)
+    ref["enable_dynamic"] = {
+        "ok": _val(dyn(a23, Tensor(np.ones((5, 3)), ms.float32))[1]),
+        "dim": _err(lambda: dyn(a23, Tensor(np.ones((2, 4)), ms.float32))),
+        "rank": _err(lambda: dyn(a23, Tensor(np.ones((2, 3, 1)), ms.float32))),
+        "dtype": _err(lambda: dyn(a23, Tensor(np.ones((2, 3)), ms.int32))),
+        "empty": _err(ms.enable_dynamic),
+        "not_tensor": _err(lambda: ms.enable_dynamic(b=1)),
+        "static": _err(lambda: ms.enable_dynamic(b=Tensor(np.ones(3), ms.float32))),
+        "zero_dim": _err(lambda: ms.enable_dynamic(b=Tensor(shape=[0, None], dtype=ms.float32))),
+        "not_function": _err(lambda: ms.enable_dynamic(b=Tensor(shape=None, dtype=ms.float32))(3)),
+        "placeholder_shapes": [list(Tensor(shape=[None, 3], dtype=ms.float32).shape),
+                               list(Tensor(shape=None, dtype=ms.float32).shape)],
+    }  # fmt: skip
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    dense = nn.Dense(4, 3, has_bias=False)
+    dense(Tensor(np.ones((2, 4), np.float32)))
+    ref["flops_dense"] = list(ms.flops_collection(dense.current_phase))
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+
+    t = Tensor(np.arange(4, dtype=np.float32))
+    st = t.untyped_storage()
+    storage = {"nbytes": st.nbytes(), "size": st.size(), "element_size": st.element_size(), "dtype": str(st.dtype)}
+    storage["shared"] = st.is_shared()
+    st.resize_(0)
+    storage["released_nbytes"] = st.nbytes()
+    st.resize_(16)
+    st.copy_(Tensor(np.array([5, 6, 7, 8], np.float32)).untyped_storage())
+    storage["copied"] = _val(t)
+    storage["ctor"] = _err(ms.UntypedStorage)
+    ref["storage"] = storage
+
+    def enter(ctx):
+        with ctx:
+            pass
+
+    ref["device_ctx"] = {
+        "bad_name": _err(lambda: enter(ms.DeviceCtx("NPU"))),
+        "bad_id": _err(lambda: enter(ms.DeviceCtx("CPU", -1))),
+    }
+    ref["mindio"] = {
+        "preload": ms.mindio_preload("x.ckpt"),
+        "preload_type": _err(lambda: ms.mindio_preload(1)),
+        "server_info": _err(lambda: ms.set_mindio_server_info(0)),
+    }
+    ref["null_type"] = [repr(ms._NullType()), type(ms.common.dtype._null).__name__]
+    ref["ops_ones"] = _val(ops.ones(2, dtype=ms.float32))
+    EXTRA_OUT.write_text(json.dumps(ref, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"wrote {EXTRA_OUT}")
+
+
 if __name__ == "__main__":
-    if sys.argv[1:] == ["train"]:
+    if sys.argv[1:] == ["extra"]:
+        extra_main()
+    elif sys.argv[1:] == ["train"]:
         train_main()
     else:
         main()

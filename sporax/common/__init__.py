@@ -18,6 +18,18 @@ from .parameter import Parameter, ParameterTuple
 from .seed import get_seed, set_seed
 from ._sparse_tensor import SparseTensor
 from .tensor import COOTensor, CSRTensor, RowTensor, Tensor, from_numpy, is_tensor, tensor
+from ._autograd_api import _Function, _no_grad, register_saved_tensors_hooks, saved_tensors_hooks
+from ._runtime_api import (
+    DeviceCtx,
+    enable_dynamic,
+    flops_collection,
+    mindio_preload,
+    ms_memory_recycle,
+    set_dump,
+    set_mindio_server_info,
+)
+from .dtype import TypeNull as _NullType
+from .storage import UntypedStorage
 
 __all__ = [
     "Tensor",
@@ -52,6 +64,19 @@ __all__ = [
     "Symbol",
     "set_recursion_limit",
     "swap_tensors",
+    "_no_grad",
+    "_Function",
+    "_NullType",
+    "saved_tensors_hooks",
+    "register_saved_tensors_hooks",
+    "DeviceCtx",
+    "UntypedStorage",
+    "enable_dynamic",
+    "flops_collection",
+    "mindio_preload",
+    "set_mindio_server_info",
+    "ms_memory_recycle",
+    "set_dump",
     *dtype.__all__,
 ]
 

@@ -15,13 +15,14 @@
 from __future__ import annotations
 
 import logging
+import weakref
 from collections.abc import Callable
 from typing import Any
 
 from .. import context
 from .._engine import StatefulJit, state, warn_user
 
-__all__ = ["call_name", "cell_compiles", "compile_call"]
+__all__ = ["call_name", "cell_compiles", "compile_call", "compiled_programs"]
 
 _log = logging.getLogger("sporax")
 
@@ -45,4 +46,34 @@ def compile_call(
     asked for compilation; GRAPH_MODE counts as asking). ``fallback="raise"`` raises instead of running
     eagerly (``sporax._engine.is_trace_error`` tells a trace failure from other errors)."""
     notice = warn_user if asked or context.is_graph_mode() else _log.info
-    return StatefulJit(fn, name=name or call_name(fn), warn=notice, fallback=fallback)
+    sjit = StatefulJit(fn, name=name or call_name(fn), warn=notice, fallback=fallback)
+    _programs.append((weakref.ref(sjit), _owner_ref(fn)))
+    del _programs[:-_KEEP]
+    return sjit
+
+
+# The compiled functions made here, newest last, with the Cell (or object) each belongs to: what
+# `flops_collection` and `FlopsUtilizationCollector` read the cost of. Weak: a dropped network's program goes.
+_KEEP = 64
+_programs: list[tuple[weakref.ref, Callable[[], Any]]] = []
+
+
+def _owner_ref(fn: Any) -> Callable[[], Any]:
+    owner = getattr(fn, "__self__", None)
+    owner = getattr(owner, "network", owner)  # Model's step wraps the network it runs
+    if owner is None:
+        return lambda: None
+    try:
+        return weakref.ref(owner)
+    except TypeError:
+        return lambda: None
+
+
+def compiled_programs() -> list[tuple[StatefulJit, Any]]:
+    """``(program, owner)`` of the live compiled functions, newest first (owner: the Cell it runs, or None)."""
+    out = []
+    for ref, owner in reversed(_programs):
+        sjit = ref()
+        if sjit is not None:
+            out.append((sjit, owner()))
+    return out

@@ -371,6 +371,16 @@ class TensorTopMethods:
         size = (size,) if isinstance(size, int) else tuple(size)
         return _ops().zeros(size, dtype or self.dtype)
 
+    def untyped_storage(self) -> Any:
+        """The Tensor's bytes as an :class:`~sporax.common.storage.UntypedStorage` (dtype-agnostic)."""
+        from .storage import UntypedStorage
+
+        return UntypedStorage._of(self)
+
+    def storage(self) -> Any:
+        """The Tensor's storage (MindSpore's alias of ``untyped_storage``)."""
+        return self.untyped_storage()
+
     def storage_offset(self) -> int:
         """0: every sporax tensor owns its buffer."""
         return 0

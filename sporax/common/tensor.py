@@ -87,6 +87,33 @@ def to_array(data: Any, dtype: Any = None) -> Any:
     return jnp.asarray(arr)
 
 
+class _DynamicShape:
+    """The value of ``Tensor(shape=[None, 3], dtype=...)`` / ``Tensor(shape=None, dtype=...)``: a shape with
+    unknown dimensions (-1) or rank (-2) and a dtype, no data (a declaration for ``enable_dynamic`` and
+    ``Cell.set_inputs``)."""
+
+    __slots__ = ("shape", "dtype")
+
+    def __init__(self, shape: tuple[int, ...], dtype: Any) -> None:
+        self.shape = shape
+        self.dtype = np.dtype(mstype.to_np(dtype))
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return 0
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
+        raise ValueError(f"A Tensor of dynamic shape {list(self.shape)} holds no data.")
+
+
+# >0 while a `_no_grad` context is open (sporax.common._autograd_api): new Tensors are cut from gradients.
+GRAD_DISABLED = [0]
+
+
 class Tensor(TensorMethods, TensorTopMethods):
     """MindSpore's Tensor.
 
@@ -111,9 +138,15 @@ class Tensor(TensorMethods, TensorTopMethods):
         device: Any = None,
     ) -> None:
         if input_data is None:
+            if shape is None and dtype is not None and init is None:  # dynamic rank (MindSpore's shape [-2])
+                self._data = _DynamicShape((-2,), dtype)
+                return
             if shape is None:
                 raise ValueError("For 'Tensor', input_data and shape cannot both be None.")
             shape = (shape,) if isinstance(shape, int) else tuple(shape)
+            if init is None and any(d is None or d == -1 for d in shape):  # dynamic dimensions
+                self._data = _DynamicShape(tuple(-1 if d is None else d for d in shape), dtype or mstype.float32)
+                return
             if init is None:
                 self._data = jnp.zeros(shape, mstype.to_np(dtype or mstype.float32))
                 return
@@ -138,7 +171,8 @@ class Tensor(TensorMethods, TensorTopMethods):
     @classmethod
     def _from_data(cls, data: Any) -> Tensor:
         t = object.__new__(Tensor)
-        t._data = data
+        # Inside `_no_grad`, results carry no gradient (MindSpore's PyNative tape is off there).
+        t._data = jax.lax.stop_gradient(data) if GRAD_DISABLED[0] and is_tracer(data) else data
         return t
 
     # ------------------------------------------------------------ attributes
