@@ -30,7 +30,7 @@ from typing import Any
 import jax
 import numpy as np
 
-from . import _autograph, _mesh, _state
+from . import _autograph, _checks, _mesh, _state
 from ._errors import TRACE_ERRORS
 
 _log = logging.getLogger("sporax")
@@ -75,6 +75,7 @@ class _Entry:
         "compiled",
         "copy_state",
         "data_parallel",
+        "checked",
     )
 
     def __init__(self) -> None:
@@ -87,6 +88,7 @@ class _Entry:
         self.compiled: Callable[..., Any] | None = None
         self.copy_state: frozenset[int] = frozenset()
         self.data_parallel = False  # one copy per rank, collectives bound (see _parallel)
+        self.checked = False  # the program returns its index checks' error first (see _checks)
 
 
 # ---- requests from the ops traced: compiler options (DESIGN §5), a data-parallel program (§6) --------
@@ -235,8 +237,12 @@ class StatefulJit:
             ids = {id(a) for a in donated}
             if len(ids) != nd or any(id(a) in ids for a in dyn):
                 donated = _unalias(donated, dyn)
+        error = None
         try:
-            out_dyn, new_state = entry.compiled(*_inputs(entry, donated, values[nd:], dyn))  # type: ignore[misc]
+            result = entry.compiled(*_inputs(entry, donated, values[nd:], dyn))  # type: ignore[misc]
+            if entry.checked:
+                error, result = result
+            out_dyn, new_state = result
             if entry.data_parallel:
                 out_dyn = [_mesh.to_local(a) for a in out_dyn]
                 new_state = [_mesh.to_local(a) for a in new_state]
@@ -251,6 +257,8 @@ class StatefulJit:
             new_state = [jax.numpy.array(v, copy=True) if i in entry.copy_state else v for i, v in enumerate(new_state)]
         for h, v in zip(entry.writes, new_state):
             h._stored = v
+        if error is not None:
+            _checks.raise_if_failed(error, self.name)
         leaves = list(entry.out_static)
         for i, a in zip(entry.out_dyn_idx, out_dyn):
             leaves[i] = a
@@ -378,6 +386,10 @@ class StatefulJit:
         options = self.compiler_options if options is None else options
         compile_kw = {"compiler_options": options} if options else {}
         program = _mesh.wrap_program(pure) if data_parallel else pure
+        # A data-parallel program's outputs are per-rank parts of mesh arrays: its checks are not carried yet.
+        entry.checked = _checks.enabled() and not data_parallel
+        if entry.checked:
+            program = _checks.functionalize(program)
         entry.compiled = jax.jit(program, donate_argnums=(0,) if donated else (), **compile_kw)
         return entry
 

@@ -98,6 +98,20 @@ def _corrupt(path: str, reason: str) -> ValueError:
     )
 
 
+def _crc_failed(path: str, parse_error: str | None, records: list | None = None) -> ValueError:
+    """The error for a file whose CRC32 trailer does not match its content: it names the file, and the
+    parameter where decoding broke when it did (one CRC over the file cannot say which value changed)."""
+    where = f" Decoding stopped at: {parse_error}." if parse_error else ""
+    if records is not None:
+        names = list(dict.fromkeys(r.tag for r in records))
+        shown = ", ".join(repr(n) for n in names[:8]) + (", ..." if len(names) > 8 else "")
+        where = f" The file decodes, so a value changed: one of its {len(names)} parameters ({shown}) is damaged."
+    return ValueError(
+        f"For 'load_checkpoint', the crc check is failed, please check whether the ckpt file is damaged: {path} "
+        f"was saved with crc_check=True and its content no longer matches its CRC32.{where}"
+    )
+
+
 def _read_file(path: str) -> bytes:
     try:
         with open(path, "rb") as f:
@@ -156,22 +170,24 @@ def _parse_ckpt(path: str, crc_check: bool) -> list[tuple[str, Any]]:
     if crc_check and not has_crc:
         _log.warning("For 'load_checkpoint', the ckpt file do not contain the crc code, please check the file.")
     whole = content
+    crc_failed = False
     if has_crc:
+        # A file that carries a checksum is always verified, whether or not the caller asked (crc_check).
         stored = int.from_bytes(content[-10:], byteorder="big")
         content = memoryview(content)[:-_CRC_TRAILER_LEN]
-        if crc_check and binascii.crc32(content) != stored:
-            raise ValueError(
-                "For 'load_checkpoint', the crc check is failed, please check whether the ckpt file is damaged."
-            )
+        crc_failed = binascii.crc32(content) != stored
     try:
         records = list(pb.iter_values(content))
     except pb.CheckpointFormatError as err:
         if not has_crc or crc_check:
-            raise _corrupt(path, str(err)) from None
+            raise _crc_failed(path, str(err)) if crc_failed else _corrupt(path, str(err)) from None
         try:  # the bytes only looked like a CRC trailer
             records = list(pb.iter_values(whole))
+            crc_failed = False
         except pb.CheckpointFormatError:
-            raise _corrupt(path, str(err)) from None
+            raise _crc_failed(path, str(err)) if crc_failed else _corrupt(path, str(err)) from None
+    if crc_failed:
+        raise _crc_failed(path, None, records)
     if not records:
         raise _corrupt(path, "it holds no parameters")
 

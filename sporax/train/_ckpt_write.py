@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import stat
 import tempfile
 import threading
@@ -40,11 +41,52 @@ def _fsync_dir(dirname: str) -> None:
         os.close(fd)
 
 
+_TMP_REST = re.compile(r"(\d+)\.[A-Za-z0-9_]{8}")  # after ".<target>.": "<pid>.<mkstemp's 8 characters>"
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True  # someone else's process, or unknown: leave its file alone
+    return True
+
+
+def _clean_stale_tmp(dirname: str, base: str) -> None:
+    """Remove the temporaries of earlier saves of ``base`` that died midway (killed, power loss). A temporary
+    is ``.<base>.<pid>.<8 characters>.tmp``; one whose process still runs (another save in progress, this
+    process's included) is never touched."""
+    prefix = f".{base}."
+    try:
+        names = os.listdir(dirname or ".")
+    except OSError:
+        return
+    me = os.getpid()
+    for name in names:
+        if not (name.startswith(prefix) and name.endswith(".tmp")):
+            continue
+        m = _TMP_REST.fullmatch(name[len(prefix) : -len(".tmp")])
+        if m is None:
+            continue
+        pid = int(m.group(1))
+        if pid == me or _pid_alive(pid):
+            continue
+        try:
+            os.unlink(os.path.join(dirname, name))
+            _log.info("Removed %s, left by an interrupted save of %s (process %d).", name, base, pid)
+        except OSError:
+            pass
+
+
 def _atomic_write(path: str, write: Callable[[BinaryIO], None]) -> None:
     """Write through ``write(f)`` to a temporary file next to ``path``, fsync it, and rename it over ``path``:
-    ``path`` holds either its old content or the complete new one, never a partial file."""
+    ``path`` holds either its old content or the complete new one, never a partial file. Temporaries left by
+    interrupted earlier saves of ``path`` (their process is gone) are removed first."""
     dirname, base = os.path.split(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{base}.", suffix=".tmp", dir=dirname)
+    _clean_stale_tmp(dirname, base)
+    fd, tmp = tempfile.mkstemp(prefix=f".{base}.{os.getpid()}.", suffix=".tmp", dir=dirname)
     try:
         with os.fdopen(fd, "wb") as f:
             write(f)

@@ -4,6 +4,7 @@ prefix rules; what was not loaded is returned)."""
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from ..common import dtype as mstype
 from ..common.parameter import Parameter
@@ -20,19 +21,22 @@ _FLOAT_TYPES = (mstype.float16, mstype.float32, mstype.float64, mstype.bfloat16)
 _INT_TYPES = (mstype.int8, mstype.int16, mstype.int32, mstype.int64)
 
 
-def _special_process_par(param: Parameter, new_param: Parameter) -> bool:
-    """(12, 2048, 1, 1) -> (12, 2048): trailing unit dimensions in the checkpoint are dropped (MindSpore)."""
+def _special_process_par(param: Parameter, new_param: Parameter) -> Any:
+    """(12, 2048, 1, 1) -> (12, 2048): trailing unit dimensions in the checkpoint are dropped (MindSpore).
+    The value to load, or None when the shapes differ otherwise."""
     n, m = len(param.shape), len(new_param.shape)
     if m <= n or any(d != 1 for d in new_param.shape[n:]) or new_param.shape[:n] != param.shape:
-        return False
+        return None
     value = _to_tensor(new_param.asnumpy().reshape(param.shape))
-    param.set_data(value if value.dtype == param.dtype else value.astype(param.dtype))
-    return True
+    return value if value.dtype == param.dtype else value.astype(param.dtype)
 
 
-def _update_param(param: Parameter, new_param: Parameter, strict_load: bool) -> None:
+def _update_param(param: Parameter, new_param: Parameter, strict_load: bool, pending: list) -> None:
+    """Check that ``new_param`` fits ``param`` and queue ``(param, value)`` on ``pending``: nothing is
+    assigned until every parameter of the dict has been checked (a load is all or nothing)."""
     if param.shape != new_param.shape:
-        if not _special_process_par(param, new_param):
+        value = _special_process_par(param, new_param)
+        if value is None:
             _log.critical("Failed to combine the net and the parameters for param %s.", param.name)
             raise RuntimeError(
                 f"For 'load_param_into_net', {param.name} in the argument 'net' should have the same shape as "
@@ -40,6 +44,7 @@ def _update_param(param: Parameter, new_param: Parameter, strict_load: bool) -> 
                 f"and shape {new_param.shape} in the argument 'parameter_dict'. May you need to check whether the "
                 "checkpoint you loaded is correct or the batch size and so on in the 'net' and 'parameter_dict' are same."
             )
+        pending.append((param, value))
         return
     if param.dtype != new_param.dtype:
         pair = {param.dtype, new_param.dtype}
@@ -53,7 +58,7 @@ def _update_param(param: Parameter, new_param: Parameter, strict_load: bool) -> 
                 new_param.dtype,
                 param.dtype,
             )
-            param.set_data(new_param.astype(param.dtype))
+            pending.append((param, new_param.astype(param.dtype)))
             return
         _log.critical("Failed to combine the net and the parameters for param %s.", param.name)
         raise RuntimeError(
@@ -62,10 +67,12 @@ def _update_param(param: Parameter, new_param: Parameter, strict_load: bool) -> 
             f"and type {new_param.dtype} in the argument 'parameter_dict'. May you need to check whether the "
             "checkpoint you loaded is correct."
         )
-    param.set_data(new_param)
+    pending.append((param, new_param))
 
 
-def _load_dismatch_prefix_params(net: Cell, parameter_dict: dict, param_not_load: list[str], strict_load: bool) -> None:
+def _load_dismatch_prefix_params(
+    net: Cell, parameter_dict: dict, param_not_load: list[str], strict_load: bool, pending: list
+) -> None:
     """Parameters still missing: find a prefix that the checkpoint's names carry over the net's, and retry."""
     prefix_name = ""
     longest_name = param_not_load[0]
@@ -85,7 +92,7 @@ def _load_dismatch_prefix_params(net: Cell, parameter_dict: dict, param_not_load
                 if param.name in param_not_load and new_param_name in parameter_dict:
                     new_param = parameter_dict[new_param_name]
                     if isinstance(new_param, Parameter):
-                        _update_param(param, new_param, strict_load)
+                        _update_param(param, new_param, strict_load, pending)
                         param_not_load.remove(param.name)
 
 
@@ -109,6 +116,7 @@ def load_param_into_net(
     Raises:
         TypeError: `net` is not a Cell, or `parameter_dict` is not a dict of str -> Parameter.
         RuntimeError: a parameter's shape (or, beyond the conversions above, dtype) differs from the network's.
+            Every parameter is checked before any is assigned: after this error the network is unchanged.
     """
     if not isinstance(net, Cell):
         raise TypeError(f"For 'load_param_into_net', the argument 'net' should be a Cell, but got {type(net)}.")
@@ -126,6 +134,9 @@ def load_param_into_net(
         if not isinstance(value, bool):
             raise TypeError(f"For 'load_param_into_net', the '{name}' must be bool, but got {type(value).__name__}.")
 
+    # Every name, shape and dtype is checked first; then all values are assigned, or none (an error leaves the
+    # network as it was).
+    pending: list[tuple[Parameter, Any]] = []
     param_not_load: list[str] = []
     ckpt_not_load = list(parameter_dict.keys())
     for _, param in net.parameters_and_names():
@@ -133,14 +144,16 @@ def load_param_into_net(
             new_param = parameter_dict[param.name]
             if not isinstance(new_param, Parameter):  # strings and map tensors do not load into Parameters
                 continue
-            _update_param(param, new_param, strict_load)
+            _update_param(param, new_param, strict_load, pending)
             ckpt_not_load.remove(param.name)
         else:
             if param.name.startswith("accu_grads"):
                 continue
             param_not_load.append(param.name)
     if param_not_load and not strict_load:
-        _load_dismatch_prefix_params(net, parameter_dict, param_not_load, strict_load)
+        _load_dismatch_prefix_params(net, parameter_dict, param_not_load, strict_load, pending)
+    for param, value in pending:
+        param.set_data(value)
     if param_not_load:
         _log.warning(
             "For 'load_param_into_net', %d parameters in the 'net' are not loaded, because they are not in the "

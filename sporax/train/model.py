@@ -37,6 +37,15 @@ def _first_element(dataset: Any) -> list:
         it.stop()
 
 
+def _dataset_arg(arg_name: str, dataset: Any, api: str) -> None:
+    """A dataset argument that is not one (``Model.train(1, None)``) is named in MindSpore's TypeError form,
+    not left to fail inside the loop. Anything with ``get_dataset_size`` passes (duck-typed datasets)."""
+    if not hasattr(dataset, "get_dataset_size"):
+        from ..dataset.engine.datasets import Dataset
+
+        validator.check_value_type(arg_name, dataset, [Dataset], api)
+
+
 class Model(_ModelLoops):
     """
     High-Level API for training or inference.
@@ -238,6 +247,7 @@ class Model(_ModelLoops):
             raise TypeError(f"For '{api}', the 'sink_size' must be int, but got {type(sink_size).__name__}.")
         validator.check_count(epoch, "epoch", api, 1)
         validator.check_count(initial_epoch, "initial_epoch", api, 0)
+        _dataset_arg("train_dataset", train_dataset, api)
         if initial_epoch >= epoch:
             raise ValueError(
                 f"For '{api}', the parameter 'epoch' must bigger than parameter 'initial_epoch', but got the "
@@ -392,6 +402,7 @@ class Model(_ModelLoops):
         cb_params = _InternalCallbackParam()
         cb_params.eval_network = self._eval_network
         cb_params.valid_dataset = valid_dataset
+        _dataset_arg("valid_dataset", valid_dataset, "Model.eval")
         cb_params.batch_num = valid_dataset.get_dataset_size()
         cb_params.mode = "eval"
         cb_params.cur_step_num = 0

@@ -1,4 +1,4 @@
-"""Helpers the array-family op modules share (shape arguments, eager-only values)."""
+"""Helpers the array-family op modules share (shape arguments, eager-only values, index checks)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from ..._engine import jax
+from ..._engine._checks import IndexOutOfRangeError, check_in_range
 from ...common.tensor import Tensor
 
 
@@ -31,11 +32,6 @@ def _concrete(a: Any, op: str) -> np.ndarray:
     return np.asarray(a)
 
 
-class IndexOutOfRangeError(RuntimeError, IndexError, ValueError):
-    """An index outside its dimension. MindSpore raises RuntimeError (Gather, ScatterAdd...), ValueError
-    (TensorScatterUpdate) or IndexError (``x[5]``) for it; this one is all three, so code catching any works."""
-
-
 def _bad_index(idx: Any, lo: int, hi: int) -> int | None:
     """The first value of the concrete integer array ``idx`` outside ``[lo, hi)``, or None. Under a trace
     (jit, GRAPH_MODE) the values are unknown and nothing is checked: XLA clamps or drops there."""
@@ -56,7 +52,11 @@ def _bad_index(idx: Any, lo: int, hi: int) -> int | None:
 
 
 def _check_index(idx: Any, lo: int, hi: int, message: Any) -> None:
-    """Raise IndexOutOfRangeError(``message(bad_value)``) when a concrete ``idx`` leaves ``[lo, hi)``."""
+    """Raise IndexOutOfRangeError(``message(bad_value)``) when a concrete ``idx`` leaves ``[lo, hi)``. A traced
+    ``idx`` inside a compiled step is checked there, and the error raised after the step (``_engine._checks``)."""
+    if isinstance(idx, jax.core.Tracer):
+        check_in_range(idx, lo, hi, message)
+        return
     bad = _bad_index(idx, lo, hi)
     if bad is not None:
         raise IndexOutOfRangeError(message(bad))

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..._engine import jax, jnp
+from ..._engine._checks import check_nd_in_range
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
 from .._utils import arr, as_tensor_array, check_axis, wrap
@@ -101,7 +102,8 @@ def gather(input_params: Any, input_indices: Any, axis: int, batch_dims: int = 0
     """Take slices along ``axis`` at ``input_indices`` (MindSpore's Gather).
 
     Negative indices count from the end. Eagerly an index outside ``[-n, n)`` raises MindSpore's error;
-    inside a compiled program (where the values are unknown) it gives zeros, as MindSpore on GPU.
+    inside a compiled program the same error is raised after the program ran (with the checks switched off,
+    ``SPORAX_INDEX_CHECKS=0``, it gives zeros, as MindSpore on GPU).
     """
     a = as_tensor_array(input_params)
     idx = as_tensor_array(input_indices)
@@ -521,7 +523,12 @@ scatter_div = _param_update("scatter_div", _row("divide"), False)
 
 def _check_nd_indices(idx: Any, shape: tuple[int, ...], op: str) -> None:
     """Every row ``idx[..., :]`` must index into ``shape`` (eagerly; MindSpore's error names the row)."""
-    if isinstance(idx, jax.core.Tracer) or idx.size == 0:
+    if isinstance(idx, jax.core.Tracer):
+        check_nd_in_range(
+            idx, shape, lambda i: f"For '{op}', the indices[{i}] does not index into input_shape: {list(shape)}."
+        )
+        return
+    if idx.size == 0:
         return
     v = np.asarray(idx).reshape(-1, idx.shape[-1])
     bound = np.asarray(shape[: v.shape[1]])

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..._engine import jax, jnp
+from ..._engine._checks import check_in_range
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
 from .._amp import amp_black
@@ -127,9 +128,19 @@ def check_class_index(
     target: Any, num_classes: int, ignore_index: int | None, op: str, exc: type = RuntimeError
 ) -> None:
     """Raise naming the first class index of a concrete integer ``target`` outside ``[0, num_classes)``
-    (``ignore_index`` allowed). Traced targets are not checked here (XLA would clamp them)."""
+    (``ignore_index`` allowed). A traced target inside a compiled step is checked there, and the error raised
+    after the step (``_engine._checks``)."""
     a = target._data if isinstance(target, Tensor) else target
-    if isinstance(a, jax.core.Tracer) or not hasattr(a, "dtype") or not jnp.issubdtype(a.dtype, jnp.integer):
+    if not hasattr(a, "dtype") or not jnp.issubdtype(a.dtype, jnp.integer):
+        return
+    if isinstance(a, jax.core.Tracer):
+        check_in_range(
+            a,
+            0,
+            num_classes,
+            lambda b: f"For '{op}', the label must be in range [0, {num_classes - 1}], but got {b}.",
+            ignore_index,
+        )
         return
     v = np.asarray(a)
     bad = (v < 0) | (v >= num_classes)

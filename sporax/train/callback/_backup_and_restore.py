@@ -134,6 +134,18 @@ class BackupAndRestore(Callback):
             self.restored_step = int(param_dict[_STEP].asnumpy())
             cb_params["resume_epoch"] = self.restored_epoch
             cb_params["resume_step"] = self.restored_step
+            # Where the restored run stands: when it had already finished there is nothing left to train, and
+            # the closing callbacks (ModelCheckpoint.end, on_train_end) see the epoch and step it ended at.
+            cb_params.cur_epoch_num = self.restored_epoch
+            cb_params.cur_step_num = self.restored_step
+            total = cb_params.get("epoch_num")
+            if isinstance(total, int) and self.restored_epoch >= total:
+                _log.warning(
+                    "BackupAndRestore: %s records a finished run (epoch %d of %d): nothing to train.",
+                    self.backup_file,
+                    self.restored_epoch,
+                    total,
+                )
 
     def on_train_epoch_end(self, run_context):
         """Back up the training state at the end of every `save_freq` epochs."""

@@ -45,8 +45,17 @@ def test_nll_loss_label_out_of_range():
         ops.multi_margin_loss(LOGITS, T(np.array([0, 3], np.int64)))
 
 
-def test_class_index_under_jit_gives_nan():
-    # compiled code cannot raise on a value: a bad label makes the loss NaN there (never a wrapped index's value)
+def test_class_index_under_jit_gives_nan(monkeypatch):
+    # compiled, a bad label is an error flag of the program, raised after it naming the label (issue 13)
+    @ms.jit
+    def checked(x, y):
+        return ops.cross_entropy(x, y), nn.SoftmaxCrossEntropyWithLogits(sparse=True)(x, y)
+
+    with pytest.raises(RuntimeError, match=r"the label must be in range \[0, 2\], but got 3\. \(found after running"):
+        checked(LOGITS, T(np.array([2, 3], np.int32)))
+    # with the checks switched off a bad label makes the loss NaN there (never a wrapped index's value)
+    monkeypatch.setenv("SPORAX_INDEX_CHECKS", "0")
+
     @ms.jit
     def f(x, y):
         return ops.cross_entropy(x, y), nn.SoftmaxCrossEntropyWithLogits(sparse=True)(x, y)
