@@ -149,6 +149,21 @@ _AUTO_PARALLEL_DEFAULTS: dict[str, Any] = {
     "grad_accumulation_step": 1,
     "all_reduce_fusion_config": [],
     "comm_fusion": {},
+    # semi-auto parallel (sporax.ops._sharding, sporax.parallel): accepted with MindSpore's defaults
+    "loss_repeated_mean": True,
+    "auto_pipeline": False,
+    "pipeline_result_broadcast": False,
+    "pipeline_segments": 1,
+    "group_ckpt_save_file": "",
+    "force_fp32_communication": False,
+    "parallel_optimizer_config": {},
+    "pipeline_config": {},
+    "communi_parallel_mode": "all_group_parallel",
+    "optimizer_weight_shard_size": -1,
+    "optimizer_weight_shard_aggregated_save": False,
+    "sharding_propagation": False,
+    "enable_alltoall": False,
+    "strategy_ckpt_config": {"load_file": "", "save_file": "", "only_trainable_params": True},
 }
 _auto_parallel: dict[str, Any] = dict(_AUTO_PARALLEL_DEFAULTS)
 _auto_parallel_set: set[str] = set()  # keys a program set explicitly (auto_parallel_context().get_X_is_set())

@@ -460,8 +460,13 @@ class Cell(_CellStateMixin):
             param.comm_fusion = fusion_type
         return self
 
-    def shard(self, in_strategy: Any, out_strategy: Any = None, parameter_plan: Any = None) -> Cell:
-        return self
+    def shard(self, in_strategy: Any, out_strategy: Any = None, parameter_plan: Any = None) -> None:
+        """Lay this cell's inputs (and outputs) out as the strategies say in semi-auto parallel; XLA's sharding
+        propagation lays out what is inside. ``parameter_plan`` places named Parameters (see
+        :mod:`sporax.parallel._shard`)."""
+        from ..parallel._shard import shard_cell
+
+        shard_cell(self, in_strategy, out_strategy, parameter_plan)
 
     def set_data_parallel(self) -> Cell:
         return self

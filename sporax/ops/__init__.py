@@ -13,3 +13,6 @@ __all__ += function.__all__
 __all__ += operations.__all__
 __all__ += composite.__all__
 __all__ += [n for n in _graph_prims.__all__ if n not in __all__]
+from ._sharding import reshard  # noqa: E402  (semi-auto parallel: a tensor's layout)
+
+__all__ += ["reshard"]

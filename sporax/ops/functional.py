@@ -71,3 +71,7 @@ __all__ += ["UniqueConsecutive"]
 from .operations.conv_pool_ops import AdaptiveMaxPool2D  # noqa: E402  (MindSpore's F has the class)
 
 __all__ += ["AdaptiveMaxPool2D"]
+
+from ._sharding import reshard  # noqa: E402
+
+__all__ += ["reshard"]

@@ -17,6 +17,7 @@ from ..._engine import is_tracer
 from ...common import dtype as mstype
 from ...common.parameter import ParameterTuple
 from ...common.tensor import Tensor
+from ...parallel._shard import shard_optimizer_state
 from ..cell import Cell
 from .grad_reducer import DistributedGradReducer
 
@@ -148,6 +149,7 @@ class TrainOneStepCell(Cell):
         self.weights_name = [p.name for p in self.weights]
         self.parallel_mode = context.get_auto_parallel_context("parallel_mode")
         self.reducer_flag, self.grad_reducer = _parallel_reducer(self.weights)
+        shard_optimizer_state(self.optimizer)  # semi-auto parallel's parallel optimizer (a no-op otherwise)
 
     def construct(self, *inputs: Any) -> Any:
         loss = self.network(*inputs)

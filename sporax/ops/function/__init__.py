@@ -111,3 +111,7 @@ from . import patch_func  # noqa: E402
 from .patch_func import *  # noqa: E402, F403
 
 __all__ += [n for n in patch_func.__all__ if n not in __all__]
+
+from .._sharding import reshard  # noqa: E402  (semi-auto parallel: a tensor's layout)
+
+__all__ += ["reshard"]

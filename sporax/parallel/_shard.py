@@ -1,0 +1,209 @@
+"""``mindspore.shard`` / ``Cell.shard`` and the parallel optimizer, over the sharding annotations of
+:mod:`sporax.ops._sharding`.
+
+A sharded function or Cell lays its inputs (and outputs) out as its strategies say; XLA's sharding
+propagation derives the layout of everything inside (MindSpore's "sharding propagation"). ``parameter_plan``
+places the named Parameters as their layouts say. With ``enable_parallel_optimizer`` the optimizer state of
+each weight (its moments) is split along dimension 0 over ``optimizer_weight_shard_size`` devices (all devices
+by default), so each device keeps and updates its slice: XLA turns the gradient all-reduce into a
+reduce-scatter and gathers the updated weight.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from .._engine import _spmd
+from ..common.parameter import Parameter
+from ..context import get_auto_parallel_context
+from ..ops._sharding import Layout, annotate, annotate_args, check_strategy_type, semi_auto_devices
+
+__all__ = ["shard", "shard_cell", "place_parameter", "shard_optimizer_state", "optimizer_shard_size"]
+
+_log = logging.getLogger("sporax")
+
+
+def _check_tuple_or_layouts(strategy: Any, log_info: str) -> None:
+    kinds = set()
+    for item in strategy:
+        if item is None:
+            continue
+        if not isinstance(item, (tuple, Layout)):
+            raise TypeError(
+                f"The '{log_info}' should be a tuple(tuple(int)) or tuple(mindspore.parallel.Layout), "
+                f"but got {type(item).__name__}"
+            )
+        if isinstance(item, tuple) and not all(isinstance(v, int) for v in item):
+            raise TypeError("The tuple strategy for each dimension should be tuple(int).")
+        kinds.add(isinstance(item, Layout))
+    if len(kinds) > 1:
+        raise TypeError("For 'Shard', the strategy can only pass in consistent type for all dimensions.")
+
+
+def _check(in_strategy: Any, out_strategy: Any, parameter_plan: Any, fn: Any) -> None:
+    if not isinstance(in_strategy, tuple):
+        raise TypeError(f"For 'Shard', the 'in_strategy' should be a tuple, but got {type(in_strategy).__name__}.")
+    _check_tuple_or_layouts(in_strategy, "in_strategy")
+    if not isinstance(out_strategy, (type(None), tuple)):
+        raise TypeError(
+            f"For 'Shard', the 'out_strategy' should be None or tuple, but got {type(out_strategy).__name__}."
+        )
+    if out_strategy is not None:
+        _check_tuple_or_layouts(out_strategy, "out_strategy")
+    if parameter_plan is None:
+        return
+    if not isinstance(parameter_plan, dict):
+        raise TypeError(
+            f"For 'Shard', the 'parameter_plan' should be a dict or None, but got {type(parameter_plan).__name__}"
+        )
+    if not hasattr(fn, "trainable_params"):
+        raise TypeError(f"If parameter_plan is set, type of fn must be mindspore.nn.Cell, but got {type(fn)}")
+    for k, v in parameter_plan.items():
+        if not isinstance(k, str) or not isinstance(v, (tuple, Layout)):
+            raise TypeError(
+                "For 'Shard', the type of each key and value in 'parameter_plan' must be str and tuple/Layout, "
+                f"but got {type(k).__name__} and {type(v).__name__}"
+            )
+
+
+def _data_parallel(x: Any, n: int) -> Any:
+    """None in a strategy: the batch (dimension 0) split over every device."""
+    shape = getattr(x, "shape", ())
+    if not shape or shape[0] % n:
+        return None
+    return (n,) + (1,) * (len(shape) - 1)
+
+
+def _annotate_all(values: Any, specs: Any) -> Any:
+    n = semi_auto_devices()
+    if not n or specs is None:
+        return values
+    single = not isinstance(values, tuple)
+    items = (values,) if single else values
+    specs = tuple(_data_parallel(x, n) if s is None else s for x, s in zip(items, specs))
+    out = annotate_args(tuple(items), specs)
+    return out[0] if single else out
+
+
+def place_parameter(param: Parameter, spec: Any) -> None:
+    """Store ``param`` laid out as ``spec`` (a strategy tuple or a Layout) on the semi-auto devices."""
+    n = semi_auto_devices()
+    if not n:
+        param._param_layout = spec
+        return
+    if isinstance(spec, tuple):
+        if len(spec) != len(param.shape):
+            raise ValueError(
+                f"For {param.name}, the length of param_strategy: {len(spec)}, is not equal to param_shape len: "
+                f"{len(param.shape)}."
+            )
+        for i, s in enumerate(spec):
+            if param.shape[i] % s:
+                raise ValueError(
+                    f"For '{param.name}', the param_shape is {tuple(param.shape)} and the setting param_strategy is "
+                    f"{spec}. The param_shape[{i}]: {param.shape[i]} cannot be divisible by param_strategy[{i}]: {s}."
+                )
+        sharding = _spmd.sharding_for_strategy(spec, n)
+    else:
+        sharding = spec.sharding()
+    param._param_layout = spec
+    param._stored = _spmd.place(param._stored, sharding)
+
+
+def _apply_plan(cell: Any, parameter_plan: dict | None) -> None:
+    if not parameter_plan:
+        return
+    params = {p.name: p for p in cell.trainable_params()}
+    for name, spec in parameter_plan.items():
+        param = params.get(name.replace("self.", "", 1) if name.startswith("self.") else name)
+        if param is None:
+            _log.warning("%s is not exist, ignored its setting.", name)
+            continue
+        if getattr(param, "_param_layout", None) is not None:
+            _log.warning("The layout of parameter '%s' has been set, current setting will be ignored.", name)
+            continue
+        place_parameter(param, spec)
+
+
+def shard(fn: Any, in_strategy: Any, out_strategy: Any = None, parameter_plan: Any = None) -> Callable[..., Any]:
+    """``fn`` (a function or a Cell) with its inputs laid out as ``in_strategy`` and its outputs as
+    ``out_strategy`` in semi-auto parallel (None in a strategy: split the batch over every device);
+    ``parameter_plan`` places a Cell's named Parameters."""
+    _check(in_strategy, out_strategy, parameter_plan, fn)
+    if out_strategy is not None:
+        _log.warning("Out_strategy is not in use currently, will be ignored in the following procedures.")
+    _apply_plan(fn, parameter_plan)
+
+    def shard_fn(*args: Any) -> Any:
+        return _annotate_all(fn(*_annotate_all(args, in_strategy)), out_strategy)
+
+    shard_fn.__wrapped__ = fn  # type: ignore[attr-defined]
+    return shard_fn
+
+
+def shard_cell(cell: Any, in_strategy: Any, out_strategy: Any = None, parameter_plan: Any = None) -> None:
+    """``Cell.shard``: the cell's inputs and outputs laid out by forward hooks; ``parameter_plan`` places
+    its named Parameters."""
+    _check(in_strategy, out_strategy, parameter_plan, cell)
+    if getattr(cell, "_in_strategy", None) is not None:
+        _log.warning(
+            "For '%s', 'Shard' has been configured more than once. The existing in_strategy is %s and the existing "
+            "out_strategy is %s. The new in_strategy %s and out_strategy %s may not take effect. It is recommended "
+            "to configure 'Shard' only once.",
+            type(cell).__name__,
+            cell._in_strategy,
+            cell._out_strategy,
+            in_strategy,
+            out_strategy,
+        )
+        for handle in cell.__dict__.get("_shard_hooks", ()):
+            handle.remove()
+    object.__setattr__(cell, "_in_strategy", in_strategy)
+    object.__setattr__(cell, "_out_strategy", out_strategy)
+    _apply_plan(cell, parameter_plan)
+    hooks = [cell.register_forward_pre_hook(lambda _c, args: _annotate_all(tuple(args), in_strategy))]
+    if out_strategy is not None:
+        hooks.append(cell.register_forward_hook(lambda _c, _args, out: _annotate_all(out, out_strategy)))
+    object.__setattr__(cell, "_shard_hooks", hooks)
+
+
+# ------------------------------------------------------------------------------- the parallel optimizer
+def optimizer_shard_size() -> int:
+    """The devices a weight's optimizer state is split over (0: the parallel optimizer is off)."""
+    n = semi_auto_devices()
+    if not n or not get_auto_parallel_context("enable_parallel_optimizer"):
+        return 0
+    size = get_auto_parallel_context("parallel_optimizer_config").get("optimizer_weight_shard_size", -1)
+    if size in (-1, None):
+        size = get_auto_parallel_context("optimizer_weight_shard_size")
+    return n if size in (-1, None) or size <= 0 else min(int(size), n)
+
+
+def shard_optimizer_state(optimizer: Any) -> int:
+    """Split the optimizer state Parameters of ``optimizer`` (each one shaped as a weight; not the weights
+    themselves, the learning rate or the step count) along dimension 0 over :func:`optimizer_shard_size`
+    devices. Returns how many were split."""
+    k = optimizer_shard_size()
+    if not k:
+        return 0
+    n = semi_auto_devices()
+    weights = {id(p) for p in optimizer.parameters}
+    shapes = {tuple(p.shape) for p in optimizer.parameters}
+    count = 0
+    for p in optimizer.get_parameters():
+        if id(p) in weights or tuple(p.shape) not in shapes or not p.shape:
+            continue
+        sharding = _spmd.split_dim0(k, n, tuple(p.shape))
+        if sharding is not None:
+            p._stored = _spmd.place(p._stored, sharding)
+            count += 1
+    return count
+
+
+def annotate_tensor(x: Any, spec: Any) -> Any:
+    """``reshard``: tensor ``x`` laid out as ``spec`` (a Layout or a strategy tuple)."""
+    if isinstance(spec, tuple):
+        check_strategy_type((spec,), "in_strategy", "reshard")
+    return annotate(x, spec)
