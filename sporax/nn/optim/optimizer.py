@@ -42,6 +42,11 @@ def opt_init_args_register(fn: Callable[..., Any]) -> Callable[..., Any]:
             object.__setattr__(self, "init_params", {"params": arguments.pop("params")})
         if "optimizer" in arguments:
             object.__setattr__(self, "init_params", {"params": arguments.pop("optimizer").init_params["params"]})
+        if "learning_rate" in arguments:  # kept apart, as MindSpore does (a schedule Cell is kept as None)
+            lr = arguments.pop("learning_rate")
+            if isinstance(lr, Tensor):
+                lr = lr.asnumpy().tolist()
+            object.__setattr__(self, "init_learning_rate", None if isinstance(lr, Cell) else lr)
         object.__setattr__(self, "init_args", arguments)
         return fn(self, *args, **kwargs)
 
@@ -368,6 +373,14 @@ class Optimizer(Cell):
         self._target = value
 
     # ---------------------------------------------------------- step helpers
+    def _update_local_parameters_name(self, prefix: str = "", recurse: bool = True) -> None:
+        """Prefix the names of this optimizer's own Parameters (its state, not the network's ones it
+        updates) with ``prefix``, as MindSpore does when several optimizers share a network (boost)."""
+        user = {id(p) for p in self.parameters}
+        for name, param in self.parameters_and_names(expand=recurse):
+            if id(param) not in user:
+                param.name = prefix + name
+
     def _check_gradients(self, gradients: Any) -> tuple[Any, ...]:
         """``gradients`` as a tuple, one per parameter, each of its parameter's shape."""
         if isinstance(gradients, Tensor) or not isinstance(gradients, (tuple, list)):
