@@ -346,11 +346,52 @@ def check_string(arg_value: Any, valid_values: Any, arg_name: str | None = None,
     return arg_value
 
 
+def check_one_of(
+    arg_value: Any,
+    valid_values: Any,
+    arg_name: str,
+    prim_name: str,
+    valid_text: str | None = None,
+    str_only: bool = False,
+    ignore_case: bool = False,
+) -> Any:
+    """A value among ``valid_values`` (returned lower-cased with ``ignore_case``): ``For 'Model', the 'amp_level'
+    must be one of ['O0', 'O1', 'O2', 'O3', 'auto'], but got 'O4'.`` ``str_only`` first asks for a str
+    (TypeError); ``valid_text`` words the choices."""
+    if str_only and not isinstance(arg_value, str):
+        raise TypeError(f"For '{prim_name}', the '{arg_name}' must be str, but got {type(arg_value).__name__}.")
+    value = arg_value.lower() if ignore_case and isinstance(arg_value, str) else arg_value
+    if value not in valid_values:
+        shown = valid_text or str(list(valid_values))
+        raise ValueError(f"For '{prim_name}', the '{arg_name}' must be one of {shown}, but got {arg_value!r}.")
+    return value
+
+
+def check_value_in(arg_value: Any, valid_values: Any, arg_name: str, prim_name: str) -> Any:
+    """A value among ``valid_values``, with the losses' message: ``For 'LossBase', the 'reduction' must be in
+    ['mean', 'sum', 'none'], but got avg.``"""
+    if arg_value not in valid_values:
+        raise ValueError(f"For '{prim_name}', the '{arg_name}' must be in {list(valid_values)}, but got {arg_value}.")
+    return arg_value
+
+
 def check_str_by_regular(target: Any, reg: str | None = None, flag: Any = re.ASCII, prim_name: str | None = None):
     """A name matching ``reg`` (by default a word: letters, digits, ``_`` and ``.``)."""
     reg = r"^\w+[0-9a-zA-Z\_\.]*$" if reg is None else reg
     if re.match(reg, target, flag) is None:
         raise ValueError(f"{_the(prim_name)} '{target}' is illegal, it must be match regular'{reg}' by flags'{flag}.'")
+    return True
+
+
+def check_file_name_by_regular(target: Any, reg: str | None = None, prim_name: str | None = None) -> bool:
+    """A file name: a str, not a directory path, of letters, digits and ``@_-.:/\\`` by default."""
+    if not isinstance(target, str):
+        raise TypeError(f"{_the(prim_name)} '{target}' must be string, but got {type(target)}.")
+    if target.endswith(("\\", "/")):
+        raise ValueError(f"{_the(prim_name)} '{target}' cannot be a directory path.")
+    reg = r"^[0-9a-zA-Z@\_\-\.\:\/\\]+$" if reg is None else reg
+    if re.match(reg, target) is None:
+        raise ValueError(f"{_the(prim_name)} '{target}' is illegal, it must be match regular '{reg}'.")
     return True
 
 

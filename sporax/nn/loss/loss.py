@@ -39,10 +39,7 @@ class LossBase(Cell):
 
     def __init__(self, reduction: str = "mean") -> None:
         super().__init__()
-        if reduction not in self._reductions:
-            raise ValueError(
-                f"For '{type(self).__name__}', the 'reduction' must be in {list(self._reductions)}, but got {reduction}."
-            )
+        validator.check_value_in(reduction, self._reductions, "reduction", type(self).__name__)
         self.reduction = reduction
         self.average = reduction == "mean"
         self.reduce = reduction != "none"

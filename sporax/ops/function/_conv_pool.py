@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from ... import _checkparam as validator
 from ..._engine import jnp, lax
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
@@ -53,10 +54,7 @@ def tuple_n(value: Any, n: int, name: str, op: str, minimum: int = 1, allow_long
     return vals
 
 
-def _check_pad_mode(pad_mode: Any, op: str) -> str:
-    if not isinstance(pad_mode, str) or pad_mode.lower() not in ("same", "valid", "pad"):
-        raise ValueError(f"For '{op}', the 'pad_mode' must be one of ['same', 'valid', 'pad'], but got {pad_mode!r}.")
-    return pad_mode.lower()
+PAD_MODES = ("same", "valid", "pad")  # the convolutions' and pools' 'pad_mode' choices (any case)
 
 
 def _explicit_pads(padding: Any, nsp: int, op: str) -> list[tuple[int, int]]:
@@ -154,7 +152,7 @@ def _conv_nd(
     x, w = as_tensor_array(input), as_tensor_array(weight)
     if isinstance(groups, bool) or not isinstance(groups, (int, np.integer)) or groups < 1:
         raise ValueError(f"For '{op}', the 'groups' must be a positive int, but got {groups}.")
-    pad_mode = _check_pad_mode(pad_mode, op)
+    pad_mode = validator.check_one_of(pad_mode, PAD_MODES, "pad_mode", op, ignore_case=True)
     s = tuple_n(stride, nsp, "stride", op, allow_long=True)
     d = tuple_n(dilation, nsp, "dilation", op, allow_long=True)
     _conv_checks(x, w, groups, nsp, op)
@@ -277,7 +275,7 @@ def pool2d(
         raise ValueError(f"For '{op}', the dimension of 'input' must be 3 or 4, but got {a.ndim}.")
     squeeze = a.ndim == 3
     x = a[None] if squeeze else a
-    pad_mode = _check_pad_mode(pad_mode, op)
+    pad_mode = validator.check_one_of(pad_mode, PAD_MODES, "pad_mode", op, ignore_case=True)
     k = tuple_n(kernel_size, 2, "kernel_size", op, allow_long=True)
     s = tuple_n(k if stride is None else stride, 2, "stride", op, allow_long=True)
     d = tuple_n(dilation, 2, "dilation", op, allow_long=True)

@@ -12,11 +12,12 @@ from typing import Any
 
 import numpy as np
 
+from ... import _checkparam as validator
 from ...common.tensor import Tensor
 from .. import _lowering as L
 from .._amp import amp_white
 from .._utils import as_tensor_array, wrap
-from ._conv_pool import _check_pad_mode, _dtype_name, _explicit_pads, _same_pads, tuple_n
+from ._conv_pool import PAD_MODES, _dtype_name, _explicit_pads, _same_pads, tuple_n
 
 __all__ = ["conv_transpose2d", "conv3d_transpose"]
 
@@ -100,7 +101,7 @@ def conv_transpose_nd(
     groups, k...] (1-D runs as 2-D with a unit height)."""
     x, w = as_tensor_array(input), as_tensor_array(weight)
     _checks(x, w, groups, nsp, op)
-    pad_mode = _check_pad_mode(pad_mode, op)
+    pad_mode = validator.check_one_of(pad_mode, PAD_MODES, "pad_mode", op, ignore_case=True)
     s = tuple_n(stride, nsp, "stride", op, allow_long=True)
     d = tuple_n(dilation, nsp, "dilation", op, allow_long=True)
     op_pad = tuple_n(output_padding, nsp, "output_padding", op, minimum=0, allow_long=True)

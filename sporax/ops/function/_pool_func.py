@@ -12,12 +12,13 @@ from typing import Any
 
 import numpy as np
 
+from ... import _checkparam as validator
 from ..._engine import jnp, lax
 from ...common.tensor import Tensor
 from .._utils import as_tensor_array, wrap
 from ._conv_pool import (
+    PAD_MODES,
     _bins,
-    _check_pad_mode,
     _dtype_name,
     _out_size,
     _pool_max_identity,
@@ -152,7 +153,7 @@ def _pool3d(
     op: str,
 ) -> Any:
     nsp = 3
-    pad_mode = _check_pad_mode(pad_mode, op)
+    pad_mode = validator.check_one_of(pad_mode, PAD_MODES, "pad_mode", op, ignore_case=True)
     k = tuple_n(kernel_size, nsp, "kernel_size", op, allow_long=True)
     s = tuple_n(k if stride is None else stride, nsp, "stride", op, allow_long=True)
     d = tuple_n(dilation, nsp, "dilation", op, allow_long=True)

@@ -8,11 +8,12 @@ from typing import Any
 
 import numpy as np
 
+from ... import _checkparam as validator
 from ..._engine import jnp
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
 from .._utils import as_tensor_array, np_dtype, wrap
-from .spectral_func import _check_norm, _complex_input
+from .spectral_func import NORMS, NORMS_TEXT, _complex_input
 
 __all__ = [
     "rfft",
@@ -59,62 +60,72 @@ def _f32(out: Any, a: Any) -> Any:
 def rfft(input: Any, n: Any = None, dim: int = -1, norm: Any = None) -> Tensor:
     """The 1-D FFT of a real signal: the ``n // 2 + 1`` non-negative frequencies."""
     a = _real_input(input, "rfft")
-    return wrap(_c64(jnp.fft.rfft(a, n=n, axis=dim, norm=_check_norm(norm, "rfft")), a))
+    validator.check_one_of(norm, NORMS, "norm", "rfft", NORMS_TEXT)
+    return wrap(_c64(jnp.fft.rfft(a, n=n, axis=dim, norm=norm), a))
 
 
 def irfft(input: Any, n: Any = None, dim: int = -1, norm: Any = None) -> Tensor:
     """The inverse of :func:`rfft`: a real signal of length ``n`` (default ``2 * (m - 1)``)."""
     a = _complex_input(input)
-    return wrap(_f32(jnp.fft.irfft(a, n=n, axis=dim, norm=_check_norm(norm, "irfft")), a))
+    validator.check_one_of(norm, NORMS, "norm", "irfft", NORMS_TEXT)
+    return wrap(_f32(jnp.fft.irfft(a, n=n, axis=dim, norm=norm), a))
 
 
 def rfft2(input: Any, s: Any = None, dim: Any = (-2, -1), norm: Any = None) -> Tensor:
     """:func:`rfftn` over two dims."""
     a = _real_input(input, "rfft2")
-    return wrap(_c64(jnp.fft.rfft2(a, s=s, axes=tuple(dim), norm=_check_norm(norm, "rfft2")), a))
+    validator.check_one_of(norm, NORMS, "norm", "rfft2", NORMS_TEXT)
+    return wrap(_c64(jnp.fft.rfft2(a, s=s, axes=tuple(dim), norm=norm), a))
 
 
 def irfft2(input: Any, s: Any = None, dim: Any = (-2, -1), norm: Any = None) -> Tensor:
     """The inverse of :func:`rfft2`."""
     a = _complex_input(input)
-    return wrap(_f32(jnp.fft.irfft2(a, s=s, axes=tuple(dim), norm=_check_norm(norm, "irfft2")), a))
+    validator.check_one_of(norm, NORMS, "norm", "irfft2", NORMS_TEXT)
+    return wrap(_f32(jnp.fft.irfft2(a, s=s, axes=tuple(dim), norm=norm), a))
 
 
 def rfftn(input: Any, s: Any = None, dim: Any = None, norm: Any = None) -> Tensor:
     """The n-D FFT of a real signal (the last dim halved)."""
     a = _real_input(input, "rfftn")
-    return wrap(_c64(jnp.fft.rfftn(a, s=s, axes=_axes(dim), norm=_check_norm(norm, "rfftn")), a))
+    validator.check_one_of(norm, NORMS, "norm", "rfftn", NORMS_TEXT)
+    return wrap(_c64(jnp.fft.rfftn(a, s=s, axes=_axes(dim), norm=norm), a))
 
 
 def irfftn(input: Any, s: Any = None, dim: Any = None, norm: Any = None) -> Tensor:
     """The inverse of :func:`rfftn`."""
     a = _complex_input(input)
-    return wrap(_f32(jnp.fft.irfftn(a, s=s, axes=_axes(dim), norm=_check_norm(norm, "irfftn")), a))
+    validator.check_one_of(norm, NORMS, "norm", "irfftn", NORMS_TEXT)
+    return wrap(_f32(jnp.fft.irfftn(a, s=s, axes=_axes(dim), norm=norm), a))
 
 
 def hfft(input: Any, n: Any = None, dim: int = -1, norm: Any = None) -> Tensor:
     """The FFT of a Hermitian-symmetric signal given by its first half: a real spectrum of length ``n``."""
     a = _complex_input(input)
-    return wrap(_f32(jnp.fft.hfft(a, n=n, axis=dim, norm=_check_norm(norm, "hfft")), a))
+    validator.check_one_of(norm, NORMS, "norm", "hfft", NORMS_TEXT)
+    return wrap(_f32(jnp.fft.hfft(a, n=n, axis=dim, norm=norm), a))
 
 
 def ihfft(input: Any, n: Any = None, dim: int = -1, norm: Any = None) -> Tensor:
     """The inverse of :func:`hfft`."""
     a = _real_input(input, "ihfft")
-    return wrap(_c64(jnp.fft.ihfft(a, n=n, axis=dim, norm=_check_norm(norm, "ihfft")), a))
+    validator.check_one_of(norm, NORMS, "norm", "ihfft", NORMS_TEXT)
+    return wrap(_c64(jnp.fft.ihfft(a, n=n, axis=dim, norm=norm), a))
 
 
 def hfftn(input: Any, s: Any = None, dim: Any = None, norm: Any = None) -> Tensor:
     """The n-D :func:`hfft` (``irfftn`` of the conjugate with the normalisation direction swapped)."""
     a = _complex_input(input)
-    out = jnp.fft.irfftn(jnp.conj(a), s=s, axes=_axes(dim), norm=_SWAP[_check_norm(norm, "hfftn")])
+    validator.check_one_of(norm, NORMS, "norm", "hfftn", NORMS_TEXT)
+    out = jnp.fft.irfftn(jnp.conj(a), s=s, axes=_axes(dim), norm=_SWAP[norm])
     return wrap(_f32(out, a))
 
 
 def ihfftn(input: Any, s: Any = None, dim: Any = None, norm: Any = None) -> Tensor:
     """The inverse of :func:`hfftn`."""
     a = _real_input(input, "ihfftn")
-    out = jnp.conj(jnp.fft.rfftn(a, s=s, axes=_axes(dim), norm=_SWAP[_check_norm(norm, "ihfftn")]))
+    validator.check_one_of(norm, NORMS, "norm", "ihfftn", NORMS_TEXT)
+    out = jnp.conj(jnp.fft.rfftn(a, s=s, axes=_axes(dim), norm=_SWAP[norm]))
     return wrap(_c64(out, a))
 
 

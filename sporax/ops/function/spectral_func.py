@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from ... import _checkparam as validator
 from ..._engine import jnp
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
@@ -103,44 +104,46 @@ def _complex_input(input: Any) -> Any:
     return a.astype(jnp.complex128 if a.dtype == jnp.float64 else jnp.complex64)
 
 
-def _check_norm(norm: Any, op: str) -> Any:
-    if norm not in (None, "backward", "forward", "ortho"):
-        raise ValueError(
-            f"For '{op}', the 'norm' must be one of 'backward', 'forward', 'ortho' or None, but got '{norm}'."
-        )
-    return norm
+NORMS = (None, "backward", "forward", "ortho")  # the FFTs' 'norm' choices
+NORMS_TEXT = "'backward', 'forward', 'ortho' or None"
 
 
 def fft(input: Any, n: Any = None, dim: int = -1, norm: Any = None) -> Tensor:
     """The 1-D discrete Fourier transform along ``dim`` (cropped or zero-padded to ``n``)."""
-    return wrap(jnp.fft.fft(_complex_input(input), n=n, axis=dim, norm=_check_norm(norm, "fft")))
+    validator.check_one_of(norm, NORMS, "norm", "fft", NORMS_TEXT)
+    return wrap(jnp.fft.fft(_complex_input(input), n=n, axis=dim, norm=norm))
 
 
 def ifft(input: Any, n: Any = None, dim: int = -1, norm: Any = None) -> Tensor:
     """The inverse of :func:`fft`."""
-    return wrap(jnp.fft.ifft(_complex_input(input), n=n, axis=dim, norm=_check_norm(norm, "ifft")))
+    validator.check_one_of(norm, NORMS, "norm", "ifft", NORMS_TEXT)
+    return wrap(jnp.fft.ifft(_complex_input(input), n=n, axis=dim, norm=norm))
 
 
 def fft2(input: Any, s: Any = None, dim: Any = (-2, -1), norm: Any = None) -> Tensor:
     """The 2-D discrete Fourier transform over ``dim``."""
-    return wrap(jnp.fft.fft2(_complex_input(input), s=s, axes=tuple(dim), norm=_check_norm(norm, "fft2")))
+    validator.check_one_of(norm, NORMS, "norm", "fft2", NORMS_TEXT)
+    return wrap(jnp.fft.fft2(_complex_input(input), s=s, axes=tuple(dim), norm=norm))
 
 
 def ifft2(input: Any, s: Any = None, dim: Any = (-2, -1), norm: Any = None) -> Tensor:
     """The inverse of :func:`fft2`."""
-    return wrap(jnp.fft.ifft2(_complex_input(input), s=s, axes=tuple(dim), norm=_check_norm(norm, "ifft2")))
+    validator.check_one_of(norm, NORMS, "norm", "ifft2", NORMS_TEXT)
+    return wrap(jnp.fft.ifft2(_complex_input(input), s=s, axes=tuple(dim), norm=norm))
 
 
 def fftn(input: Any, s: Any = None, dim: Any = None, norm: Any = None) -> Tensor:
     """The n-D discrete Fourier transform over ``dim`` (every axis, or the last ``len(s)``, when None)."""
     axes = None if dim is None else tuple(dim)
-    return wrap(jnp.fft.fftn(_complex_input(input), s=s, axes=axes, norm=_check_norm(norm, "fftn")))
+    validator.check_one_of(norm, NORMS, "norm", "fftn", NORMS_TEXT)
+    return wrap(jnp.fft.fftn(_complex_input(input), s=s, axes=axes, norm=norm))
 
 
 def ifftn(input: Any, s: Any = None, dim: Any = None, norm: Any = None) -> Tensor:
     """The inverse of :func:`fftn`."""
     axes = None if dim is None else tuple(dim)
-    return wrap(jnp.fft.ifftn(_complex_input(input), s=s, axes=axes, norm=_check_norm(norm, "ifftn")))
+    validator.check_one_of(norm, NORMS, "norm", "ifftn", NORMS_TEXT)
+    return wrap(jnp.fft.ifftn(_complex_input(input), s=s, axes=axes, norm=norm))
 
 
 def stft(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import _checkparam as validator
 from ..._engine import _parallel
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
@@ -18,6 +19,8 @@ from .._utils import arr, wrap
 from ._primitive import Primitive
 
 __all__ = ["ReduceOp", "AllReduce", "AllGather", "ReduceScatter", "Broadcast", "Barrier"]
+
+_REDUCE_OPS = ("sum", "max", "min", "prod")
 
 HCCL_WORLD_COMM_GROUP = "hccl_world_group"
 NCCL_WORLD_COMM_GROUP = "nccl_world_group"
@@ -56,14 +59,6 @@ def check_group(group: Any, op: str) -> str:
             f"({' / '.join(repr(g) for g in WORLD_GROUPS)}) only."
         )
     return group
-
-
-def _check_op(op: Any, name: str, allowed: tuple[str, ...]) -> str:
-    if not isinstance(op, str):
-        raise TypeError(f"For '{name}', the 'op' must be str, but got {type(op).__name__}.")
-    if op not in allowed:
-        raise ValueError(f"For '{name}', the 'op' must be one of {list(allowed)}, but got '{op}'.")
-    return op
 
 
 def _tensor(x: Any, name: str) -> Any:
@@ -132,7 +127,7 @@ class AllReduce(Primitive):
 
     def __init__(self, op: str = ReduceOp.SUM, group: str = HCCL_WORLD_COMM_GROUP) -> None:
         super().__init__("AllReduce")
-        self.op = _check_op(op, self.name, ("sum", "max", "min", "prod"))
+        self.op = validator.check_one_of(op, _REDUCE_OPS, "op", self.name, str_only=True)
         self.group = check_group(group, self.name)
         self.add_prim_attr("group", self.group)
         self.add_prim_attr("fusion", 0)
@@ -165,7 +160,7 @@ class ReduceScatter(Primitive):
 
     def __init__(self, op: str = ReduceOp.SUM, group: str = HCCL_WORLD_COMM_GROUP) -> None:
         super().__init__("ReduceScatter")
-        self.op = _check_op(op, self.name, ("sum", "max", "min", "prod"))
+        self.op = validator.check_one_of(op, _REDUCE_OPS, "op", self.name, str_only=True)
         self.group = check_group(group, self.name)
         self.rank_size = _parallel.size()
         self.add_prim_attr("rank_size", self.rank_size)
