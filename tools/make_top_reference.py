@@ -279,6 +279,47 @@ def _summary_names(d: str) -> list[str]:
     return [re.sub(r"\.\d{9,11}\.", ".<time>.", n).replace(platform.node(), "<host>") for n in names]
 
 
+def _convert_reference() -> dict:
+    """ckpt_to_safetensors / safetensors_to_ckpt: files made, names, errors (paths as <d>)."""
+    import tempfile
+
+    import mindspore as ms
+    from mindspore import nn
+
+    d = tempfile.mkdtemp()
+    out: dict = {}
+    net = nn.Dense(2, 2)
+    ms.save_checkpoint(net, os.path.join(d, "a.ckpt"))
+    ms.ckpt_to_safetensors(os.path.join(d, "a.ckpt"), name_map={"weight": "w2"})
+    out["single"] = sorted(os.listdir(d))
+    out["renamed"] = sorted(ms.load_checkpoint(os.path.join(d, "a.safetensors"), format="safetensors"))
+    os.makedirs(os.path.join(d, "rank_0"))
+    ms.save_checkpoint(net, os.path.join(d, "rank_0", "b.ckpt"))
+    ms.ckpt_to_safetensors(d, save_path=os.path.join(d, "out"))
+    out["dir"] = [sorted(os.listdir(os.path.join(d, "out"))), sorted(os.listdir(os.path.join(d, "out", "rank_0")))]
+    ms.safetensors_to_ckpt(os.path.join(d, "out"), save_path=os.path.join(d, "back"), file_name_regex="^b")
+    out["back"] = sorted(os.listdir(os.path.join(d, "back", "rank_0")))
+    cases = {
+        "missing": ("/nonexist",),
+        "save_path_file": (os.path.join(d, "a.ckpt"), os.path.join(d, "x.txt")),
+        "name_map": (os.path.join(d, "a.ckpt"), None, [1]),
+        "suffix": (os.path.join(d, "a.safetensors"),),
+        "regex": (os.path.join(d, "a.ckpt"), None, None, "zzz"),
+        "no_rank": (os.path.join(d, "out", "rank_0"),),
+    }
+    errors = {}
+    for key, args in cases.items():
+        e = _err(lambda args=args: ms.ckpt_to_safetensors(*args))
+        e["message"] = e["message"].replace(d, "<d>")
+        errors[key] = e
+    e = _err(lambda: ms.safetensors_to_ckpt(os.path.join(d, "a.ckpt")))
+    e["message"] = e["message"].replace(d, "<d>")
+    errors["to_ckpt_suffix"] = e
+    out["errors"] = errors
+    out["async_status"] = ms.async_ckpt_thread_status()
+    return out
+
+
 def train_main() -> None:
     """Model.fit's evaluation figures and SummaryRecord's file names under MindSpore 2.10."""
     import tempfile
@@ -325,6 +366,7 @@ def train_main() -> None:
         s.record(1)
     summary["prefix_suffix"] = _summary_names(d)
     ref["summary_files"] = summary
+    ref["convert"] = _convert_reference()
     TRAIN_OUT.write_text(json.dumps(ref, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"wrote {TRAIN_OUT}")
 

@@ -158,6 +158,17 @@ def ms_memory_recycle() -> None:
     gc.collect()
 
 
+def flops_of(owner: Any) -> float | None:
+    """The FLOPs of one call of the program compiled last for ``owner`` (a Cell, as ``Model``'s step runs it);
+    None if it has none (not compiled yet, or running eagerly)."""
+    for sjit, o in compiled_programs():
+        if o is owner:
+            flops = program_flops(sjit)
+            if flops is not None:
+                return flops
+    return None
+
+
 def _phase_of(owner: Any) -> str | None:
     return getattr(owner, "phase", None) if owner is not None else None
 

@@ -6,6 +6,7 @@ from ._cur_net import checkpoint_cb_for_save_op as _checkpoint_cb_for_save_op
 from ._cur_net import set_cur_net as _set_cur_net
 from ._checkpoint import CheckpointConfig, ModelCheckpoint, _CheckpointManager, _chg_ckpt_file_name_if_same_exist
 from ._early_stop import EarlyStopping
+from ._flops_collector import FlopsUtilizationCollector
 from ._history import History
 from ._lambda_callback import LambdaCallback
 from ._loss_monitor import LossMonitor
@@ -15,6 +16,7 @@ from ._progress_bar import ProgressBar
 from ._reduce_lr_on_plateau import ReduceLROnPlateau
 from ._summary_collector import SummaryCollector
 from ._time_monitor import TimeMonitor
+from ._train_fault_tolerance import TrainFaultTolerance
 
 __all__ = [
     "Callback",
@@ -32,4 +34,6 @@ __all__ = [
     "OnRequestExit",
     "BackupAndRestore",
     "ProgressBar",
+    "FlopsUtilizationCollector",
+    "TrainFaultTolerance",
 ]

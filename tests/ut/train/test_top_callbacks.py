@@ -1,0 +1,144 @@
+"""ckpt_to_safetensors / safetensors_to_ckpt / async_ckpt_thread_status, FlopsUtilizationCollector and
+TrainFaultTolerance (references: tools/make_top_reference.py train)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import sporax as ms
+import sporax.dataset as ds
+from sporax import Tensor, nn
+from sporax.train import (
+    FlopsUtilizationCollector,
+    Model,
+    TrainFaultTolerance,
+    async_ckpt_thread_status,
+    ckpt_to_safetensors,
+    safetensors_to_ckpt,
+)
+
+REF = json.loads((Path(__file__).parent / "fixtures" / "top_train_reference.json").read_text())["convert"]
+
+
+def _dense():
+    net = nn.Dense(2, 2)
+    net.weight.set_data(Tensor(np.array([[1.0, 2.0], [3.0, 4.0]], np.float32)))
+    net.bias.set_data(Tensor(np.array([0.5, -0.5], np.float32)))
+    return net
+
+
+def test_ckpt_safetensors_conversion(tmp_path):
+    d = str(tmp_path)
+    net = _dense()
+    ms.save_checkpoint(net, os.path.join(d, "a.ckpt"))
+    ckpt_to_safetensors(os.path.join(d, "a.ckpt"), name_map={"weight": "w2"})
+    assert sorted(os.listdir(d)) == REF["single"]
+    loaded = ms.load_checkpoint(os.path.join(d, "a.safetensors"), format="safetensors")
+    assert sorted(loaded) == REF["renamed"]
+    np.testing.assert_array_equal(loaded["w2"].asnumpy(), net.weight.asnumpy())
+    os.makedirs(os.path.join(d, "rank_0"))
+    ms.save_checkpoint(net, os.path.join(d, "rank_0", "b.ckpt"))
+    ckpt_to_safetensors(d, save_path=os.path.join(d, "out"), processes_num=2)
+    assert [sorted(os.listdir(os.path.join(d, "out"))), sorted(os.listdir(os.path.join(d, "out", "rank_0")))] == REF[
+        "dir"
+    ]
+    safetensors_to_ckpt(os.path.join(d, "out"), save_path=os.path.join(d, "back"), file_name_regex="^b")
+    assert sorted(os.listdir(os.path.join(d, "back", "rank_0"))) == REF["back"]
+    back = ms.load_checkpoint(os.path.join(d, "back", "rank_0", "b.ckpt"))
+    np.testing.assert_array_equal(back["bias"].asnumpy(), net.bias.asnumpy())
+    cases = {
+        "missing": ("/nonexist",),
+        "save_path_file": (os.path.join(d, "a.ckpt"), os.path.join(d, "x.txt")),
+        "name_map": (os.path.join(d, "a.ckpt"), None, [1]),
+        "suffix": (os.path.join(d, "a.safetensors"),),
+        "regex": (os.path.join(d, "a.ckpt"), None, None, "zzz"),
+        "no_rank": (os.path.join(d, "out", "rank_0"),),
+    }
+    for key, args in cases.items():
+        with pytest.raises(ValueError) as info:
+            ckpt_to_safetensors(*args)
+        assert str(info.value).replace(d, "<d>") == REF["errors"][key]["message"]
+    with pytest.raises(ValueError) as info:
+        safetensors_to_ckpt(os.path.join(d, "a.ckpt"))
+    assert str(info.value).replace(d, "<d>") == REF["errors"]["to_ckpt_suffix"]["message"]
+
+
+def test_async_ckpt_thread_status(tmp_path):
+    assert async_ckpt_thread_status() is REF["async_status"]
+    ms.save_checkpoint(_dense(), str(tmp_path / "c.ckpt"), async_save=True)
+    from sporax.train._ckpt_write import _wait_async_thread_save_ckpt
+
+    _wait_async_thread_save_ckpt()
+    assert async_ckpt_thread_status() is False
+    assert ms.async_ckpt_thread_status is async_ckpt_thread_status
+
+
+def _data(n=8):
+    rng = np.random.RandomState(0)
+    x, y = rng.randn(n, 4).astype(np.float32), rng.randn(n, 3).astype(np.float32)
+    return ds.NumpySlicesDataset({"x": x, "y": y}, shuffle=False).batch(4)
+
+
+def test_flops_utilization_collector(capsys):
+    with pytest.raises(ValueError, match="The 'data_size' must be int and must > 0, but got '0'"):
+        FlopsUtilizationCollector(0)
+    with pytest.raises(TypeError):
+        FlopsUtilizationCollector(1, full_flops=1)
+    net = nn.Dense(4, 3, has_bias=False)
+    model = Model(net, nn.MSELoss(), nn.SGD(net.trainable_params(), 0.1))
+    model.train(1, _data(16), callbacks=[FlopsUtilizationCollector(3, computility=1e9)], dataset_sink_mode=False)
+    out = capsys.readouterr().out
+    m = re.search(
+        r"Full model flops is ([\d.e+]+), Full hardware flops is ([\d.e+]+), Shard model flops is ([\d.e+]+)", out
+    )
+    assert m, out
+    flops = float(m.group(3))
+    # the forward matmul (2*4*4*3) plus the weight gradient's matmul at least; the step's XLA figure
+    assert flops >= 2 * (2 * 4 * 4 * 3) and float(m.group(1)) == flops
+    lines = re.findall(r"Train per step time: ([\d.]+) ms mfu:([\d.]+)% hfu:([\d.]+)%", out)
+    assert len(lines) == 3  # steps 1, 2 and 4 (not every data_size-th), as MindSpore prints
+    t, mfu, _ = (float(v) for v in lines[-1])
+    assert abs(mfu - 100 * flops / 1e9 / (t / 1000)) <= 0.02 + 1e-3 * mfu
+
+
+def test_train_fault_tolerance_saves_on_failure(tmp_path):
+    with pytest.raises(ValueError, match="TrainFaultTolerance construct need to set ckpt_save_fn or ckpt_save_path!"):
+        TrainFaultTolerance()
+    os.environ["MS_ENABLE_TFT"] = "{UCE:1}"
+    try:
+        with pytest.raises(ValueError, match="need Ascend devices"):
+            TrainFaultTolerance(str(tmp_path))
+    finally:
+        del os.environ["MS_ENABLE_TFT"]
+
+    net = nn.Dense(4, 3)
+    model = Model(net, nn.MSELoss(), nn.SGD(net.trainable_params(), 0.1))
+    weights = []
+
+    class Fail(ms.train.Callback):
+        def on_train_step_end(self, run_context):
+            weights.append(net.weight.asnumpy().copy())
+            if run_context.original_args().cur_step_num == 3:
+                raise RuntimeError("device lost")
+
+    tft = TrainFaultTolerance(str(tmp_path))
+    with pytest.raises(RuntimeError, match="device lost"):
+        model.train(2, _data(8), callbacks=[tft, Fail()], dataset_sink_mode=False)
+    path = tmp_path / "ttp_saved_checkpoints-step_3" / "rank_0" / "ttp_rank_0-2_1.ckpt"
+    assert tft.saved_path == str(path) and path.exists()
+    saved = ms.load_checkpoint(str(path))
+    np.testing.assert_array_equal(saved["weight"].asnumpy(), weights[-1])
+    assert int(saved["step_num"]) == 3 and int(saved["epoch_num"]) == 2 and int(saved["batch_num"]) == 2
+
+    calls = []
+    tft = TrainFaultTolerance(ckpt_save_fn=lambda cb, extra: calls.append((cb.cur_step_num, extra)))
+    weights.clear()
+    with pytest.raises(RuntimeError, match="device lost"):
+        model.train(1, _data(16), callbacks=[tft, Fail()], dataset_sink_mode=False)
+    assert calls == [(3, {"__exception_save__": True})]
