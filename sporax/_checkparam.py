@@ -501,6 +501,25 @@ def check_instance(arg_value: Any, cls: type, arg_name: str, prim_name: str) -> 
     return arg_value
 
 
+def check_arg_instance(arg_value: Any, cls: type, arg_name: str, prim_name: str) -> Any:
+    """An instance of ``cls``, with the runtime's message: ``For 'wait_stream', the argument 'stream' should be
+    Stream, but got <class 'int'>.``"""
+    if not isinstance(arg_value, cls):
+        raise TypeError(
+            f"For '{prim_name}', the argument '{arg_name}' should be {cls.__name__}, but got {type(arg_value)}."
+        )
+    return arg_value
+
+
+def check_is_type(arg_value: Any, cls: type, arg_name: str, prim_name: str) -> Any:
+    """An instance of ``cls`` (a bool is not an int): ``For 'Stream', the 'priority' must be int, but got float.``"""
+    if (isinstance(arg_value, bool) and cls is not bool) or not isinstance(arg_value, cls):
+        raise TypeError(
+            f"For '{prim_name}', the '{arg_name}' must be {cls.__name__}, but got {type(arg_value).__name__}."
+        )
+    return arg_value
+
+
 def check_positive_count(arg_value: Any, arg_name: str, prim_name: str) -> int:
     """An int (not a bool) > 0, with the gradient-accumulation cells' message (MindSpore's): ``For
     'GradAccumulationCell', the argument 'micro_size' must be large than 0, but got 0.``"""

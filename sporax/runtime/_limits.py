@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import _checkparam as validator
 from .stream import Stream
 
 __all__ = [
@@ -24,11 +25,6 @@ def _unsupported(name: str) -> RuntimeError:
     )
 
 
-def _check_stream(stream: Any, name: str) -> None:
-    if not isinstance(stream, Stream):
-        raise TypeError(f"For '{name}', the argument 'stream' should be Stream, but got {type(stream)}.")
-
-
 def get_device_limit(device: int) -> dict:
     """Not supported (Ascend only). Raises RuntimeError."""
     raise _unsupported("get_device_limit")
@@ -41,19 +37,19 @@ def set_device_limit(device: int, cube_num: int = -1, vector_num: int = -1) -> N
 
 def get_stream_limit(stream: Stream) -> dict:
     """Not supported (Ascend only). Raises TypeError for a non-Stream, else RuntimeError."""
-    _check_stream(stream, "get_stream_limit")
+    validator.check_arg_instance(stream, Stream, "stream", "get_stream_limit")
     raise _unsupported("get_stream_limit")
 
 
 def set_stream_limit(stream: Stream, cube_num: int = -1, vector_num: int = -1) -> None:
     """Not supported (Ascend only). Raises TypeError for a non-Stream, else RuntimeError."""
-    _check_stream(stream, "set_stream_limit")
+    validator.check_arg_instance(stream, Stream, "stream", "set_stream_limit")
     raise _unsupported("set_stream_limit")
 
 
 def reset_stream_limit(stream: Stream) -> None:
     """Not supported (Ascend only). Raises TypeError for a non-Stream, else RuntimeError."""
-    _check_stream(stream, "reset_stream_limit")
+    validator.check_arg_instance(stream, Stream, "stream", "reset_stream_limit")
     raise _unsupported("reset_stream_limit")
 
 
@@ -61,7 +57,7 @@ class StreamLimitCtx:
     """Not supported (Ascend only): entering raises RuntimeError."""
 
     def __init__(self, stream: Stream, cube_num: int = -1, vector_num: int = -1) -> None:
-        _check_stream(stream, "StreamLimitCtx")
+        validator.check_arg_instance(stream, Stream, "stream", "StreamLimitCtx")
         self.stream, self.cube_num, self.vector_num = stream, cube_num, vector_num
 
     def __enter__(self) -> None:

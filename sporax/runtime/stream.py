@@ -15,6 +15,7 @@ import itertools
 import time
 from typing import Any
 
+from .. import _checkparam as validator
 from .._engine import _device
 
 __all__ = [
@@ -31,11 +32,6 @@ __all__ = [
 _ids = itertools.count(1)
 
 
-def _check_int(value: Any, name: str, cls: str) -> None:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"For '{cls}', the '{name}' must be int, but got {type(value).__name__}.")
-
-
 class Stream:
     """A device stream. On XLA every stream of a device is its one ordered queue (see the module doc):
     work "on" any stream runs in dispatch order, :meth:`synchronize` waits for all queued work and
@@ -46,9 +42,9 @@ class Stream:
     """
 
     def __init__(self, priority: int = 0, **kwargs: Any) -> None:
-        _check_int(priority, "priority", "Stream")
+        validator.check_is_type(priority, int, "priority", "Stream")
         if "stream_id" in kwargs:
-            _check_int(kwargs["stream_id"], "stream_id", "Stream")
+            validator.check_is_type(kwargs["stream_id"], int, "stream_id", "Stream")
         self.priority = priority
         self.id = kwargs.get("stream_id", next(_ids)) if not kwargs.get("_default") else 0
         self.device_id = 0
@@ -60,21 +56,18 @@ class Stream:
         """Record `event` (a new Event when None) after the work queued so far; returns it."""
         if event is None:
             event = Event()
-        if not isinstance(event, Event):
-            raise TypeError(f"For 'record_event', the argument 'event' should be Event, but got {type(event)}.")
+        validator.check_arg_instance(event, Event, "event", "record_event")
         event.record(self)
         return event
 
     def wait_event(self, event: Event) -> None:
         """Work queued after this call runs after the event's work: always true on XLA's ordered queue."""
-        if not isinstance(event, Event):
-            raise TypeError(f"For 'wait_event', the argument 'event' should be Event, but got {type(event)}.")
+        validator.check_arg_instance(event, Event, "event", "wait_event")
         event.wait(self)
 
     def wait_stream(self, stream: Stream) -> None:
         """Work queued after this call runs after `stream`'s queued work: always true on XLA (one queue)."""
-        if not isinstance(stream, Stream):
-            raise TypeError(f"For 'wait_stream', the argument 'stream' should be Stream, but got {type(stream)}.")
+        validator.check_arg_instance(stream, Stream, "stream", "wait_stream")
 
     def synchronize(self) -> None:
         """Wait until the work queued on the device has finished."""
@@ -85,8 +78,7 @@ class Stream:
         return not _device.pending_arrays()
 
     def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Stream):
-            raise TypeError(f"For '__eq__', the argument 'other' should be Stream, but got {type(other)}.")
+        validator.check_arg_instance(other, Stream, "other", "__eq__")
         return self.id == other.id and self.device_id == other.device_id
 
     def __hash__(self) -> int:
@@ -104,10 +96,8 @@ class Event:
     """
 
     def __init__(self, enable_timing: bool = False, blocking: bool = False) -> None:
-        if not isinstance(enable_timing, bool):
-            raise TypeError(f"For 'Event', the 'enable_timing' must be a bool, but got {type(enable_timing).__name__}.")
-        if not isinstance(blocking, bool):
-            raise TypeError(f"For 'Event', the 'blocking' must be a bool, but got {type(blocking).__name__}.")
+        validator.check_bool(enable_timing, "enable_timing", "Event")
+        validator.check_bool(blocking, "blocking", "Event")
         self.enable_timing = enable_timing
         self.blocking = blocking
         self._pending: list[Any] = []
@@ -116,8 +106,8 @@ class Event:
 
     def record(self, stream: Stream | None = None) -> None:
         """Mark the work queued so far (on `stream`, default the current stream: the device's queue)."""
-        if stream is not None and not isinstance(stream, Stream):
-            raise TypeError(f"For 'record', the argument 'stream' should be Stream, but got {type(stream)}.")
+        if stream is not None:
+            validator.check_arg_instance(stream, Stream, "stream", "record")
         self._recorded = True
         if self.enable_timing:
             _device.synchronize()
@@ -127,8 +117,8 @@ class Event:
 
     def wait(self, stream: Stream | None = None) -> None:
         """Make `stream`'s later work wait for this event: always true on XLA's ordered queue."""
-        if stream is not None and not isinstance(stream, Stream):
-            raise TypeError(f"For 'wait', the argument 'stream' should be Stream, but got {type(stream)}.")
+        if stream is not None:
+            validator.check_arg_instance(stream, Stream, "stream", "wait")
 
     def synchronize(self) -> None:
         """Wait until the work marked by :meth:`record` has finished."""
@@ -149,8 +139,7 @@ class Event:
             TypeError: If `end_event` is not an Event.
             RuntimeError: If either event was not created with timing or not recorded.
         """
-        if not isinstance(end_event, Event):
-            raise TypeError(f"For 'elapsed_time', the argument 'end_event' should be Event, but got {type(end_event)}.")
+        validator.check_arg_instance(end_event, Event, "end_event", "elapsed_time")
         if not (self.enable_timing and end_event.enable_timing):
             raise RuntimeError("For 'elapsed_time', both events must be created with enable_timing=True.")
         if self._time is None or end_event._time is None:
@@ -171,8 +160,7 @@ def set_cur_stream(stream: Stream | None) -> None:
     """Make `stream` the current stream (None: unchanged). Work still runs in XLA's one ordered queue."""
     if stream is None:
         return
-    if not isinstance(stream, Stream):
-        raise TypeError(f"For 'set_cur_stream', the argument 'stream' should be Stream, but got {type(stream)}.")
+    validator.check_arg_instance(stream, Stream, "stream", "set_cur_stream")
     _current[0] = stream
 
 
@@ -195,8 +183,8 @@ class StreamCtx:
     """Make `ctx_stream` the current stream inside a ``with`` block (None: no change)."""
 
     def __init__(self, ctx_stream: Stream | None) -> None:
-        if ctx_stream is not None and not isinstance(ctx_stream, Stream):
-            raise TypeError(f"For 'StreamCtx', the argument 'ctx_stream' should be Stream, but got {type(ctx_stream)}.")
+        if ctx_stream is not None:
+            validator.check_arg_instance(ctx_stream, Stream, "ctx_stream", "StreamCtx")
         self.stream = ctx_stream
         self.prev_stream: Stream | None = None
 
