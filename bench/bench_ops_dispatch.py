@@ -4,7 +4,8 @@ Each side is its own Python process (this tree, and a `git worktree` of REV), pi
 the per-call time of common eager ops on small float32 Tensors; rounds alternate between the two sides and
 the minimum per side over rounds is reported, with the ratio (this tree / REV). Small tensors make the
 figure the framework's per-call cost (argument handling, dtype rules, dispatch into the pre-compiled kernel),
-which is what a breadth change could slow down.
+which is what a breadth change could slow down. Time is the process's CPU time (all its threads), not the wall
+clock: on a shared, loaded machine a side that is descheduled mid-round would otherwise look slower.
 
     taskset -c 1 python bench/bench_ops_dispatch.py --rev HEAD~20
 """
@@ -42,7 +43,7 @@ CASES = [
 ]
 
 CHILD = r"""
-import json, os, sys, timeit
+import json, os, sys, time, timeit
 os.environ.setdefault("XLA_FLAGS", "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1")
 import numpy as np
 import sporax as ms
@@ -57,7 +58,7 @@ for label, code in cases:
     fn = eval("lambda: " + code, env)
     for _ in range(200):
         fn()
-    out[label] = timeit.timeit(fn, number=number) / number * 1e6
+    out[label] = timeit.timeit(fn, number=number, timer=time.process_time) / number * 1e6
 print(json.dumps(out))
 """
 

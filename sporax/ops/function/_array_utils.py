@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import numpy as np
@@ -37,18 +38,33 @@ def _bad_index(idx: Any, lo: int, hi: int) -> int | None:
     (jit, GRAPH_MODE) the values are unknown and nothing is checked: XLA clamps or drops there."""
     if isinstance(idx, jax.core.Tracer):
         return None
-    v = np.asarray(idx)
-    if v.size <= 512:  # small index arrays (the usual case): Python's min/max beat NumPy's call overhead
-        if not v.size:
+    seen = _INDEX_RANGES.get(id(idx))
+    if seen is not None and seen[0]() is idx:  # this array's range is known (the same index Tensor reused)
+        if lo <= seen[1] and seen[2] < hi:
             return None
-        flat = v.ravel().tolist()
-        if lo <= min(flat) and max(flat) < hi:
-            return None
-        return next(int(b) for b in flat if not lo <= b < hi)
-    if v.min() >= lo and v.max() < hi:
+    v = np.asarray(idx)  # (a device-to-host copy: the cost the cache above saves on reuse)
+    if not v.size:
         return None
+    if v.size <= 512:  # small index arrays (the usual case): Python's min/max beat NumPy's call overhead
+        flat = v.ravel().tolist()
+        vmin, vmax = min(flat), max(flat)
+    else:
+        vmin, vmax = int(v.min()), int(v.max())
+    if isinstance(idx, jax.Array) and len(_INDEX_RANGES) < 4096:
+        key = id(idx)
+        _INDEX_RANGES[key] = (weakref.ref(idx, lambda _, k=key: _INDEX_RANGES.pop(k, None)), vmin, vmax)
+    if lo <= vmin and vmax < hi:
+        return None
+    if v.size <= 512:
+        return next(int(b) for b in flat if not lo <= b < hi)
     bad = v[(v < lo) | (v >= hi)]
     return int(bad.reshape(-1)[0])
+
+
+# id(index array) -> (weak reference to it, its min, its max): an eager op called again with the same index
+# Tensor (an embedding lookup's ids, a fixed permutation) checks the bounds without copying it to the host.
+# jax arrays are immutable, so a live array's range cannot change; the entry goes when the array does.
+_INDEX_RANGES: dict[int, tuple[Any, int, int]] = {}
 
 
 def _check_index(idx: Any, lo: int, hi: int, message: Any) -> None:

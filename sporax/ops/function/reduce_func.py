@@ -72,12 +72,21 @@ _logsumexp = jax.jit(lambda a, axis, keepdims: jax.nn.logsumexp(a, axis=axis, ke
 _axis = axis_arg
 
 
-def _reduce(kernel: Any, a: Any, axis: Any, prim: str, **kw: Any) -> Any:
-    """``kernel(a, axis=...)``; an axis outside the input's dims raises MindSpore's ValueError naming ``prim``
-    (checked only when the kernel refuses it, so the common call pays nothing)."""
+def _kernel(fn: Any, with_dtype: bool = False) -> Any:
+    """``fn(a, axis=, keepdims=[, dtype=])`` pre-compiled with the configuration static: eagerly one dispatch of
+    the compiled program (jnp's reductions parse their arguments in Python first); inlined under a trace."""
+    if with_dtype:
+        return jax.jit(lambda a, ax, keep, dt: fn(a, axis=ax, keepdims=keep, dtype=dt), static_argnums=(1, 2, 3))
+    return jax.jit(lambda a, ax, keep: fn(a, axis=ax, keepdims=keep), static_argnums=(1, 2))
+
+
+def _reduce(kernel: Any, a: Any, axis: Any, prim: str, *args: Any, **kw: Any) -> Any:
+    """``kernel(a, axis, *args)`` (a :func:`_kernel`), or ``kernel(a, axis=..., **kw)``; an axis outside the
+    input's dims raises MindSpore's ValueError naming ``prim`` (checked only when the kernel refuses it, so the
+    common call pays nothing)."""
     ax = _axis(axis)
     try:
-        return kernel(a, axis=ax, **kw)
+        return kernel(a, ax, *args) if args else kernel(a, axis=ax, **kw)
     except (ValueError, IndexError):
         n = a.ndim if a.ndim > 1 else 1  # (this module's max/min/sum/all/any are the ops)
         for v in (ax,) if isinstance(ax, int) else ax or ():
@@ -90,7 +99,7 @@ def _reduce(kernel: Any, a: Any, axis: Any, prim: str, **kw: Any) -> Any:
 def sum(input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
     """Sum over ``dim`` (all dims when None)."""
     a = _int64_accumulator(as_tensor_array(input), dtype)
-    return wrap(_reduce(jnp.sum, a, dim, "ReduceSum", keepdims=keepdim, dtype=a.dtype))
+    return wrap(_reduce(_sum_k, a, dim, "ReduceSum", keepdim, a.dtype))
 
 
 def _int64_accumulator(a: Any, dtype: Any) -> Any:
@@ -98,7 +107,8 @@ def _int64_accumulator(a: Any, dtype: Any) -> Any:
     ``ops.sum``/``ops.prod`` (SumExt/ProdExt) of Int8...Int32, UInt8 and Bool give Int64."""
     if dtype is not None:
         return a.astype(np_dtype(dtype))
-    if a.dtype == np.bool_ or (a.dtype.kind in "iu" and a.dtype.itemsize < 8):
+    dt = a.dtype
+    if dt.kind in "biu" and dt.itemsize < 8:
         return a.astype(jnp.int64)
     return a
 
@@ -108,18 +118,18 @@ def _reduce_keep_dtype(kernel: Any, bool_kernel: Any, x: Any, axis: Any, keep_di
     primitives (a Bool input reduces to Bool: any for a sum, all for a product)."""
     a = as_tensor_array(x)
     if a.dtype == np.bool_:
-        return wrap(_reduce(bool_kernel, a, axis, prim, keepdims=keep_dims))
-    return wrap(_reduce(kernel, a, axis, prim, keepdims=keep_dims, dtype=a.dtype))
+        return wrap(_reduce(bool_kernel, a, axis, prim, keep_dims))
+    return wrap(_reduce(kernel, a, axis, prim, keep_dims, a.dtype))
 
 
 def reduce_sum_keep_dtype(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
     """``ReduceSum()(x, axis)``'s kernel: the sum in the input's dtype (Bool: any)."""
-    return _reduce_keep_dtype(jnp.sum, jnp.any, x, axis, keep_dims, "ReduceSum")
+    return _reduce_keep_dtype(_sum_k, _any_k, x, axis, keep_dims, "ReduceSum")
 
 
 def reduce_prod_keep_dtype(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
     """``ReduceProd()(x, axis)``'s kernel: the product in the input's dtype (Bool: all)."""
-    return _reduce_keep_dtype(jnp.prod, jnp.all, x, axis, keep_dims, "ReduceProd")
+    return _reduce_keep_dtype(_prod_k, _all_k, x, axis, keep_dims, "ReduceProd")
 
 
 def tensor_sum(input: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False, initial: Any = None) -> Tensor:
@@ -136,10 +146,10 @@ def mean(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
     towards zero, as MindSpore 2.10's ReduceMean; a Bool input is refused as there."""
     a = as_tensor_array(x)
     if a.dtype.kind in "iu":
-        return wrap(_reduce(_int_mean, a, axis, "ReduceMean", keepdims=keep_dims))
+        return wrap(_reduce(_int_mean_k, a, axis, "ReduceMean", keep_dims))
     if a.dtype == np.bool_:
         raise RuntimeError("For 'ReduceMean', unsupported reduce operation for bool.")
-    return wrap(_reduce(jnp.mean, a, axis, "ReduceMean", keepdims=keep_dims))
+    return wrap(_reduce(_mean_k, a, axis, "ReduceMean", keep_dims))
 
 
 def _int_mean(a: Any, axis: Any, keepdims: bool) -> Any:
@@ -148,12 +158,20 @@ def _int_mean(a: Any, axis: Any, keepdims: bool) -> Any:
     return lax.div(total, jnp.int64(count)).astype(a.dtype)
 
 
+_sum_k = _kernel(jnp.sum, with_dtype=True)
+_prod_k = _kernel(jnp.prod, with_dtype=True)
+_mean_k = _kernel(jnp.mean)
+_int_mean_k = _kernel(_int_mean)
+_any_k = _kernel(jnp.any)
+_all_k = _kernel(jnp.all)
+
+
 @amp_black
 def prod(input: Any, axis: Any = None, keep_dims: bool = False, dtype: Any = None) -> Tensor:
     """Product over ``axis`` (all when None or ``()``); integer and Bool inputs give Int64 unless ``dtype``
     says otherwise, as MindSpore 2.10."""
     a = _int64_accumulator(as_tensor_array(input), dtype)
-    return wrap(_reduce(jnp.prod, a, axis, "ReduceProd", keepdims=keep_dims, dtype=a.dtype))
+    return wrap(_reduce(_prod_k, a, axis, "ReduceProd", keep_dims, a.dtype))
 
 
 def _extreme(reduce: Any, input: Any, axis: Any, keepdims: bool, initial: Any, where: Any, prim: str) -> Tensor:
@@ -273,11 +291,11 @@ def argmin(input: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
 
 
 def all(input: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
-    return wrap(_reduce(jnp.all, as_tensor_array(input), axis, "ReduceAll", keepdims=keep_dims))
+    return wrap(_reduce(_all_k, as_tensor_array(input), axis, "ReduceAll", keep_dims))
 
 
 def any(input: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
-    return wrap(_reduce(jnp.any, as_tensor_array(input), axis, "ReduceAny", keepdims=keep_dims))
+    return wrap(_reduce(_any_k, as_tensor_array(input), axis, "ReduceAny", keep_dims))
 
 
 def std(input: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
