@@ -648,6 +648,18 @@ def check_dataset_usage(usage: Any, allowed: Any) -> str:
     return usage
 
 
+# ------------------------------------------------------------------------------------- optimizers
+
+
+def check_adam_hyper(beta1: Any, beta2: Any, eps: Any, prim_name: str) -> None:
+    """The Adam family's (Adam, AdamWeightDecay, AdaMax, Lamb) ``beta1``/``beta2`` floats in (0, 1) and ``eps`` > 0."""
+    for name, value in (("beta1", beta1), ("beta2", beta2), ("eps", eps)):
+        check_arg_type(name, value, [float], prim_name)
+    check_float_range(beta1, 0.0, 1.0, INC_NEITHER, "beta1", prim_name)
+    check_float_range(beta2, 0.0, 1.0, INC_NEITHER, "beta2", prim_name)
+    check_positive_float(eps, "eps", prim_name)
+
+
 # ------------------------------------------------------------------------------------- collectives
 # The forms of MindSpore's ``communication.comm_func`` (``For all_reduce, the input tensor must be tensor``).
 

@@ -16,15 +16,6 @@ from .optimizer import Optimizer, opt_init_args_register
 __all__ = ["Adam", "AdamWeightDecay", "AdamOffload"]
 
 
-def _check_param_value(beta1: Any, beta2: Any, eps: Any, prim_name: str) -> None:
-    validator.check_arg_type("beta1", beta1, [float], prim_name)
-    validator.check_arg_type("beta2", beta2, [float], prim_name)
-    validator.check_arg_type("eps", eps, [float], prim_name)
-    validator.check_float_range(beta1, 0.0, 1.0, validator.INC_NEITHER, "beta1", prim_name)
-    validator.check_float_range(beta2, 0.0, 1.0, validator.INC_NEITHER, "beta2", prim_name)
-    validator.check_positive_float(eps, "eps", prim_name)
-
-
 class Adam(Optimizer):
     r"""Adam (Adaptive Moment Estimation), with MindSpore's bias correction through ``beta1_power`` and
     ``beta2_power`` (:math:`\beta_1^t`, :math:`\beta_2^t`):
@@ -85,7 +76,7 @@ class Adam(Optimizer):
         super().__init__(learning_rate, params, weight_decay, loss_scale)
         use_lazy = kwargs.get("use_lazy", False)
         use_offload = kwargs.get("use_offload", False)
-        _check_param_value(beta1, beta2, eps, self.cls_name)
+        validator.check_adam_hyper(beta1, beta2, eps, self.cls_name)
         validator.check_arg_type("use_locking", use_locking, [bool], self.cls_name)
         validator.check_arg_type("use_nesterov", use_nesterov, [bool], self.cls_name)
         validator.check_arg_type("use_amsgrad", use_amsgrad, [bool], self.cls_name)
@@ -247,7 +238,7 @@ class AdamWeightDecay(Optimizer):
         weight_decay: Any = 0.0,
     ) -> None:
         super().__init__(learning_rate, params, weight_decay)
-        _check_param_value(beta1, beta2, eps, self.cls_name)
+        validator.check_adam_hyper(beta1, beta2, eps, self.cls_name)
         self.beta1 = Tensor(np.array([beta1]).astype(np.float32))
         self.beta2 = Tensor(np.array([beta2]).astype(np.float32))
         self.eps = Tensor(np.array([eps]).astype(np.float32))

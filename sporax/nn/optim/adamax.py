@@ -16,15 +16,6 @@ from .optimizer import Optimizer, opt_init_args_register
 __all__ = ["AdaMax"]
 
 
-def _check_beta_eps(beta1: Any, beta2: Any, eps: Any, prim_name: str) -> None:
-    validator.check_arg_type("beta1", beta1, [float], prim_name)
-    validator.check_arg_type("beta2", beta2, [float], prim_name)
-    validator.check_arg_type("eps", eps, [float], prim_name)
-    validator.check_float_range(beta1, 0.0, 1.0, validator.INC_NEITHER, "beta1", prim_name)
-    validator.check_float_range(beta2, 0.0, 1.0, validator.INC_NEITHER, "beta2", prim_name)
-    validator.check_positive_float(eps, "eps", prim_name)
-
-
 class AdaMax(Optimizer):
     r"""AdaMax, Adam with the infinity norm:
     :math:`m = \beta_1 m + (1-\beta_1) g`, :math:`v = \max(\beta_2 v, |g|)`,
@@ -64,7 +55,7 @@ class AdaMax(Optimizer):
         loss_scale: float = 1.0,
     ) -> None:
         super().__init__(learning_rate, params, weight_decay, loss_scale)
-        _check_beta_eps(beta1, beta2, eps, self.cls_name)
+        validator.check_adam_hyper(beta1, beta2, eps, self.cls_name)
         self.beta1 = Tensor(beta1, mstype.float32)
         self.beta2 = Tensor(beta2, mstype.float32)
         self.beta1_power = Parameter(Tensor(np.ones([1], np.float32)), name="beta1_power")

@@ -6,10 +6,10 @@ from typing import Any
 
 import numpy as np
 
+from ... import _checkparam as validator
 from ... import ops
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
-from .adam import _check_param_value
 from .optimizer import Optimizer, opt_init_args_register
 
 __all__ = ["Lamb"]
@@ -62,7 +62,7 @@ class Lamb(Optimizer):
         weight_decay: Any = 0.0,
     ) -> None:
         super().__init__(learning_rate, params, weight_decay)
-        _check_param_value(beta1, beta2, eps, self.cls_name)
+        validator.check_adam_hyper(beta1, beta2, eps, self.cls_name)
         self.beta1 = Tensor(np.array([beta1]).astype(np.float32))
         self.beta2 = Tensor(np.array([beta2]).astype(np.float32))
         self.eps = Tensor(np.array([eps]).astype(np.float32))
