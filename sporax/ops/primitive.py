@@ -5,23 +5,31 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._sharding import Layout
 from .operations._primitive import (
     Primitive,
+    Primitive_,
+    PrimitiveFunction_,
     PrimitiveWithCheck,
     PrimitiveWithInfer,
     constexpr,
     prim_arg_register,
     prim_attr_register,
+    prim_type,
 )
 
 __all__ = [
     "Primitive",
+    "Primitive_",
+    "PrimitiveFunction_",
+    "prim_type",
     "PrimitiveWithCheck",
     "PrimitiveWithInfer",
     "constexpr",
     "prim_arg_register",
     "prim_attr_register",
     "jit_context",
+    "Layout",
     "SUPPORTED_TUPLE_IN_TUPLE_STRATEGY",
 ]
 

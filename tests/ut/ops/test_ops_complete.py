@@ -44,3 +44,88 @@ def test_precompiled_reductions_values_grads_and_axis_errors():
     np.testing.assert_allclose(ms.jit(lambda t: ops.sum(t, -1))(x).asnumpy(), X.sum(-1))
     with pytest.raises(ValueError, match=r"For primitive\[ReduceSum\], the axis value must be in \[-2,2\), but got 2"):
         ops.sum(x, 2)
+
+
+# ------------------------------------------------------------------ primitive base classes
+def test_primitive_requires_a_name_as_mindspore():
+    from sporax.ops import primitive
+
+    with pytest.raises(TypeError, match="missing 1 required positional argument: 'name'"):
+        ops.Primitive()
+    with pytest.raises(TypeError, match="'name'"):
+        primitive.PrimitiveWithInfer()
+    p = ops.Primitive("MyOp")
+    assert p.name == "MyOp" and repr(p) == "Prim[MyOp]" and p.attrs == {}
+    assert primitive.Primitive is ops.Primitive and primitive.PrimitiveWithCheck is ops.PrimitiveWithCheck
+    # sporax's own operator classes are named after themselves
+    assert ops.ReLU().name == "ReLU" and isinstance(ops.ReLU(), primitive.Primitive_)
+
+
+def test_user_primitive_with_infer_and_prim_attr_register():
+    from sporax.ops.primitive import PrimitiveWithInfer, prim_attr_register, prim_type
+
+    class AddMul(PrimitiveWithInfer):
+        @prim_attr_register
+        def __init__(self, scale=2.0):
+            self.init_prim_io_names(inputs=["x", "y"], outputs=["z"])
+
+        def infer_shape(self, x, y):
+            return x
+
+        def infer_dtype(self, x, y):
+            return x
+
+        def __call__(self, x, y):
+            return (x + y) * self.scale
+
+    op = AddMul(3.0)
+    # as MindSpore 2.10: the registered arguments are attributes, the class name is the primitive's name
+    assert op.name == "AddMul" and op.scale == 3.0 and repr(op) == "Prim[AddMul]<scale=3.0>"
+    assert op.attrs == {"scale": 3.0, "input_names": ["x", "y"], "output_names": ["z"]}
+    assert op._prim_type == prim_type.py_infer_shape
+    np.testing.assert_allclose(op(T([1.0]), T([2.0])).asnumpy(), [9.0])
+    out = op.__infer__({"shape": [2], "dtype": ms.float32}, {"shape": [2], "dtype": ms.float32})
+    assert out == {"shape": [2], "dtype": ms.float32, "value": None}
+
+
+def test_user_primitive_with_check_and_named_subclass():
+    from sporax.ops.primitive import PrimitiveWithCheck, prim_attr_register, prim_type
+
+    seen = []
+
+    class Checked(PrimitiveWithCheck):
+        @prim_attr_register
+        def __init__(self):
+            pass
+
+        def check_shape(self, x):
+            seen.append(x)
+
+    c = Checked()
+    c.__check__({"shape": [3], "dtype": ms.float32})
+    assert c.name == "Checked" and repr(c) == "Prim[Checked]" and seen == [[3]]
+    assert c._prim_type == prim_type.py_infer_check
+
+    class Named(ops.Primitive):
+        def __init__(self):
+            super().__init__("Named")
+
+    n = Named()
+    n.add_attr("k", 1)
+    assert n.name == "Named" and n.get_attr_dict() == {"k": 1} and n.add_prim_attr("j", 2).attrs["j"] == 2
+    n.del_attr("k")
+    assert n.get_attr_dict() == {"j": 2}
+
+
+def test_prim_type_and_primitive_function():
+    from sporax.ops.primitive import PrimitiveFunction_, prim_type
+
+    # MindSpore 2.10's members and values
+    assert {m.name: int(m) for m in prim_type} == {
+        "unknown": 0, "builtin": 1, "py_infer_shape": 2, "user_custom": 3, "py_infer_check": 4,
+    }  # fmt: skip
+    f = PrimitiveFunction_("Add")
+    f.set_label("side_effect", True)
+    g = f.clone()
+    assert g.name == "Add" and g.has_label("side_effect") and g.get_label("side_effect") is True
+    assert not f.has_label("other")
