@@ -382,6 +382,37 @@ def _unpack_double(t):
     return t * 2
 
 
+def _utils_reference() -> dict:
+    """mindspore.utils on one CPU process: ExitByRequest, dryrun.mock, stress_detect's bad type, the TFT/RSC
+    handles without MindIO."""
+    import mindspore as ms
+    from mindspore import Parameter, Tensor, utils
+    from mindspore.utils import dryrun
+
+    out: dict = {}
+    e = utils.ExitByRequest()
+    g = Tensor(np.ones(2, np.float32))
+    ev = Parameter(Tensor(False), name="e")
+    out["exit_by_request"] = {
+        "distributed": e.is_distributed,
+        "group_size": e.group_size,
+        "grad": _val(e.exit_by_request(g, Parameter(Tensor([1], ms.int32), name="i"), ev)),
+        "exit_value": bool(ev.asnumpy()),
+    }
+    out["mock"] = [dryrun.mock(True, lambda: 5), dryrun.mock(1, lambda a, b: a + b, 2, 3), dryrun.mock(0, 7)]
+    out["stress_bad_type"] = utils.stress_detect("x")
+    out["tft_values"] = {k: getattr(utils.TFTCommValue, k) for k in ("ENABLE_MINDX", "NEED_MINDIO", "DISABLE_WATCHDOG")}
+    out["tft_init"] = _err(utils._tft_handler.init)
+    out["tft_get"] = utils._tft_handler.get_tft()
+    rsc = utils.RSCPluginHandle()
+    out["rsc"] = {
+        "enable": rsc.check_enable(),
+        "bad_map": _err(lambda: rsc.register_callback([1])),
+        "start": _err(rsc.start),
+    }
+    return out
+
+
 def extra_main() -> None:
     """_no_grad, _Function, register_saved_tensors_hooks, enable_dynamic, flops_collection, UntypedStorage,
     DeviceCtx and MindIO under MindSpore 2.10 (tests/ut/common/test_top_extra.py)."""
@@ -476,6 +507,7 @@ def extra_main() -> None:
         "server_info": _err(lambda: ms.set_mindio_server_info(0)),
     }
     ref["null_type"] = [repr(ms._NullType()), type(ms.common.dtype._null).__name__]
+    ref["utils"] = _utils_reference()
     ref["ops_ones"] = _val(ops.ones(2, dtype=ms.float32))
     EXTRA_OUT.write_text(json.dumps(ref, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"wrote {EXTRA_OUT}")

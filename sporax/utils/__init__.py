@@ -1,8 +1,7 @@
 """``mindspore.utils``: DLPack exchange (``to_dlpack``/``from_dlpack``) with NumPy, PyTorch, CuPy... through
-XLA's DLPack support.
-
-MindSpore's Ascend reliability tools here (``stress_detect``, ``sdc_detect_*``, ``ExitByRequest``, the
-``_tft_handler`` fault-tolerance hooks) have no XLA counterpart and are not provided.
+XLA's DLPack support; ``dryrun``; the reliability helpers ``ExitByRequest`` and ``stress_detect``; the handles of
+Huawei's MindIO TFT / MindX controllers (``TFTCommValue``, ``RSCPluginHandle``, ``_tft_handler``), which report
+themselves unavailable outside Ascend clusters as MindSpore's do.
 """
 
 from __future__ import annotations
@@ -11,7 +10,15 @@ from typing import Any
 
 from .._engine import jax
 
-__all__ = ["to_dlpack", "from_dlpack"]
+__all__ = [
+    "to_dlpack",
+    "from_dlpack",
+    "dryrun",
+    "ExitByRequest",
+    "TFTCommValue",
+    "RSCPluginHandle",
+    "stress_detect",
+]
 
 _KDL_CPU, _KDL_CUDA = 1, 2
 
@@ -53,3 +60,7 @@ def from_dlpack(dlpack: Any) -> Any:
             f"{type(dlpack).__name__}."
         )
     return Tensor._from_data(jax.dlpack.from_dlpack(dlpack))
+
+
+from . import dryrun  # noqa: E402
+from ._reliability import ExitByRequest, RSCPluginHandle, TFTCommValue, _tft_handler, stress_detect  # noqa: E402

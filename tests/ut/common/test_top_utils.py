@@ -1,0 +1,90 @@
+"""mindspore.utils: ExitByRequest, dryrun, stress_detect, TFTCommValue / RSCPluginHandle / _tft_handler
+(references: tools/make_top_reference.py extra, one CPU process)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import sporax as ms
+from sporax import Parameter, Tensor, utils
+from sporax.utils import dryrun
+
+REF = json.loads((Path(__file__).parent / "fixtures" / "top_extra_reference.json").read_text())["utils"]
+
+
+def test_exit_by_request_single_process():
+    ref = REF["exit_by_request"]
+    e = utils.ExitByRequest()
+    assert (e.is_distributed, e.group_size) == (ref["distributed"], ref["group_size"])
+    ev = Parameter(Tensor(False), name="e")
+    out = e.exit_by_request(Tensor(np.ones(2, np.float32)), Parameter(Tensor([1], ms.int32), name="i"), ev)
+    np.testing.assert_array_equal(out.asnumpy(), ref["grad"])
+    assert bool(ev.asnumpy()) is ref["exit_value"]
+
+
+def test_exit_by_request_agreement(monkeypatch):
+    """With 2 ranks, exit_value is True only when every rank asked (the all-reduced flags equal the size)."""
+    from sporax.communication import comm_func
+
+    e = utils.ExitByRequest()
+    e.is_distributed, e.base = True, Tensor([2], ms.int32)
+    for others, want in ((1, True), (0, False)):
+        monkeypatch.setattr(comm_func, "all_reduce", lambda x, o=others: (x + o, None))
+        ev = Parameter(Tensor(False), name="e")
+        e.exit_by_request(Tensor(np.ones(2, np.float32)), Parameter(Tensor([1], ms.int32), name="i"), ev)
+        assert bool(ev.asnumpy()) is want
+
+
+def test_dryrun(monkeypatch, caplog):
+    assert [dryrun.mock(True, lambda: 5), dryrun.mock(1, lambda a, b: a + b, 2, 3), dryrun.mock(0, 7)] == REF["mock"]
+    saved = {n: getattr(Tensor, n) for n in dryrun._FETCHES if hasattr(Tensor, n)}
+    monkeypatch.delenv("MS_SIMULATION_LEVEL", raising=False)
+    try:
+        dryrun.set_simulation()
+        assert os.environ["MS_SIMULATION_LEVEL"] == "1"
+        assert dryrun.mock(True, lambda: 5) is True
+        with caplog.at_level(logging.WARNING, logger="sporax"):
+            v = Tensor(np.array([1.5, 2.0], np.float32)).asnumpy()
+        np.testing.assert_array_equal(v, [1.5, 2.0])  # the value is still computed on XLA
+        assert "In dryrun mode, you cannot obtain real tensor value" in caplog.text
+    finally:
+        for n, m in saved.items():
+            setattr(Tensor, n, m)
+        os.environ.pop("MS_SIMULATION_LEVEL", None)
+
+
+def test_stress_detect(monkeypatch):
+    assert utils.stress_detect("x") == REF["stress_bad_type"]
+    assert utils.stress_detect() == 0
+    assert utils.stress_detect("hccs") == 0
+    from sporax.utils import _reliability
+
+    monkeypatch.setattr(_reliability, "_check_matmul", lambda rng: False)  # a device computing wrong results
+    assert utils.stress_detect("aic") == 2
+
+
+def test_tft_and_rsc_handles(monkeypatch):
+    assert {k: getattr(utils.TFTCommValue, k) for k in REF["tft_values"]} == REF["tft_values"]
+    with pytest.raises(ValueError) as info:
+        utils._tft_handler.init()
+    assert str(info.value) == REF["tft_init"]["message"]
+    assert utils._tft_handler.get_tft() is REF["tft_get"]
+    monkeypatch.setenv("MS_ENABLE_TFT", "{TTP:1}")
+    utils._tft_handler.init()  # off Ascend: a warning, no MindIO handle
+    assert utils._tft_handler.get_tft() is None
+    monkeypatch.delenv("MS_ENABLE_TFT")
+    rsc = utils.RSCPluginHandle()
+    assert rsc.check_enable() is REF["rsc"]["enable"]
+    with pytest.raises(ValueError) as info:
+        rsc.register_callback([1])
+    assert str(info.value) == REF["rsc"]["bad_map"]["message"]
+    assert rsc.register_callback({"f": print}) is False  # no MindX task agent installed
+    with pytest.raises(RuntimeError) as info:
+        rsc.start()
+    assert str(info.value) == REF["rsc"]["start"]["message"]
