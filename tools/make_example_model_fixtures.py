@@ -91,7 +91,28 @@ class ResNet18(ModelSpec):
         return as_numpy({"logits": net(ms.Tensor(inputs["x"]))})
 
 
-SPECS = {s.name: s for s in (ResNet18(),)}
+class SentimentLSTM(ModelSpec):
+    name = "sentiment_lstm"
+    example = "sentiment_lstm_glove"
+
+    def build(self, mod):
+        return mod.SentimentNet(20, 8, 8, num_layers=2, num_classes=2, weight=None, dropout=0.1)
+
+    def inputs(self, rng):
+        lengths = np.array([7, 5, 3, 1], np.int32)
+        ids = rng.integers(1, 20, (4, 7)).astype(np.int32)
+        ids[np.arange(7)[None, :] >= lengths[:, None]] = 0  # <pad>
+        return {"ids": ids, "length": lengths}
+
+    def run(self, net, inputs):
+        import mindspore as ms
+
+        ids, length = ms.Tensor(inputs["ids"]), ms.Tensor(inputs["length"])
+        output, (h, c) = net.encoder(net.embedding(ids), seq_length=length)
+        return as_numpy({"logits": net(ids, length), "lstm_output": output, "h": h, "c": c})
+
+
+SPECS = {s.name: s for s in (ResNet18(), SentimentLSTM())}
 
 
 def model_dir(name: str) -> str:

@@ -1,6 +1,5 @@
 """examples/resnet18_cifar10.py: ResNet-18 learns a tiny CIFAR-10-format set read by Cifar10Dataset, runs
-under ``sporax run``, and its checkpoints interchange with MindSpore 2.10 (tools/make_example_model_fixtures.py
-made the fixtures under tests/st/fixtures/models/resnet18)."""
+under ``sporax run`` (its checkpoints: test_example_checkpoints.py)."""
 
 import importlib.util
 import os
@@ -19,28 +18,13 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def tool():
-    """The fixture tool, with ``mindspore`` aliased to sporax (as ``sporax run`` does) while this file runs."""
+    """The fixture tool (it loads the examples), with ``mindspore`` aliased to sporax while this file runs."""
     compat.alias_mindspore()
     spec = importlib.util.spec_from_file_location("fixture_tool", ROOT / "tools" / "make_example_model_fixtures.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     yield mod
     compat.unalias_mindspore()
-
-
-@pytest.fixture(scope="module")
-def interchange(tool):
-    import mindspore as ms
-
-    ms.set_context(mode=ms.GRAPH_MODE)  # one compiled forward (the conftest puts PyNative back)
-    return tool.compare_with_fixtures("resnet18")
-
-
-@pytest.mark.parametrize("ckpt", ["ms_model.ckpt", "sporax_model.ckpt"])
-def test_checkpoints_interchange_with_mindspore(interchange, ckpt):
-    got, expected = interchange[ckpt]
-    assert sorted(got) == sorted(expected) == ["logits"]
-    np.testing.assert_allclose(got["logits"], expected["logits"], rtol=1e-5, atol=1e-5)
 
 
 class LossRecorder:
