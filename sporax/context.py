@@ -192,6 +192,16 @@ def get_auto_parallel_context(attr_key: str) -> Any:
     return _auto_parallel[attr_key]
 
 
+def auto_parallel_keys() -> tuple[str, ...]:
+    """The keys :func:`set_auto_parallel_context` accepts."""
+    return tuple(_AUTO_PARALLEL_DEFAULTS)
+
+
+def is_auto_parallel_set(key: str) -> bool:
+    """Whether a program set ``key`` explicitly (``auto_parallel_context().get_<key>_is_set()``)."""
+    return key in _auto_parallel_set
+
+
 def reset_auto_parallel_context() -> None:
     _auto_parallel.clear()
     _auto_parallel.update(_AUTO_PARALLEL_DEFAULTS)

@@ -65,7 +65,7 @@ def set_deterministic(deterministic: bool) -> None:
     if _deterministic_set[0]:
         raise RuntimeError("The 'mindspore.set_deterministic' can not be set repeatedly.")
     _deterministic_set[0] = True
-    context._context["deterministic"] = "ON" if deterministic else "OFF"
+    context.set_context(deterministic="ON" if deterministic else "OFF")
     if deterministic:
         flags = os.environ.get("XLA_FLAGS", "")
         if "xla_gpu_deterministic_ops" not in flags:

@@ -39,7 +39,7 @@ def set_recursion_limit(recursion_limit: int = 1000) -> None:
     recursion_limit = validator.check_positive_int(recursion_limit)
     from .. import context
 
-    context._context["max_call_depth"] = recursion_limit
+    context.set_context(max_call_depth=recursion_limit)
     if sys.getrecursionlimit() < recursion_limit:
         sys.setrecursionlimit(recursion_limit)
 

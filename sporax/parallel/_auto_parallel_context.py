@@ -24,7 +24,7 @@ class _AutoParallelContext:
         if attr.startswith("get_") and attr.endswith("_is_set"):
             key = attr[4:-7]
             self._check(key)
-            return lambda: key in _context._auto_parallel_set
+            return lambda: _context.is_auto_parallel_set(key)
         if attr.startswith("get_"):
             key = attr[4:]
             self._check(key)
@@ -37,7 +37,7 @@ class _AutoParallelContext:
 
     @staticmethod
     def _check(key: str) -> None:
-        if key not in _context._AUTO_PARALLEL_DEFAULTS:
+        if key not in _context.auto_parallel_keys():
             raise AttributeError(f"The auto-parallel context has no key '{key}'.")
 
     def reset(self) -> None:
