@@ -4,9 +4,14 @@ sporax run [--mode graph|pynative] [--seed N] SCRIPT [ARGS...]
                                 run an unmodified MindSpore script on sporax; --mode sets the
                                 execution mode before the script starts (it may still change it)
 sporax launch -n N [--nnodes M --node-rank R --master-addr A --master-port P] [--log-dir D]
-              [--mode ...] [--seed N] SCRIPT [ARGS...]
+              [--timeout S] [--mode ...] [--seed N] SCRIPT [ARGS...]
                                 run it on N processes (data-parallel ranks) on this machine, of
                                 N * M on M machines (see ``sporax._launch``)
+sporax msrun --worker_num=W --local_worker_num=N [--master_addr=A --master_port=P --node_rank=R]
+             [--log_dir=D --join=True --cluster_time_out=S --bind_core=True --sim_level=L
+             --tail_worker_log=-1] SCRIPT [ARGS...]
+                                the same under MindSpore's name and options: a msrun launch script
+                                runs with ``msrun`` replaced by ``sporax msrun`` (launch takes them too)
 sporax check                    check the installation (``run_check``)
 sporax version
 """
@@ -114,6 +119,101 @@ def _failed(code: int) -> int:
     return code
 
 
+def _literal_bool(text: str) -> bool:
+    """msrun's --join/--bind_core: True or False, as Python writes them."""
+    value = {"true": True, "false": False}.get(str(text).strip().lower())
+    if value is None:
+        raise argparse.ArgumentTypeError(f"expected True or False, got {text!r}")
+    return value
+
+
+def _launch_args(p: argparse.ArgumentParser) -> None:
+    """The options of ``sporax launch`` and ``sporax msrun``: sporax's own and MindSpore msrun's, both spellings."""
+    p.add_argument(
+        "-n", "--nproc", "--local_worker_num", dest="nproc", type=int, default=None, help="ranks on this machine"
+    )
+    p.add_argument("--worker_num", type=int, default=None, help="ranks in all (msrun); default: -n * --nnodes")
+    p.add_argument("--nnodes", type=int, default=None, help="machines taking part (default 1)")
+    p.add_argument("--node-rank", "--node_rank", dest="node_rank", type=int, default=None, help="this machine's index")
+    p.add_argument("--master-addr", "--master_addr", dest="master_addr", default="127.0.0.1", help="rank 0's machine")
+    p.add_argument(
+        "--master-port", "--master_port", dest="master_port", type=int, default=None, help="its port (8118 on several)"
+    )
+    p.add_argument("--log-dir", "--log_dir", dest="log_dir", default=None, help="DIR/worker_<rank>.log per rank")
+    p.add_argument("--join", type=_literal_bool, default=None, help="msrun: wait for the job (sporax always waits)")
+    p.add_argument(
+        "--cluster_time_out",
+        "--timeout",
+        dest="timeout",
+        type=float,
+        default=None,
+        help="seconds a rank may stay behind the others' collective before the job ends as hung "
+        "(default: SPORAX_HANG_TIMEOUT or 600; negative: wait forever)",
+    )
+    p.add_argument("--bind_core", type=str, default="False", help="True: an equal share of the cores per rank")
+    p.add_argument("--bind_numa", type=str, default="False", help="accepted (msrun); not used")
+    p.add_argument("--sim_level", type=int, default=-1, choices=[-1, 0, 1, 2, 3], help="sets MS_SIMULATION_LEVEL")
+    p.add_argument("--sim_rank_id", type=int, default=-1, help="accepted (msrun); not used")
+    p.add_argument("--rank_table_file", default="", help="accepted (msrun); exported as RANK_TABLE_FILE")
+    p.add_argument("--worker_log_name", default="", help="log file stem (default worker)")
+    p.add_argument("--tail_worker_log", default="-1", help="msrun --join=True: ranks whose log goes to the console")
+    p.add_argument("--mode", choices=("graph", "pynative"), default=None)
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("script")
+    p.add_argument("args", nargs=argparse.REMAINDER)
+
+
+def _run_launch(ns: argparse.Namespace, msrun: bool) -> int:
+    from ._launch import launch
+
+    def usage(msg: str) -> int:
+        print(f"sporax {'msrun' if msrun else 'launch'}: {msg}", file=sys.stderr)
+        return 2
+
+    if ns.nproc is None and ns.worker_num is None and not msrun:
+        return usage("need -n (or --local_worker_num / --worker_num)")
+    local = ns.nproc if ns.nproc is not None else (ns.worker_num if ns.worker_num is not None else 8)
+    world = ns.worker_num if ns.worker_num is not None else local * (ns.nnodes or 1)
+    if local >= 1 and (world < local or world % local):
+        return usage(f"--worker_num ({world}) must be a multiple of the ranks on this machine ({local})")
+    nnodes = world // local if local >= 1 else 1
+    if ns.nnodes is not None and ns.nnodes != nnodes:
+        return usage(f"--nnodes {ns.nnodes} does not match --worker_num {world} / -n {local}")
+    node_rank = ns.node_rank if ns.node_rank is not None and ns.node_rank >= 0 else None
+    if node_rank is None:
+        if nnodes > 1:
+            return usage("on several machines each needs its --node_rank (sporax numbers ranks node by node)")
+        node_rank = 0
+    elif nnodes == 1:
+        node_rank = 0  # msrun: all workers on this node, --node_rank ignored
+    try:
+        bind_core = _literal_bool(ns.bind_core)
+    except argparse.ArgumentTypeError:
+        print("sporax: --bind_core with a core map is not supported; ranks are not bound", file=sys.stderr)
+        bind_core = False
+    if ns.rank_table_file:
+        os.environ["RANK_TABLE_FILE"] = ns.rank_table_file
+    opts = (["--mode", ns.mode] if ns.mode else []) + (["--seed", str(ns.seed)] if ns.seed is not None else [])
+    return launch(
+        ns.script,
+        ns.args,
+        local,
+        nnodes,
+        node_rank,
+        ns.master_addr,
+        ns.master_port,
+        ns.log_dir,
+        opts,
+        timeout=ns.timeout,
+        msrun=msrun,
+        join=True if ns.join is None else ns.join,
+        tail_worker_log=ns.tail_worker_log,
+        bind_core=bind_core,
+        sim_level=ns.sim_level,
+        worker_log_name=ns.worker_log_name or "worker",
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = argparse.ArgumentParser(prog="sporax", description="MindSpore's training API on JAX/XLA.")
@@ -128,38 +228,16 @@ def main(argv: list[str] | None = None) -> int:
     p_run.add_argument("script")
     p_run.add_argument("args", nargs=argparse.REMAINDER)
     p_launch = sub.add_parser("launch", help="run a MindSpore script on N processes (data-parallel ranks)")
-    p_launch.add_argument("-n", "--nproc", type=int, required=True, help="ranks (processes) on this machine")
-    p_launch.add_argument("--nnodes", type=int, default=1, help="machines taking part (default 1)")
-    p_launch.add_argument("--node-rank", type=int, default=0, help="this machine's index, 0 .. nnodes-1")
-    p_launch.add_argument("--master-addr", default="127.0.0.1", help="address of the machine with node rank 0")
-    p_launch.add_argument(
-        "--master-port", type=int, default=None, help="its port (default: a free one; 8118 on several machines)"
-    )
-    p_launch.add_argument("--log-dir", default=None, help="write each rank's output to DIR/worker_<rank>.log")
-    p_launch.add_argument("--mode", choices=("graph", "pynative"), default=None)
-    p_launch.add_argument("--seed", type=int, default=None)
-    p_launch.add_argument("script")
-    p_launch.add_argument("args", nargs=argparse.REMAINDER)
+    _launch_args(p_launch)
+    p_msrun = sub.add_parser("msrun", help="the same as launch, under MindSpore's name (msrun's options)")
+    _launch_args(p_msrun)
     sub.add_parser("check", help="check the installation")
     sub.add_parser("version", help="print the version")
     ns = parser.parse_args(argv)
     if ns.cmd == "run":
         return run_script(ns.script, ns.args, ns.mode, ns.seed)
-    if ns.cmd == "launch":
-        from ._launch import launch
-
-        opts = (["--mode", ns.mode] if ns.mode else []) + (["--seed", str(ns.seed)] if ns.seed is not None else [])
-        return launch(
-            ns.script,
-            ns.args,
-            ns.nproc,
-            ns.nnodes,
-            ns.node_rank,
-            ns.master_addr,
-            ns.master_port,
-            ns.log_dir,
-            opts,
-        )
+    if ns.cmd in ("launch", "msrun"):
+        return _run_launch(ns, msrun=ns.cmd == "msrun")
     import sporax
 
     if ns.cmd == "check":

@@ -30,7 +30,7 @@ from typing import Any
 import jax
 import numpy as np
 
-from . import _autograph, _checks, _mesh, _state
+from . import _autograph, _checks, _mesh, _progress, _state
 from ._errors import TRACE_ERRORS
 
 _log = logging.getLogger("sporax")
@@ -238,6 +238,8 @@ class StatefulJit:
             if len(ids) != nd or any(id(a) in ids for a in dyn):
                 donated = _unalias(donated, dyn)
         error = None
+        if entry.data_parallel:
+            _progress.entered(self.name)  # the launcher's hang detection (sporax/_launch.py)
         try:
             result = entry.compiled(*_inputs(entry, donated, values[nd:], dyn))  # type: ignore[misc]
             if entry.checked:
