@@ -145,9 +145,9 @@ def gather_local(x: Any) -> Any:
 
 
 # ---------------------------------------------------------------- communication volume of a compiled program
+_KINDS = ("all-reduce", "all-gather", "reduce-scatter", "all-to-all", "collective-permute")
 _COLLECTIVE = re.compile(
-    r"=\s*(?P<type>\(?[^=]*?\)?)\s+(?P<op>all-reduce|all-gather|reduce-scatter|all-to-all|collective-permute)"
-    r"(?:-start)?\("
+    r"=\s*(?P<type>.*?)\s+(?P<op>" + "|".join(_KINDS) + r")(?P<start>-start)?\((?P<operands>[^)]*)\)"
 )
 _ARRAY = re.compile(r"(pred|s8|u8|s16|u16|bf16|f16|s32|u32|f32|s64|u64|f64|c64|c128)\[([0-9,]*)\]")
 _BYTES = {"pred": 1, "s8": 1, "u8": 1, "s16": 2, "u16": 2, "bf16": 2, "f16": 2, "s32": 4, "u32": 4, "f32": 4}
@@ -157,18 +157,18 @@ _BYTES.update({"s64": 8, "u64": 8, "f64": 8, "c64": 8, "c128": 16})
 def comm_bytes(hlo_text: str) -> dict[str, int]:
     """Bytes each kind of collective produces per device in an (SPMD-partitioned) HLO module's text: the
     result shapes of its ``all-reduce``, ``all-gather``, ``reduce-scatter``, ``all-to-all`` and
-    ``collective-permute`` instructions (their ``-start`` forms counted once)."""
+    ``collective-permute`` instructions (an async ``-start`` counted by its result)."""
     out: dict[str, int] = {}
     for line in hlo_text.splitlines():
-        if "-done(" in line:
-            continue
         m = _COLLECTIVE.search(line)
         if m is None:
             continue
-        total = 0
-        for dtype, dims in _ARRAY.findall(m.group("type")):
-            total += _BYTES[dtype] * math.prod(int(d) for d in dims.split(",") if d)
-        if m.group("op") in ("all-gather", "collective-permute") and "-start(" in line:
-            total //= 2  # an async start's type is (operand, result)
-        out[m.group("op")] = out.get(m.group("op"), 0) + total
+        op = m.group("op")
+        arrays = [
+            _BYTES[t] * math.prod(int(d) for d in dims.split(",") if d) for t, dims in _ARRAY.findall(m.group("type"))
+        ]
+        operands = [o.strip().split(" ")[-1] for o in m.group("operands").split(",") if o.strip()]
+        if m.group("start") and op in ("all-gather", "collective-permute") and len(arrays) == 2 * len(operands):
+            arrays = arrays[len(operands) :]  # an async start's type is (operands, results)
+        out[op] = out.get(op, 0) + sum(arrays)
     return out
