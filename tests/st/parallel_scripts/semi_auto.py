@@ -1,0 +1,53 @@
+"""Semi-auto parallel across processes: run by tests/st/test_semi_auto_processes.py under `sporax launch -n 2`
+(each process one CPU device, the mesh spanning both) and as one stand-alone process. A column- then
+row-split MLP trains 3 steps with Momentum, then the same with Adam and the parallel optimizer; rank 0 (or
+the single process) saves the whole weights, gathered from the ranks."""
+
+import os
+import sys
+
+import numpy as np
+
+import sporax as ms
+from sporax import Parameter, Tensor, nn, ops
+from sporax._engine import _spmd
+from sporax.communication import get_group_size, get_rank, init
+
+OUT = sys.argv[1]
+init()
+n = get_group_size()
+rng = np.random.RandomState(0)
+X, Y = rng.randn(16, 8).astype(np.float32), rng.randn(16, 4).astype(np.float32)
+
+
+class MLP(nn.Cell):
+    def __init__(self, split):
+        super().__init__()
+        r = np.random.RandomState(1)
+        self.w1 = Parameter(Tensor((r.randn(8, 16) * 0.3).astype(np.float32)), name="w1")
+        self.w2 = Parameter(Tensor((r.randn(16, 4) * 0.3).astype(np.float32)), name="w2")
+        self.mm1 = ops.MatMul().shard(((1, 1), (1, split))) if split > 1 else ops.MatMul()
+        self.mm2 = ops.MatMul().shard(((1, split), (split, 1))) if split > 1 else ops.MatMul()
+
+    def construct(self, x):
+        return self.mm2(ops.relu(self.mm1(x, self.w1)), self.w2)
+
+
+def train(opt_cls, **ctx):
+    ms.reset_auto_parallel_context()
+    if n > 1:
+        ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", device_num=n, **ctx)
+    net = MLP(n)
+    opt = (
+        opt_cls(net.trainable_params(), 0.05, 0.9) if opt_cls is nn.Momentum else opt_cls(net.trainable_params(), 0.01)
+    )
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), opt)
+    for _ in range(3):
+        step(Tensor(X), Tensor(Y))
+    return {f"{opt_cls.__name__}_{p.name}": np.asarray(_spmd.gather_local(p._stored)) for p in net.trainable_params()}
+
+
+weights = {**train(nn.Momentum), **train(nn.Adam, enable_parallel_optimizer=True)}
+if get_rank() == 0:
+    np.savez(os.path.join(OUT, f"semi_{n}.npz"), **weights)
+print("done", get_rank(), flush=True)
