@@ -413,6 +413,51 @@ def _utils_reference() -> dict:
     return out
 
 
+def _parameter_reference() -> dict:
+    """Parameter members from MindSpore's C++ tensor: flags, bytes, hooks by id, set_, offload."""
+    import tempfile
+
+    import mindspore as ms
+    from mindspore import Parameter, Tensor
+
+    p = Parameter(Tensor(np.arange(6, dtype=np.float32).reshape(2, 3)), name="w")
+    out: dict = {
+        "flags": [p.const_arg, p.init_flag, p.init, p.init_finished, p.symbolic_shape, p.virtual_flag,
+                  p.parent_tensor_, p.index_of_parent_],
+        "bytes": list(p.get_bytes()),
+        "from_bytes": _val(Tensor(Tensor.convert_bytes_to_tensor(np.array([1, 2], np.int32).tobytes(), (2,), ms.int32))),
+        "sync": [p.data_sync(), p.wait_pipeline()],
+        "offload_path_before": p.offload_file_path(),
+    }  # fmt: skip
+    p.set_init_flag(True)
+    p.set_cast_dtype(ms.float16)
+    out["after_flags"] = [p.init_flag, str(p.dtype)]
+    path = os.path.join(tempfile.mkdtemp(), "w.bin")
+    out["offload"] = p.offload(path)
+    out["offload_bytes"] = list(open(path, "rb").read())
+    out["offload_value"] = _val(p)
+    r = Parameter(Tensor(np.arange(6, dtype=np.float32).reshape(2, 3)), name="r")
+    h = r.register_hook(lambda g: g * 3)
+    x = Tensor(np.ones((2, 3), np.float32))
+
+    def f(a):
+        return (a * r).sum()
+
+    out["hook_grad"] = _val(ms.grad(f, grad_position=None, weights=[r])(x))
+    out["remove_hook_type"] = _err(lambda: r.remove_hook(h))
+    r.remove_hook(h.id)
+    out["unhooked_grad"] = _val(ms.grad(f, grad_position=None, weights=[r])(x))
+    p.assign_value_cpp(Tensor(np.zeros((2, 3), np.float32)))
+    out["assign_value_cpp"] = _val(p)
+    q = Parameter(Tensor(np.ones(2, np.float32)), name="q")
+    q.set_(Tensor(np.array([3.0, 4.0, 5.0], np.float32)))
+    out["set_"] = _val(q)
+    q.set_()
+    out["set_empty"] = list(q.shape)
+    out["set_device_address"] = _err(lambda: p.set_device_address(0, (2, 3), ms.float32))
+    return out
+
+
 def extra_main() -> None:
     """_no_grad, _Function, register_saved_tensors_hooks, enable_dynamic, flops_collection, UntypedStorage,
     DeviceCtx and MindIO under MindSpore 2.10 (tests/ut/common/test_top_extra.py)."""
@@ -508,6 +553,7 @@ def extra_main() -> None:
     }
     ref["null_type"] = [repr(ms._NullType()), type(ms.common.dtype._null).__name__]
     ref["utils"] = _utils_reference()
+    ref["parameter"] = _parameter_reference()
     ref["ops_ones"] = _val(ops.ones(2, dtype=ms.float32))
     EXTRA_OUT.write_text(json.dumps(ref, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"wrote {EXTRA_OUT}")

@@ -9,6 +9,7 @@ inside jit and gradients, through the state frames) and return it; the result ke
 
 from __future__ import annotations
 
+import itertools
 import weakref
 from typing import TYPE_CHECKING, Any
 
@@ -70,11 +71,17 @@ def _hooks_of(t: Any, create: bool = False) -> _HookList | None:
     return hooks
 
 
+_hook_ids = itertools.count(1)
+
+
 class _TensorHookHandle:
-    """Returned by ``register_hook``; ``remove()`` unregisters the hook."""
+    """Returned by ``register_hook``; ``remove()`` unregisters the hook; ``id`` names it for
+    ``Parameter.remove_hook``."""
 
     def __init__(self, hooks: _HookList, hook: Any) -> None:
         self._hooks, self._hook = hooks, hook
+        self.id = next(_hook_ids)
+        hooks.__dict__.setdefault("ids", {})[self.id] = hook
 
     def remove(self) -> None:
         if self._hook in self._hooks:

@@ -17,6 +17,7 @@ import numpy as np
 from .._engine import jnp, state
 from . import _tensor_top_methods as _tensor_top
 from . import dtype as mstype
+from ._parameter_members import ParameterMembers
 from .tensor import Tensor, to_array
 
 __all__ = ["Parameter", "ParameterTuple"]
@@ -26,7 +27,7 @@ _BF16 = mstype.bfloat16._np
 _thread_state = state.thread_state()
 
 
-class Parameter(Tensor):
+class Parameter(Tensor, ParameterMembers):
     """MindSpore's Parameter.
 
     Args:
@@ -138,9 +139,10 @@ class Parameter(Tensor):
 
     _param_hooks: Any = None
 
-    def register_hook(self, hook: Any) -> Any:
-        """Call ``hook(grad)`` with this parameter's gradient (a Tensor it returns replaces it); returns a
-        handle with ``remove()``."""
+    def register_hook(self, hook_fn: Any) -> Any:
+        """Call ``hook_fn(grad)`` with this parameter's gradient (a Tensor it returns replaces it); returns a
+        handle with ``remove()`` and ``id`` (for ``remove_hook``)."""
+        hook = hook_fn
         if not callable(hook):
             raise TypeError(f"Expected a callable hook function, but got {type(hook).__name__}.")
         if self._param_hooks is None:
