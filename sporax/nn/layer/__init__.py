@@ -50,3 +50,8 @@ from .sparse import *  # noqa: E402, F403
 from .timedistributed import *  # noqa: E402, F403
 
 __all__ += dense.__all__ + math.__all__ + sparse.__all__ + timedistributed.__all__
+
+from . import thor_layer  # noqa: E402
+from .thor_layer import Conv2dThor, DenseThor, EmbeddingLookupThor, EmbeddingThor  # noqa: E402
+
+__all__ += ["DenseThor", "Conv2dThor", "EmbeddingThor", "EmbeddingLookupThor"]

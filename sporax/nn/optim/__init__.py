@@ -34,6 +34,7 @@ from .proximal_ada_grad import *  # noqa: F403
 from .rmsprop import *  # noqa: F403
 from .rprop import *  # noqa: F403
 from .sgd import *  # noqa: F403
+from .thor import thor  # noqa: F401
 
 __all__ = [
     *optimizer.__all__,
@@ -52,4 +53,5 @@ __all__ = [
     *lars.__all__,
     *proximal_ada_grad.__all__,
     *rprop.__all__,
+    "thor",
 ]
