@@ -109,8 +109,8 @@ def _pull(pull: Callable[[Any], Any], ct: Any) -> tuple[list[Any], list[Tensor]]
 
 def _check_positions(args: Sequence[Any], positions: Sequence[int], op: str) -> None:
     for i in positions:
-        if i >= len(args) or i < -len(args):
-            raise IndexError(f"For '{op}', the grad_position {i} is out of range for {len(args)} input(s).")
+        if i >= len(args):  # MindSpore's error; never a wrapped index (issue 13)
+            raise RuntimeError(f"Position index {i} is exceed input size.")
         if isinstance(args[i], Parameter):
             continue  # differentiated as the state it holds (see _split_parameters)
         leaves = jax.tree_util.tree_leaves(args[i])
@@ -207,6 +207,10 @@ def _make_grad_impl(
         positions = (grad_position,) if single_pos else tuple(grad_position)
         if not positions:
             raise ValueError(f"For '{op}', the 'grad_position' must not be an empty tuple.")
+        if any(i < 0 for i in positions):  # MindSpore's messages
+            raise ValueError(
+                "grad_position must be >= 0." if single_pos else "The element in grad_position must be >= 0."
+            )
     else:
         single_pos, positions = False, ()
     wlist, single_w = _weights_list(weights, op)
@@ -219,7 +223,7 @@ def _make_grad_impl(
                     f"For '{op}', 'sens_param' is True, so the last input must be the sens, but got no inputs."
                 )
             args, sens = args[:-1], args[-1]
-        pos = tuple(p % len(args) if len(args) else p for p in positions)
+        pos = tuple(positions)
         _check_positions(args, pos, op)
         out, pull = _vjp_inputs(fn, args, pos, wlist)
         if sens_param:

@@ -191,3 +191,23 @@ def test_model_entry_points_name_a_wrong_dataset():
         model.fit(1, [1, 2])
     with pytest.raises(TypeError, match=r"For 'Model.eval', the type of 'valid_dataset' should be 'Dataset'"):
         model.eval(None)
+
+
+# ------------------------------------------------------------------- grad positions
+def test_grad_position_out_of_range_never_wraps():
+    def f(x, y):
+        return (x * y).sum()
+
+    x = T(np.ones(2, np.float32))
+    for make in (ms.grad, ms.value_and_grad):
+        with pytest.raises(RuntimeError, match="^Position index 5 is exceed input size.$"):
+            make(f, grad_position=5)(x, x)
+        with pytest.raises(RuntimeError, match="Position index 2 is exceed input size"):
+            make(f, grad_position=(0, 2))(x, x)
+        with pytest.raises(ValueError, match="^grad_position must be >= 0.$"):
+            make(f, grad_position=-1)
+        with pytest.raises(ValueError, match="^The element in grad_position must be >= 0.$"):
+            make(f, grad_position=(0, -1))
+    with pytest.raises(RuntimeError, match="Position index 2 is exceed input size"):
+        ms.jit(ms.grad(f, grad_position=2))(x, x)
+    np.testing.assert_array_equal(ms.grad(f, grad_position=1)(x, 2 * x).asnumpy(), [1, 1])
