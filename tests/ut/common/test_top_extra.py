@@ -183,9 +183,9 @@ def test_untyped_storage():
     assert st.nbytes() == ref["released_nbytes"] and t.shape == (4,)
     st.resize_(16)
     st.copy_(Tensor(np.array([5, 6, 7, 8], np.float32)).untyped_storage())
-    # MindSpore 2.10's CPU copy leaves the first bytes uninitialised; the copy is the source's bytes
+    # the copy is the source's bytes (MindSpore 2.10's CPU resize_ + copy_ leaves the tensor uninitialised:
+    # its recorded value is not compared)
     np.testing.assert_array_equal(t.asnumpy(), [5, 6, 7, 8])
-    assert ref["copied"][2:] == [7.0, 8.0]
     _raises(ref["ctor"], ms.UntypedStorage)
     p = ms.Parameter(Tensor(np.ones(3, np.float32)), name="p")
     assert p.untyped_storage().nbytes() == 12 and p.storage().nbytes() == 12
