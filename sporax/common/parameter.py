@@ -27,6 +27,9 @@ _BF16 = mstype.bfloat16._np
 _thread_state = state.thread_state()
 
 
+_warned_pipeline_stage: list[bool] = []
+
+
 class Parameter(Tensor, ParameterMembers):
     """MindSpore's Parameter.
 
@@ -196,11 +199,17 @@ class Parameter(Tensor, ParameterMembers):
     def cache_shape(self) -> list[int]:
         return []
 
-    def add_pipeline_stage(self, *args: Any, **kwargs: Any) -> None:
-        """Record a pipeline stage that uses this parameter."""
-        stage = args[0] if args else kwargs.get("stage")
-        if isinstance(stage, bool) or not isinstance(stage, int) or stage < 0:
-            raise TypeError(f"For 'Parameter', the 'stage' must be a non-negative int, but got {stage!r}.")
+    def add_pipeline_stage(*args: Any, **kwargs: Any) -> None:  # noqa: N805  (MindSpore's: a log-once wrapper)
+        """``param.add_pipeline_stage(stage)``: record a pipeline stage that uses this parameter (warns once
+        that the interface may go, as MindSpore does)."""
+        self, stage = args[0], (args[1] if len(args) > 1 else kwargs.get("stage"))
+        if not _warned_pipeline_stage:
+            _warned_pipeline_stage.append(True)
+            import logging
+
+            logging.getLogger("sporax").warning("This interface may be deleted in the future.")
+        if not isinstance(stage, int) or stage < 0:
+            raise TypeError("`stage` must be a positive number of int type")
         self._pipeline_stages.append(stage)
 
     def requires_grad_(self, requires_grad: bool = True) -> Parameter:

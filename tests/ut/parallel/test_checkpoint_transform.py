@@ -7,7 +7,6 @@ result; a network loads the merged parameters under any layout.
 """
 
 import json
-import os
 import pathlib
 import shutil
 
@@ -81,13 +80,13 @@ def test_transform_checkpoints_matches_mindspore(tmp_path):
     for k, v in load(FIX / "dst" / "rank_1" / "net1.ckpt").items():
         np.testing.assert_array_equal(load(tmp_path / "one.ckpt")[k], v)
     assert parallel.convert_checkpoints is parallel.transform_checkpoints
+    assert parallel.convert_checkpoint_by_rank is parallel.transform_checkpoint_by_rank
     with pytest.raises(ValueError, match="does not exist"):
         parallel.transform_checkpoint_by_rank(0, {0: str(tmp_path / "nope.ckpt")}, str(tmp_path / "x.ckpt"))
 
 
 def test_merge_sliced_parameter():
     strat = parallel.build_searched_strategy(SRC)
-    w = np.load(FIX / "src" / "rank_0" / "net0.ckpt", allow_pickle=False) if False else None  # noqa: F841
     parts = [Parameter(Tensor(load(FIX / "src" / f"rank_{r}" / f"net{r}.ckpt")["w1"]), "w1") for r in range(4)]
     merged = parallel.merge_sliced_parameter(parts, strat)
     assert merged.name == "w1"
@@ -243,9 +242,21 @@ def test_pipeline_cells_check_arguments():
         nn.PipelineCell(net, 2, stage_config={"nothere": 1})
     with pytest.raises(ValueError, match="no 'shard'"):
         nn.PipelineCell(net, 2).shard(((1, 1),))
-    triple = nn.VirtualDatasetCellTriple(nn.Cell.__new__(nn.Cell)) if False else None  # noqa: F841
+    triple = nn.VirtualDatasetCellTriple(_Add3())
+    one = Tensor(np.ones(2, np.float32))
+    np.testing.assert_array_equal(triple(one, one, one).asnumpy(), [3.0, 3.0])
     p = Parameter(Tensor(np.ones(2, np.float32)), name="p")
     p.add_pipeline_stage(1)
+    p.add_pipeline_stage(0)
+    assert p._pipeline_stages == [1, 0]
+    with pytest.raises(TypeError, match="`stage` must be a positive number of int type"):
+        p.add_pipeline_stage(-1)
     parallel.sync_pipeline_shared_parameters(net)
     parallel.parameter_broadcast(net, {"weight": None})  # one process: the values are everyone's
-    os.environ.get("SPORAX_NOTHING")
+    with pytest.raises(TypeError, match="layout should be dict"):
+        parallel.parameter_broadcast(net, [])
+
+
+class _Add3(nn.Cell):
+    def construct(self, a, b, c):
+        return a + b + c
