@@ -112,7 +112,26 @@ class SentimentLSTM(ModelSpec):
         return as_numpy({"logits": net(ids, length), "lstm_output": output, "h": h, "c": c})
 
 
-SPECS = {s.name: s for s in (ResNet18(), SentimentLSTM())}
+class TransformerLM(ModelSpec):
+    name = "transformer_lm"
+    example = "transformer_lm"
+
+    def build(self, mod):
+        return mod.TransformerLM(61, d_model=16, nhead=2, num_layers=2, dim_feedforward=32, block_size=12, dropout=0.1)
+
+    def inputs(self, rng):
+        return {
+            "ids": rng.integers(0, 61, (3, 12)).astype(np.int32),
+            "short_ids": rng.integers(0, 61, (2, 5)).astype(np.int32),
+        }
+
+    def run(self, net, inputs):
+        import mindspore as ms
+
+        return as_numpy({"logits": net(ms.Tensor(inputs["ids"])), "short_logits": net(ms.Tensor(inputs["short_ids"]))})
+
+
+SPECS = {s.name: s for s in (ResNet18(), SentimentLSTM(), TransformerLM())}
 
 
 def model_dir(name: str) -> str:

@@ -12,7 +12,11 @@ import pytest
 from sporax import compat
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-MODELS = {"resnet18": ["logits"], "sentiment_lstm": ["c", "h", "logits", "lstm_output"]}
+MODELS = {
+    "resnet18": ["logits"],
+    "sentiment_lstm": ["c", "h", "logits", "lstm_output"],
+    "transformer_lm": ["logits", "short_logits"],
+}
 
 
 @pytest.fixture(scope="module")
