@@ -14,52 +14,13 @@ same order, which gives the same result.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from .. import ops
 from ..nn.cell import Cell
+from ..nn.optim.adasum import AdaSumGroups
 
 __all__ = ["AdaSum"]
-
-_EPS = 1e-12
-
-
-def _halves(shape: list[int]) -> tuple[list[int], bool]:
-    """The shape of the half a round keeps, and whether the update could be halved (a dimension > 1)."""
-    for i, d in enumerate(shape):
-        if d > 1:
-            out = list(shape)
-            out[i] = d - d // 2
-            return out, True
-    return list(shape), False
-
-
-def _combine(a: Any, b: Any) -> Any:
-    """The AdaSum of two updates (Tensors of one shape)."""
-    dot = ops.reduce_sum(a * b) + _EPS
-    na = ops.reduce_sum(a * a) + _EPS
-    nb = ops.reduce_sum(b * b) + _EPS
-    return (1 - dot / (2 * na)) * a + (1 - dot / (2 * nb)) * b
-
-
-def _adasum_rounds(updates: list[Any], shape: list[int]) -> Any:
-    """Combine the updates of ``len(updates)`` groups (a power of two) of one Parameter of ``shape``."""
-    current = list(updates)
-    for step in range(int(math.log2(len(updates)))):
-        shape, divisible = _halves(shape)
-        span = 2 ** (step + 1)
-        nxt = []
-        for start in range(0, len(current), span):
-            block = current[start : start + span]
-            half = span // 2
-            if divisible:
-                value = _combine(block[0], block[half])
-            else:  # averaged over the 2^(step+1) groups of the block
-                value = sum(block[1:], block[0]) / span
-            nxt.extend([value] * span)
-        current = nxt
-    return current[0]
 
 
 class AdaSum(Cell):
@@ -89,26 +50,17 @@ class AdaSum(Cell):
         self._generate_communication_op()
 
     def _generate_communication_op(self) -> None:
-        self.calc_times = int(math.log(self.group_number, 2))
-        self.send_node = [(self.rank // (self.device_number * 2**s)) % 2 == 0 for s in range(self.calc_times)]
+        self._groups = AdaSumGroups(self.rank, self.device_number, self.group_number)
+        self.calc_times = self._groups.calc_times
+        self.send_node = self._groups.send_node
         group_start = (self.rank // self.device_number) * self.device_number
         self.broadcast_group = list(range(group_start, group_start + self.device_number))
         self.broadcast_list = [ops.Broadcast(r) for r in range(len(self.broadcast_group))]
         self.sync_barrier = ops.AllReduce("sum")
-        self._gather = ops.AllGather() if self.calc_times else None
-
-    def _group_updates(self, delta: Any) -> list[Any]:
-        """This Parameter's update on the device of this local rank in every group, in group order."""
-        if not self.calc_times:
-            return [delta]
-        gathered = self._gather(ops.expand_dims(delta, 0))
-        local = self.rank % self.device_number
-        return [gathered[g * self.device_number + local] for g in range(self.group_number)]
 
     def construct(self, delta_weights: Any, parameters: Any, old_parameters: Any) -> Any:
         out = []
         for delta, param, old in zip(delta_weights, parameters, old_parameters):
-            combined = _adasum_rounds(self._group_updates(delta), [int(x) for x in delta.shape])
-            ops.assign(param, old - ops.reshape(combined, delta.shape))
+            ops.assign(param, old - self._groups.combine(delta))
             out.append(param)
         return tuple(out)

@@ -2,6 +2,15 @@
 
 from __future__ import annotations
 
+import weakref
+
+_QUEUES: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+
+
+def queue_by_name(queue_name: str) -> DeviceQueue | None:
+    """The live queue named ``queue_name`` (what ``nn.GetNextSingleOp`` reads), or None."""
+    return _QUEUES.get(queue_name)
+
 
 class DeviceQueue:
     """An iterator of rows as lists of Tensors, prefetched in the background (``send_epoch_end``: one epoch
@@ -17,6 +26,7 @@ class DeviceQueue:
         self.queue_name = queue_name or f"sporax_queue_{id(self):x}"
         self._info = [] if create_data_info_queue else None
         self._it = dataset.create_tuple_iterator(num_epochs=-1)
+        _QUEUES[self.queue_name] = self
 
     def __iter__(self):
         return self

@@ -34,6 +34,8 @@ from .proximal_ada_grad import *  # noqa: F403
 from .rmsprop import *  # noqa: F403
 from .rprop import *  # noqa: F403
 from .sgd import *  # noqa: F403
+from .adasum import AdaSumByDeltaWeightWrapCell, AdaSumByGradWrapCell  # noqa: F401
+from .tft_wrapper import OptTFTWrapper  # noqa: F401
 from .thor import thor  # noqa: F401
 
 __all__ = [
@@ -54,4 +56,7 @@ __all__ = [
     *proximal_ada_grad.__all__,
     *rprop.__all__,
     "thor",
+    "AdaSumByDeltaWeightWrapCell",
+    "AdaSumByGradWrapCell",
+    "OptTFTWrapper",
 ]

@@ -15,13 +15,21 @@ from ... import _checkparam as validator
 from ... import _engine, context, ops
 from ..._engine import is_tracer
 from ...common import dtype as mstype
-from ...common.parameter import ParameterTuple
+from ...common.parameter import Parameter, ParameterTuple
 from ...common.tensor import Tensor
 from ...parallel._shard import shard_optimizer_state
 from ..cell import Cell
 from .grad_reducer import DistributedGradReducer
 
-__all__ = ["WithLossCell", "WithEvalCell", "WithGradCell", "TrainOneStepCell", "ForwardValueAndGrad"]
+__all__ = [
+    "WithLossCell",
+    "WithEvalCell",
+    "WithGradCell",
+    "TrainOneStepCell",
+    "ForwardValueAndGrad",
+    "GetNextSingleOp",
+    "ParameterUpdate",
+]
 
 
 class WithLossCell(Cell):
@@ -194,3 +202,62 @@ class ForwardValueAndGrad(Cell):
         else:
             grads = self.grad(self.network)(*inputs)
         return loss, grads
+
+
+class GetNextSingleOp(Cell):
+    """The next row of the device queue ``queue_name`` (``Dataset.device_que``), as a tuple of Tensors.
+
+    Args:
+        dataset_types (list[:class:`mindspore.dtype`]): the dtype of each column.
+        dataset_shapes (list[tuple[int]]): the shape of each column.
+        queue_name (str): the queue to read.
+
+    Raises:
+        RuntimeError: no queue of that name, or a row that does not match the types and shapes.
+    """
+
+    def __init__(self, dataset_types: Any, dataset_shapes: Any, queue_name: str) -> None:
+        super().__init__()
+        validator.check_value_type("queue_name", queue_name, [str], "GetNext")
+        if len(dataset_types) != len(dataset_shapes):
+            raise ValueError(
+                f"For 'GetNext', the length of 'types' must be equal to the length of 'shapes', but got "
+                f"{len(dataset_types)} and {len(dataset_shapes)}."
+            )
+        self.types = list(dataset_types)
+        self.shapes = [tuple(s) for s in dataset_shapes]
+        self.output_num = len(dataset_types)
+        self.shared_name = queue_name
+
+    def construct(self) -> tuple:
+        from ...dataset.engine._device_queue import queue_by_name
+
+        queue = queue_by_name(self.shared_name)
+        if queue is None:
+            raise RuntimeError(f"For 'GetNext', there is no data queue named '{self.shared_name}'.")
+        row = tuple(next(queue))
+        got = [(x.dtype, tuple(x.shape)) for x in row]
+        if got != list(zip(self.types, self.shapes)):
+            raise RuntimeError(
+                f"For 'GetNext', the data of queue '{self.shared_name}' has types and shapes {got}, "
+                f"but {list(zip(self.types, self.shapes))} were expected."
+            )
+        return row
+
+
+class ParameterUpdate(Cell):
+    """Write ``param`` with the input (``update(x)`` sets ``param`` to ``x`` and returns ``x``).
+
+    Args:
+        param (Parameter): the Parameter to update.
+    """
+
+    def __init__(self, param: Parameter) -> None:
+        super().__init__(auto_prefix=False)
+        if not isinstance(param, Parameter):
+            raise TypeError(f"For 'ParameterUpdate', 'param' must be 'Parameter', but got {type(param)}.")
+        self._param = param
+
+    def construct(self, x: Any) -> Any:
+        ops.assign(self._param, x)
+        return x

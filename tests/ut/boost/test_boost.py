@@ -12,8 +12,8 @@ import pytest
 import sporax as ms
 from sporax import Parameter, Tensor, boost, nn, ops
 from sporax.boost import boost as boost_mod
-from sporax.boost.adasum import _adasum_rounds
 from sporax.boost.less_batch_normalization import CommonHeadLastFN
+from sporax.nn.optim.adasum import adasum_rounds as _adasum_rounds
 
 FIX = os.path.join(os.path.dirname(__file__), "fixtures")
 with open(os.path.join(FIX, "boost_reference.json"), encoding="utf-8") as _f:
