@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from .._engine import _spmd
+from ..common.parameter import Parameter
 from ..common.tensor import Tensor
 from ..context import ParallelMode, get_auto_parallel_context
 
@@ -156,6 +157,8 @@ def annotate_args(args: tuple, specs: Any) -> tuple:
     out, k = [], 0
     for a in args:
         if isinstance(a, Tensor) and k < len(specs):
+            if isinstance(a, Parameter) and specs[k] is not None:
+                a.__dict__["_param_layout"] = specs[k]  # what Model.infer_*_layout and the strategy file report
             a = annotate(a, specs[k], n)
             k += 1
         out.append(a)

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from .._engine import _parallel
+from .._engine import _parallel, _spmd
 from ..common.parameter import Parameter
 from ..common.tensor import Tensor
 from . import _strategy as st
@@ -55,6 +55,10 @@ __all__ = [
 
 
 def _np(p: Any) -> np.ndarray:
+    """A Parameter's whole value (gathered from the ranks when it is split across processes)."""
+    stored = getattr(p, "_stored", None)
+    if stored is not None:
+        return np.asarray(_spmd.gather_local(stored))
     return np.asarray(p.asnumpy() if hasattr(p, "asnumpy") else p)
 
 

@@ -207,3 +207,29 @@ def annotate_tensor(x: Any, spec: Any) -> Any:
     if isinstance(spec, tuple):
         check_strategy_type((spec,), "in_strategy", "reshard")
     return annotate(x, spec)
+
+
+# --------------------------------------------------------------------------- Model.infer_*_layout
+def infer_layout(model: Any, kind: str, data: tuple) -> dict[str, list]:
+    """``Model.infer_train_layout`` / ``infer_predict_layout``: run the network's forward pass once on
+    ``data`` in inference mode (no update; the strategies record each Parameter's layout) and return
+    MindSpore's ``parameter_layout_dict``."""
+    from ._strategy import parameter_layout_dict
+
+    n = semi_auto_devices()
+    if not n:
+        mode = get_auto_parallel_context("parallel_mode")
+        if kind == "predict":
+            raise RuntimeError("Infer predict layout only supports semi auto parallel and auto parallel mode.")
+        raise RuntimeError(
+            f"'infer_train_layout' only supports 'semi_auto_parallel' and 'auto_parallel' mode, but got {mode}."
+        )
+    net = model._predict_network if kind == "predict" else model._train_network
+    forward = getattr(net, "network", net) if kind == "train" else net
+    training = forward.training
+    forward.set_train(False)
+    try:
+        forward(*data)
+    finally:
+        forward.set_train(training)
+    return parameter_layout_dict(net, n)

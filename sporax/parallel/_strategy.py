@@ -143,6 +143,30 @@ def layout_of_array(x: Any, devices: int) -> Layout1:
     return Layout1(shape, tmap)
 
 
+def layout_of_spec(spec: Any, ndim: int, devices: int) -> Layout1:
+    """The layout a strategy tuple (the devices left over hold copies: the device matrix's first axis) or a
+    ``Layout`` gives a tensor."""
+    if isinstance(spec, tuple):
+        rep = devices // max(math.prod(spec), 1)
+        return Layout1([rep, *spec], [len(spec) - 1 - i if s > 1 else -1 for i, s in enumerate(spec)])
+    d = spec.to_dict()
+    flat = [t if not isinstance(t, tuple) else (t[0] if len(t) == 1 else -1) for t in d["tensor_map"]]
+    return Layout1(list(d["device_matrix"]), flat + [-1] * (ndim - len(flat)))
+
+
+def parameter_layout_dict(net: Any, devices: int) -> dict[str, list]:
+    """MindSpore's ``parameter_layout_dict`` of a network: for each Parameter a strategy laid out,
+    ``[device_matrix, tensor_map, param_split_shape, field_size, opt_shard_step, opt_shard_size]``."""
+    out = {}
+    for p in net.get_parameters():
+        spec = p.__dict__.get("_param_layout")
+        if spec is None:
+            continue
+        lay = layout_of_spec(spec, len(p.shape), devices)
+        out[p.name] = [lay.dev_matrix, lay.tensor_map, [], 0, lay.opt_step, lay.opt_size]
+    return out
+
+
 def save_strategy_file(net: Any, path: str, devices: int | None = None) -> dict[str, Layout1]:
     """Write the strategy file of ``net`` (a Cell, or a dict of Parameters) from its Parameters' layouts on
     the mesh, as MindSpore writes ``strategy_ckpt_config["save_file"]``. Returns the layouts."""

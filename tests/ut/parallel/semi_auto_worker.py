@@ -170,6 +170,23 @@ out["pipeline"] = {
     "loss0": pp_losses[0],
     "interleaved": float(mbi(Tensor(X), Tensor(Y))),
 }
+# 6. Model.infer_predict_layout / infer_train_layout: the strategies' layouts, weights untouched
+import sporax.dataset as ds  # noqa: E402
+
+semi()
+net = MLP(((1, 1), (1, N)), ((1, N), (N, 1)))
+model = ms.Model(net, nn.MSELoss(), nn.Momentum(net.trainable_params(), 0.05, 0.9))
+pred = model.infer_predict_layout(Tensor(X))
+train_layout = model.infer_train_layout(ds.NumpySlicesDataset((X, Y), shuffle=False).batch(16))
+out["infer"] = {
+    "predict": {k: v[:2] for k, v in pred.items()},
+    "train": {k: v[:2] for k, v in train_layout.items()},
+    "unchanged": float(np.abs(net.w1.asnumpy() - W1).max()),
+}
 standalone()
+try:
+    model.infer_predict_layout(Tensor(X))
+except RuntimeError as e:
+    out["infer"]["standalone"] = str(e)
 out["ref_loss0"] = float(nn.WithLossCell(MLP(), nn.MSELoss())(Tensor(X), Tensor(Y)))
 print(json.dumps(out))

@@ -52,6 +52,11 @@ def test_semi_auto_parallel_trains_as_one_device(n, tmp_path):
     opt = out["opt_shard"]
     assert opt["diff"] < 1e-5 and opt["moment"] == [n, 1]
     # pipeline: 2 micro-batches, loss = sum of their means = twice the batch mean; weights as one device
+    # Model.infer_*_layout: MindSpore's parameter_layout_dict ([device matrix, tensor map, ...]), no update
+    inf = out["infer"]
+    want = {"w1": [[1, 1, n], [-1, 0]], "w2": [[1, n, 1], [1, -1]]}
+    assert inf["predict"] == want and inf["train"] == want and inf["unchanged"] == 0.0
+    assert inf["standalone"] == "Infer predict layout only supports semi auto parallel and auto parallel mode."
     pp = out["pipeline"]
     assert pp["diff"] < 1e-5
     assert abs(pp["loss0"] - 2 * out["ref_loss0"]) < 1e-5
