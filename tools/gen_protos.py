@@ -1,6 +1,6 @@
 """Regenerate sporax's protobuf modules from MindSpore's published schemas.
 
-``sporax/train/_proto/checkpoint.proto`` and ``mind_ir.proto`` are MindSpore's interface formats, copied
+``sporax/common/_proto/checkpoint.proto`` and ``mind_ir.proto`` are MindSpore's interface formats, copied
 unchanged from MindSpore's source (``mindspore/ccsrc/utils/checkpoint.proto``,
 ``mindspore/core/proto/mind_ir.proto``). This script compiles them into ``checkpoint_pb2.py`` and
 ``mind_ir_pb2.py`` next to them. It needs ``grpcio-tools`` (a development tool, not a runtime dependency)::
@@ -18,7 +18,7 @@ from __future__ import annotations
 import pathlib
 import sys
 
-PROTO_DIR = pathlib.Path(__file__).resolve().parent.parent / "sporax" / "train" / "_proto"
+PROTO_DIR = pathlib.Path(__file__).resolve().parent.parent / "sporax" / "common" / "_proto"
 PROTOS = ("checkpoint.proto", "mind_ir.proto")
 
 # The modules register their messages in a pool of their own, not protobuf's process-wide default one: the

@@ -30,6 +30,7 @@ from ._runtime_api import (
 )
 from .dtype import TypeNull as _NullType
 from .storage import UntypedStorage
+from ._mindir_file import load_mindir, save_mindir
 
 __all__ = [
     "Tensor",
@@ -77,6 +78,8 @@ __all__ = [
     "set_mindio_server_info",
     "ms_memory_recycle",
     "set_dump",
+    "save_mindir",
+    "load_mindir",
     *dtype.__all__,
 ]
 

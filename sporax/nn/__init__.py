@@ -3,7 +3,8 @@ wrapper cells."""
 
 from . import layer, loss, optim, wrap
 from . import dynamic_lr, learning_rate_schedule
-from .cell import Cell, GraphCell
+from .cell import Cell
+from .graph_cell import GraphCell
 from .layer import *  # noqa: F403
 from .loss import *  # noqa: F403
 from .optim import *  # noqa: F403

@@ -33,3 +33,6 @@ from .serialization import (
     load_param_into_net,
     save_checkpoint,
 )
+from ._export import export
+from ._mindir_io import export_split_mindir, load
+from ..common._mindir_file import load_mindir, save_mindir  # top-level mindspore.save_mindir / load_mindir

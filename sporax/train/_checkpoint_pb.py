@@ -1,6 +1,6 @@
 """MindSpore's ``.ckpt`` wire format, through the protobuf modules generated from its ``checkpoint.proto``.
 
-The schema (``_proto/checkpoint.proto``, proto2) is MindSpore's, compiled by ``tools/gen_protos.py``::
+The schema (``common/_proto/checkpoint.proto``, proto2) is MindSpore's, compiled by ``tools/gen_protos.py``::
 
     message Checkpoint { message Value { required string tag = 1;
                                          oneof value { TensorProto tensor = 2; MapTensorProto maptensor = 3; } }
@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from ._proto import checkpoint_pb2
+from ..common._proto import checkpoint_pb2
 
 __all__ = ["CheckpointFormatError", "TensorRecord", "ValueRecord", "encode_value", "iter_values"]
 

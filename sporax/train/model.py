@@ -13,7 +13,8 @@ from .. import _checkparam as validator
 from .. import nn
 from ..common.tensor import Tensor
 from ..context import ParallelMode  # noqa: F401  (programs import mindspore.train.model.ParallelMode)
-from ..nn.cell import Cell, GraphCell
+from ..nn.cell import Cell
+from ..nn.graph_cell import GraphCell
 from ..parallel._utils import _get_device_num, _get_parallel_mode
 from ._loop import _ModelLoops
 from ._sink import check_columns

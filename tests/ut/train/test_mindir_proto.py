@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from sporax.common._proto import checkpoint_pb2, mind_ir_pb2
 from sporax.train import _checkpoint_pb as pb
-from sporax.train._proto import checkpoint_pb2, mind_ir_pb2
 
 
 def _message(tag, dims, ttype, content):
