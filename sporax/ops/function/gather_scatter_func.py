@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import builtins
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -18,56 +18,59 @@ from . import segment_func
 from ._array_utils import IndexOutOfRangeError, _check_index, _concrete, _shape_arg
 from .segment_func import *  # noqa: F403
 
-__all__ = [
-    "gather",
-    "gather_elements",
-    "gather_d",
-    "gather_nd",
-    "take",
-    "index_select",
-    "masked_fill",
-    "masked_select",
-    "where",
-    "select",
-    "tensor_getitem",
-    "tensor_setitem",
-    "nonzero",
-    "tensor_scatter_update",
-    "tensor_scatter_add",
-    "scatter_nd",
-    "scatter",
-    "masked_scatter",
-    "assign",
-    "assign_add",
-    "assign_sub",
-    "argwhere",
-    "tensor_scatter_sub",
-    "tensor_scatter_mul",
-    "tensor_scatter_div",
-    "tensor_scatter_max",
-    "tensor_scatter_min",
-    "tensor_scatter_elements",
-    "scatter_nd_update",
-    "scatter_nd_add",
-    "scatter_nd_sub",
-    "scatter_update",
-    "scatter_add",
-    "scatter_sub",
-    "scatter_max",
-    "scatter_min",
-    "scatter_mul",
-    "scatter_div",
-    "scatter_nd_mul",
-    "scatter_nd_div",
-    "scatter_nd_max",
-    "scatter_nd_min",
-    "index_fill",
-    "put_",
-    "select_scatter",
-    "slice_scatter",
-    "diagonal_scatter",
-]
-__all__ += segment_func.__all__
+# mypy reads only literal __all__ lists: this computed one is kept from it (`if not TYPE_CHECKING`),
+# so mypy takes the module's public names, which are the same names (star-imported).
+if not TYPE_CHECKING:
+    __all__ = [
+        "gather",
+        "gather_elements",
+        "gather_d",
+        "gather_nd",
+        "take",
+        "index_select",
+        "masked_fill",
+        "masked_select",
+        "where",
+        "select",
+        "tensor_getitem",
+        "tensor_setitem",
+        "nonzero",
+        "tensor_scatter_update",
+        "tensor_scatter_add",
+        "scatter_nd",
+        "scatter",
+        "masked_scatter",
+        "assign",
+        "assign_add",
+        "assign_sub",
+        "argwhere",
+        "tensor_scatter_sub",
+        "tensor_scatter_mul",
+        "tensor_scatter_div",
+        "tensor_scatter_max",
+        "tensor_scatter_min",
+        "tensor_scatter_elements",
+        "scatter_nd_update",
+        "scatter_nd_add",
+        "scatter_nd_sub",
+        "scatter_update",
+        "scatter_add",
+        "scatter_sub",
+        "scatter_max",
+        "scatter_min",
+        "scatter_mul",
+        "scatter_div",
+        "scatter_nd_mul",
+        "scatter_nd_div",
+        "scatter_nd_max",
+        "scatter_nd_min",
+        "index_fill",
+        "put_",
+        "select_scatter",
+        "slice_scatter",
+        "diagonal_scatter",
+    ]
+    __all__ += segment_func.__all__
 
 
 # Pre-compiled kernels (static configuration as static arguments): eagerly one dispatch each instead of
