@@ -170,7 +170,13 @@ out["pipeline"] = {
     "loss0": pp_losses[0],
     "interleaved": float(mbi(Tensor(X), Tensor(Y))),
 }
-# 6. Model.infer_predict_layout / infer_train_layout: the strategies' layouts, weights untouched
+# 6. AUTO_PARALLEL: one strategy given, XLA's sharding propagation lays out the rest (search_mode accepted)
+ms.set_auto_parallel_context(parallel_mode="auto_parallel", search_mode="sharding_propagation", device_num=N)
+net = MLP(((1, 1), (1, N)))
+train(net)
+out["auto"] = {"diff": diff(weights(ref), weights(net)), "w1": spec(net.w1)}
+
+# 7. Model.infer_predict_layout / infer_train_layout: the strategies' layouts, weights untouched
 import sporax.dataset as ds  # noqa: E402
 
 semi()
