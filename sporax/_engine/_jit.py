@@ -248,6 +248,8 @@ class StatefulJit:
             if entry.data_parallel:
                 out_dyn = [_mesh.to_local(a) for a in out_dyn]
                 new_state = [_mesh.to_local(a) for a in new_state]
+                if error is not None:
+                    error = jax.tree_util.tree_map(_mesh.to_local, error)
         except (RuntimeError, ValueError) as err:
             if "deleted" in str(err):
                 raise RuntimeError(
@@ -387,11 +389,10 @@ class StatefulJit:
 
         options = self.compiler_options if options is None else options
         compile_kw = {"compiler_options": options} if options else {}
-        program = _mesh.wrap_program(pure) if data_parallel else pure
-        # A data-parallel program's outputs are per-rank parts of mesh arrays: its checks are not carried yet.
-        entry.checked = _checks.enabled() and not data_parallel
-        if entry.checked:
-            program = _checks.functionalize(program)
+        entry.checked = _checks.enabled()
+        program = _checks.functionalize(pure) if entry.checked else pure
+        if data_parallel:  # one copy per rank: each rank's checks come back as its part of the error arrays
+            program = _mesh.wrap_program(program)
         entry.compiled = jax.jit(program, donate_argnums=(0,) if donated else (), **compile_kw)
         return entry
 

@@ -141,3 +141,11 @@ def test_signals_tear_the_whole_job_down(tmp_path, sig, mode):
     assert f"received {signal.Signals(sig).name}: stopping every rank" in err
     time.sleep(0.2)
     assert not [p for p in pids if _alive(p)]  # ranks (a stubborn one too) and their children
+
+
+def test_data_parallel_step_carries_index_checks(tmp_path):
+    r = sporax("launch", "-n", "2", str(SCRIPTS / "dp_bad_label.py"), cwd=tmp_path)
+    assert r.returncode == 1, r.stderr[-3000:]
+    assert "the label must be in range [0, 2], but got 5. (found after running the compiled" in r.stderr
+    assert "sporax launch: rank 1 exited with code 1" in r.stderr
+    assert "rank 1 after the bad step" not in r.stdout
