@@ -353,20 +353,29 @@ def unified_safetensors(
     choice_func: Any = None,
     split_dst_file: tuple = (),
 ) -> None:
-    """Merge a distributed safetensors checkpoint (``<src_dir>/rank_<r>/*.safetensors``) into whole parameters:
-    ``<dst_dir>/part<i>.safetensors`` (``split_dst_file=(i, n)``: the i-th of n parts) and
-    ``param_name_map.json`` (which file holds each parameter)."""
+    """Merge a distributed safetensors checkpoint (``<src_dir>/rank_<r>/*.safetensors``) into whole parameters,
+    as MindSpore lays them out: ``<dst_dir>/part<i>.safetensors`` of up to 3 GiB each and
+    ``param_name_map.json`` (``{"metadata": {"total_size": bytes}, "weight_map": {name: file}}``);
+    ``split_dst_file=(i, n)`` writes the i-th of n shares of the parts. ``accu_grads`` are left out."""
     full = _merged(_rank_files(src_dir, "unified_safetensors"), _layouts(src_strategy_file, "unified_safetensors"))
-    if choice_func is not None:
-        full = {k: v for k, v in full.items() if choice_func(k)}
-    names = sorted(full)
-    part, total = (split_dst_file or (1, 1))[:2]
-    names = names[part - 1 :: total]
-    suffix = f"_{file_suffix}" if file_suffix else ""
-    fname = f"part{part - 1}{suffix}.safetensors"
-    _save({k: full[k] for k in names}, os.path.join(dst_dir, fname), "safetensors")
+    names = [k for k in full if not k.startswith("accu_grads") and (choice_func is None or choice_func(k))]
+    limit, parts, size = 3 << 30, [[]], 0
+    for k in names:
+        if size and size + full[k].nbytes > limit:
+            parts.append([])
+            size = 0
+        parts[-1].append(k)
+        size += full[k].nbytes
+    ids = range(len(parts))
+    if split_dst_file:
+        i, total = split_dst_file[0], split_dst_file[1]
+        ids = [j for j in ids if j % total == i - 1]
+    weight_map = {k: f"part{j}.safetensors" for j, ks in enumerate(parts) for k in ks}
+    for j in ids:
+        _save({k: full[k] for k in parts[j]}, os.path.join(dst_dir, f"part{j}.safetensors"), "safetensors")
+    meta = {"metadata": {"total_size": int(sum(full[k].nbytes for k in names))}, "weight_map": weight_map}
     with open(os.path.join(dst_dir, "param_name_map.json"), "w") as f:
-        json.dump({k: fname for k in names}, f)
+        json.dump(meta, f, indent=4)
 
 
 def parameter_broadcast(net: Any, layout: dict, cur_rank: int = 0, initial_rank: int = 0) -> None:
@@ -389,24 +398,18 @@ def sync_pipeline_shared_parameters(net: Any) -> None:
 
 
 def get_ckpt_path_with_strategy(cur_ckpt_path: str, cur_strategy_path: str) -> str | None:
-    """A checkpoint that holds this rank's slices: ``cur_ckpt_path`` when it exists, else the same file of
-    another rank (``rank_<r>`` in the path) holding the same slice of every parameter; None if none."""
-    if os.path.isfile(cur_ckpt_path):
+    """A checkpoint holding this rank's slices: ``cur_ckpt_path`` when it is this rank's (``rank_<r>`` in the
+    path) and exists, else the same path under another ``rank_<r>`` folder of a rank holding the same slice of
+    every parameter (this rank's data-parallel group, from the strategy file); None if there is none."""
+    rank = _parallel.rank()
+    if f"rank_{rank}" in cur_ckpt_path and os.path.isfile(cur_ckpt_path):
         return cur_ckpt_path
-    m = re.search(r"rank_(\d+)", cur_ckpt_path)
-    if m is None or not os.path.isfile(cur_strategy_path):
-        return None
-    rank = int(m.group(1))
     layouts = st.read_layouts(cur_strategy_path, "get_ckpt_path_with_strategy")
     shape_of = {k: tuple(64 * c for c in lay.cuts()) for k, lay in layouts.items()}
     mine = {k: st.slice_of(lay, rank, shape_of[k]) for k, lay in layouts.items()}
     for r in range(st.world_size(layouts)):
-        if r == rank:
-            continue
         if all(st.slice_of(lay, r, shape_of[k]) == mine[k] for k, lay in layouts.items()):
-            path = cur_ckpt_path[: m.start()] + f"rank_{r}" + cur_ckpt_path[m.end() :]
-            path = path.replace(f"{os.sep}{rank}.", f"{os.sep}{r}.")
-            cand = re.sub(rf"(\D){rank}(\.(ckpt|safetensors))$", rf"\g<1>{r}\2", path)
-            if os.path.isfile(cand):
-                return cand
+            path = re.sub(r"rank_\d+", f"rank_{r}", cur_ckpt_path)
+            if os.path.isfile(path):
+                return path
     return None

@@ -136,9 +136,15 @@ def test_per_rank_checkpoints_round_trip(tmp_path):
     back = parallel.load_distributed_checkpoint(None, [files[r] for r in range(4)], None, SRC, return_param_dict=True)
     for k, p in params.items():
         np.testing.assert_array_equal(back[k].asnumpy(), p.asnumpy())
-    # a rank's file is found again through another rank holding the same slices (b, w1 differ: none here)
+    # this rank's (0) file, or the same file of a rank holding the same slices: w1 is split over all 4 ranks,
+    # so none; with w1 left out (b, w2, m only), rank 2 holds rank 0's slices
     assert ms.get_ckpt_path_with_strategy(files[0], SRC) == files[0]
-    assert ms.get_ckpt_path_with_strategy(str(tmp_path / "ckpt" / "rank_0" / "gone0.ckpt"), SRC) is None
+    assert ms.get_ckpt_path_with_strategy(str(tmp_path / "ckpt" / "rank_0" / "gone.ckpt"), SRC) is None
+    layouts = {k: v for k, v in st.read_layouts(SRC).items() if k != "w1"}
+    st.write_strategy_file(str(tmp_path / "no_w1.ckpt"), layouts)
+    (tmp_path / "ckpt" / "rank_2" / "same.ckpt").write_bytes(b"x")
+    got = ms.get_ckpt_path_with_strategy(str(tmp_path / "ckpt" / "rank_0" / "same.ckpt"), str(tmp_path / "no_w1.ckpt"))
+    assert got == str(tmp_path / "ckpt" / "rank_2" / "same.ckpt")
 
 
 def test_segmented_and_unified(tmp_path):
@@ -159,8 +165,13 @@ def test_segmented_and_unified(tmp_path):
             format="safetensors",
         )
     parallel.unified_safetensors(str(src), SRC, str(tmp_path / "out"))
+    # MindSpore 2.10 wrote, for these files: part0.safetensors and this map
     names = json.loads((tmp_path / "out" / "param_name_map.json").read_text())
-    merged = ms.load_checkpoint(str(tmp_path / "out" / names["w2"]), format="safetensors")
+    assert names == {
+        "metadata": {"total_size": 912},
+        "weight_map": dict.fromkeys(["w1", "w2", "m", "b"], "part0.safetensors"),
+    }
+    merged = ms.load_checkpoint(str(tmp_path / "out" / "part0.safetensors"), format="safetensors")
     np.testing.assert_array_equal(merged["w2"].asnumpy(), whole()["w2"])
 
 
