@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import enum
 import inspect
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 __all__ = [
     "prim_type",
@@ -106,6 +106,11 @@ class Primitive(Primitive_):
                 raise TypeError("Primitive.__init__() missing 1 required positional argument: 'name'")
             name = type(self).__name__
         Primitive_.__init__(self, name)
+
+    if TYPE_CHECKING:
+        # An operator's attributes are its constructor arguments, set by name (``prim.axis``, ``prim.keep_dims``:
+        # ``_set_attrs`` / ``add_prim_attr``), as MindSpore's are: for mypy, any attribute of a Primitive exists.
+        def __getattr__(self, name: str) -> Any: ...
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         # MindSpore's operator classes without configuration take no constructor arguments
