@@ -7,8 +7,8 @@ Writes tests/ut/parallel/fixtures/: two strategy files serialized with MindSpore
 (4 source ranks -> 2 destination ranks; a column split, a 2x2 device matrix, a replicated bias, and an
 optimizer-sharded moment), the 4 source ranks' checkpoints saved by ``mindspore.save_checkpoint``, the 2
 destination checkpoints MindSpore's ``transform_checkpoints`` wrote from them, and reference.json (what
-``build_searched_strategy``, ``rank_list_for_transform``, ``merge_sliced_parameter``, ``restore_group_info_list``
-returned or raised). tests/ut/parallel/test_checkpoint_transform.py compares sporax against them.
+``build_searched_strategy``, ``rank_list_for_transform``, ``merge_sliced_parameter``, ``restore_group_info_list``,
+``unified_safetensors`` returned, wrote or raised). tests/ut/parallel/test_checkpoint_transform.py compares sporax against them.
 """
 
 from __future__ import annotations
@@ -162,6 +162,17 @@ def main():
         "value": err(lambda: ms.ops.MatMul().shard(((2.0, 1), (1, 1)))),
         "out_only": err(lambda: ms.ops.MatMul().shard(None, ((1, 1),))),
     }
+    # unified_safetensors: the source ranks' files as safetensors, merged (in a scratch folder)
+    scratch = Path("/tmp/sporax_unified_ref")
+    shutil.rmtree(scratch, ignore_errors=True)
+    for r in range(4):
+        d = ms.load_checkpoint(str(OUT / "src" / f"rank_{r}" / f"net{r}.ckpt"))
+        (scratch / "src" / f"rank_{r}").mkdir(parents=True)
+        ms.save_checkpoint([{"name": k, "data": v} for k, v in d.items()],
+                           str(scratch / "src" / f"rank_{r}" / f"net{r}.safetensors"), format="safetensors")  # fmt: skip
+    ms.unified_safetensors(str(scratch / "src"), str(OUT / "src_strategy.ckpt"), str(scratch / "out"))
+    ref["unified_files"] = sorted(os.listdir(scratch / "out"))
+    ref["unified_map"] = json.loads((scratch / "out" / "param_name_map.json").read_text())
     (OUT / "reference.json").write_text(json.dumps(ref, indent=1, sort_keys=True, default=_plain))
     for f in OUT.rglob("*"):
         f.chmod(0o755 if f.is_dir() else 0o644)
