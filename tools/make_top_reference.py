@@ -458,6 +458,60 @@ def _parameter_reference() -> dict:
     return out
 
 
+def _nodes(stree) -> list:
+    return [
+        [str(n.get_node_type()), [str(t) for t in n.get_targets()], [str(a) for a in n.get_args()]]
+        for n in stree.nodes()
+    ]
+
+
+def _rewrite_reference() -> dict:
+    """mindspore.rewrite on two small networks: the nodes, edits, and the rewritten networks' outputs."""
+    import mindspore as ms
+    from mindspore import Tensor, nn
+    from mindspore.rewrite import Node, ScopedValue, SymbolTree
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import rewrite_reference_nets as nets
+
+    out: dict = {}
+    x = Tensor(np.array([[1.0, -2.0, 3.0, 0.5], [0.0, 1.0, -1.0, 2.0]], np.float32))
+    stree = SymbolTree.create(nets.RwNet())
+    out["nodes"] = _nodes(stree)
+    relu = stree.get_node("relu")
+    out["relu_users"] = [u.get_name() for u in relu.get_users()]
+    out["relu_inputs"] = [i.get_name() for i in relu.get_inputs()]
+    new = Node.create_call_cell(nn.Sigmoid(), targets=["x_1"], args=[ScopedValue.create_naming_value("z")], name="sig")
+    stree.insert(stree.after(relu), new)
+    stree.get_node("add").set_arg(0, "x_1")
+    out["inserted_nodes"] = _nodes(stree)
+    out["inserted_out"] = _val(stree.get_network()(x))
+    stree.erase(stree.get_node("sig"))
+    stree.get_node("add").set_arg(0, "z")
+    out["erased_out"] = _val(stree.get_network()(x))
+    outer = SymbolTree.create(nets.RwOuter())
+    out["outer_nodes"] = _nodes(outer)
+    sub = outer.get_node("sub").get_sub_tree()
+    out["sub_nodes"] = _nodes(sub)
+    tanh = Node.create_call_cell(nn.Tanh(), targets=["t"], args=[ScopedValue.create_naming_value("x")], name="tanh")
+    sub.replace(sub.get_node("relu"), [tanh])
+    sub.get_node("binop_add").set_arg(0, "t")
+    out["replaced_out"] = _val(outer.get_network()(x))
+    values = [1, 1.5, "s", (1, 2), [1, 2], {"a": 1}, None, True]
+    out["scoped_str"] = [str(ScopedValue.create_variable_value(v)) for v in values]
+    out["scoped_type"] = [str(ScopedValue.create_variable_value(v).type) for v in values]
+    out["name_values"] = [str(v) for v in ScopedValue.create_name_values(["a", "b"], ["self", ""])]
+    out["errors"] = {
+        "cell": _err(lambda: Node.create_call_cell(1, ["x"])),
+        "targets": _err(lambda: Node.create_call_cell(nn.ReLU(), "x")),
+        "args": _err(lambda: Node.create_call_cell(nn.ReLU(), ["x"], args=[1])),
+        "position": _err(lambda: stree.after(stree.get_node("nothing"))),
+    }
+    out["node_types"] = {m.name: m.value for m in ms.rewrite.NodeType}
+    out["value_types"] = {m.name: m.value for m in ms.rewrite.ValueType}
+    return out
+
+
 def extra_main() -> None:
     """_no_grad, _Function, register_saved_tensors_hooks, enable_dynamic, flops_collection, UntypedStorage,
     DeviceCtx and MindIO under MindSpore 2.10 (tests/ut/common/test_top_extra.py)."""
@@ -554,6 +608,7 @@ def extra_main() -> None:
     ref["null_type"] = [repr(ms._NullType()), type(ms.common.dtype._null).__name__]
     ref["utils"] = _utils_reference()
     ref["parameter"] = _parameter_reference()
+    ref["rewrite"] = _rewrite_reference()
     ref["ops_ones"] = _val(ops.ones(2, dtype=ms.float32))
     EXTRA_OUT.write_text(json.dumps(ref, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"wrote {EXTRA_OUT}")

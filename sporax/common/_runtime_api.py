@@ -213,9 +213,8 @@ def _dump_hook(cell: Any, inputs: Any, outputs: Any) -> None:
     settings = _dump_settings()
     if settings is None:
         return
-    from ..communication import get_rank
-
-    base = os.path.join(settings.get("path", "."), f"rank_{get_rank()}", settings.get("net_name", "Net"))
+    rank = jax.process_index()  # the process's rank (common sits below communication)
+    base = os.path.join(settings.get("path", "."), f"rank_{rank}", settings.get("net_name", "Net"))
     name = f"{type(cell).__name__}.{cell.__dict__.get('_dump_name', 'root')}"
     mode = int(settings.get("input_output", 0))
     parts = []
