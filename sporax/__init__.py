@@ -20,6 +20,21 @@ from .common.generator import (
     set_rng_state,
 )
 from .common._runtime_helpers import Symbol, set_recursion_limit, swap_tensors
+from .common import (
+    DeviceCtx,
+    UntypedStorage,
+    _Function,
+    _no_grad,
+    _NullType,
+    enable_dynamic,
+    flops_collection,
+    mindio_preload,
+    ms_memory_recycle,
+    register_saved_tensors_hooks,
+    saved_tensors_hooks,
+    set_dump,
+    set_mindio_server_info,
+)
 from .common.jit_config import JitConfig
 from .common import mutable
 from .common.parameter import Parameter, ParameterTuple
@@ -82,7 +97,10 @@ _LAZY = (
     "hal",
     "mint",
     "utils",
+    "rewrite",
 )
+# mindspore.rewrite's classes, also at the top level (ms.SymbolTree ...)
+_FROM_REWRITE = ("SymbolTree", "Node", "NodeType", "ScopedValue")
 
 
 # MindSpore's top level re-exports these from mindspore.runtime / profiler / utils (imported on first use)
@@ -104,6 +122,8 @@ def __getattr__(name: str):
 
     if name in _FROM_RUNTIME:
         return getattr(importlib.import_module(f"{__name__}.runtime"), name)
+    if name in _FROM_REWRITE:
+        return getattr(importlib.import_module(f"{__name__}.rewrite"), name)
     if name in _FROM_ELSEWHERE:
         return getattr(importlib.import_module(f"{__name__}.{_FROM_ELSEWHERE[name]}"), name)
     if name in _CHECKPOINT_API:

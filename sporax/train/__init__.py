@@ -6,6 +6,7 @@ from .callback import (
     Callback,
     CheckpointConfig,
     EarlyStopping,
+    FlopsUtilizationCollector,
     History,
     LambdaCallback,
     LearningRateScheduler,
@@ -17,6 +18,7 @@ from .callback import (
     RunContext,
     SummaryCollector,
     TimeMonitor,
+    TrainFaultTolerance,
 )
 from .metrics import *  # noqa: F403
 from .metrics import get_metrics
@@ -27,6 +29,7 @@ from .loss_scale_manager import DynamicLossScaleManager, FixedLossScaleManager, 
 from . import amp
 from .amp import build_train_network
 from .model import Model
+from ._ckpt_convert import async_ckpt_thread_status, ckpt_to_safetensors, safetensors_to_ckpt
 from .serialization import (
     load_checkpoint,
     load_checkpoint_async,
