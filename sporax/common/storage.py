@@ -20,7 +20,7 @@ class UntypedStorage:
     copies another storage's bytes into it: MindSpore's way of offloading a weight between steps.
     """
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self) -> None:
         raise TypeError("cannot create 'UntypedStorage' instances")
 
     @classmethod
