@@ -15,7 +15,8 @@ The launcher supervises the job until every rank has ended; no process of the jo
   the timeout (``--cluster_time_out`` / ``SPORAX_HANG_TIMEOUT``, default 600 s, msrun's default; negative:
   wait forever), naming that rank and the collective the others wait in; exit code 124;
 * SIGINT, SIGTERM and SIGHUP to the launcher signal every rank's process group, wait up to
-  ``SPORAX_STOP_GRACE`` seconds (default 5), then SIGKILL them; the launcher exits with 128 + the signal.
+  ``SPORAX_STOP_GRACE`` seconds (default 5), then SIGKILL them; the launcher exits with 128 + the signal. A
+  launcher killed outright (SIGKILL) takes its ranks with it on Linux: each asked for SIGTERM at its death.
 
 What the script wrote (checkpoints, logs) stays on disk. With a log directory each rank writes
 ``<log_dir>/worker_<rank>.log``; ``sporax msrun`` also writes ``scheduler.log`` there (the launcher's own record:
@@ -110,6 +111,31 @@ def _cores_for(local: int, nproc: int) -> set[int] | None:
     return set(mine) if mine else None
 
 
+def _in_child(cores: set[int] | None) -> Any:
+    """What a rank does before it runs: bind its cores (``--bind_core``), and on Linux ask for SIGTERM when the
+    launcher dies (even by SIGKILL), so that no rank is left running without it."""
+    libc: Any = None
+    if sys.platform.startswith("linux"):
+        import ctypes
+        import ctypes.util
+
+        try:
+            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        except OSError:
+            libc = None
+    parent = os.getpid()
+
+    def setup() -> None:
+        if cores:
+            os.sched_setaffinity(0, cores)
+        if libc is not None:
+            libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+            if os.getppid() != parent:  # the launcher died before the call: do as it would have asked
+                os.kill(os.getpid(), signal.SIGTERM)
+
+    return setup
+
+
 class _Log:
     """The launcher's own record (``scheduler.log`` under ``sporax msrun``) and its messages on stderr."""
 
@@ -128,7 +154,7 @@ class _Log:
             self._f.close()
 
 
-def _tee(src: IO[bytes], dst: IO[bytes], console: bool) -> None:
+def _tee(src: Any, dst: IO[bytes], console: bool) -> None:
     """Copy a rank's output into its log file and, when tailed, onto the console."""
     out = sys.stdout.buffer
     for chunk in iter(lambda: src.read1(65536), b""):
@@ -223,7 +249,7 @@ def launch(
                 stdout=subprocess.PIPE if rank in tailed else out,
                 stderr=subprocess.STDOUT if out else None,
                 start_new_session=True,  # its own process group: stopping the job reaches its children too
-                preexec_fn=(lambda c=cores: os.sched_setaffinity(0, c)) if cores else None,  # noqa: PLW1509
+                preexec_fn=_in_child(cores),  # noqa: PLW1509
             )
             if rank in tailed:
                 t = threading.Thread(target=_tee, args=(p.stdout, out, True), daemon=True)
@@ -337,7 +363,7 @@ def _wait(procs: list[tuple[int, subprocess.Popen[bytes]]], progress: _Progress,
     running = list(procs)
     while running:
         done = [(rank, p, p.poll()) for rank, p in running]
-        failed = [(rank, code) for rank, _, code in done if code]
+        failed: list[tuple[int, int]] = [(rank, code) for rank, _, code in done if code]
         for rank, _, code in done:
             if code == 0:
                 log.note(f"rank {rank} exited with code 0")
@@ -346,7 +372,7 @@ def _wait(procs: list[tuple[int, subprocess.Popen[bytes]]], progress: _Progress,
             # A rank's failure makes the ranks waiting for it fail too: name every rank that stopped, the ones
             # killed by a signal first (the cause; the others' errors follow from it).
             time.sleep(0.5)
-            failed += [(rank, p.poll()) for rank, p in running if p.poll()]
+            failed += [(rank, code) for rank, p in running if (code := p.poll())]
             running = [(rank, p) for rank, p in running if p.poll() is None]
             failed.sort(key=lambda rc: (rc[1] >= 0, rc[0]))
             what = ", ".join(_describe(rank, code) for rank, code in failed)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import os
 import runpy
+import signal
 import sys
 import traceback
 
@@ -74,6 +75,7 @@ def run_script(script: str, args: list[str], mode: str | None = None, seed: int 
         print(f"sporax run: no such file: {script}", file=sys.stderr)
         return 2
     alias_mindspore()
+    _stop_with_group()
     sys.argv = [script, *args]
     sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
     try:
@@ -98,6 +100,20 @@ def run_script(script: str, args: list[str], mode: str | None = None, seed: int 
             sys.stderr.write("(set SPORAX_FULL_TRACEBACK=1 for the full traceback)\n")
         return _failed(1)
     return 0
+
+
+def _stop_with_group() -> None:
+    """A rank of `sporax launch` leads its own process group: SIGTERM (from the launcher, or at the launcher's
+    death) ends the whole group, child processes the script started included. A script's own SIGTERM handler
+    still takes precedence."""
+    if not os.environ.get("SPORAX_PROGRESS_FILE") or os.getpgrp() != os.getpid():
+        return
+
+    def stop_group(signum: int, frame: object) -> None:
+        signal.signal(signum, signal.SIG_DFL)
+        os.killpg(os.getpgrp(), signum)
+
+    signal.signal(signal.SIGTERM, stop_group)
 
 
 def _peer_lost(e: BaseException) -> bool:
