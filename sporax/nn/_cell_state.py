@@ -24,6 +24,16 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
     __str__ = __repr__
 
 
+_EXTRA_STATE = "_extra_state"
+
+
+def _overrides(cell: Any, method: str) -> bool:
+    """Whether ``cell``'s class defines its own ``method`` (``get_extra_state``/``set_extra_state``)."""
+    from ._cell_hooks import _CellHooksMixin
+
+    return getattr(type(cell), method) is not getattr(_CellHooksMixin, method)
+
+
 class _CellStateMixin:
     """``register_buffer``, ``buffers``, ``named_buffers``, ``get_buffer``, ``state_dict``, ``load_state_dict``."""
 
@@ -99,34 +109,58 @@ class _CellStateMixin:
         for name, buf in self.__dict__.get("_buffers", {}).items():
             if buf is not None and name not in skip:
                 destination[prefix + name] = buf
+        if _overrides(self, "get_extra_state"):
+            destination[prefix + _EXTRA_STATE] = self.get_extra_state()
 
     def state_dict(self, *args: Any, destination: Any = None, prefix: str = "", keep_vars: bool = False) -> Any:
-        """Parameters and persistent buffers by structural name: a cell's own entries, then its children's."""
+        """Parameters and persistent buffers by structural name: a cell's own entries, then its children's
+        (``get_extra_state()`` under ``<prefix>_extra_state`` when a cell defines it). The hooks of
+        ``register_state_dict_pre_hook`` / ``register_state_dict_post_hook`` run around each cell's part."""
         if destination is None:
             destination = OrderedDict()
+        for hook in list(self.__dict__.get("_state_dict_pre_hooks", {}).values()):
+            hook(self, prefix, keep_vars)
         self._save_to_state_dict(destination, prefix, keep_vars)
         for name, cell in self._cells.items():
             if cell is not None:
                 cell.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
+        for hook in list(self.__dict__.get("_state_dict_hooks", {}).values()):
+            hook(self, destination, prefix, {})
         return destination
 
     def load_state_dict(self, state_dict: Any, strict: bool = True) -> _IncompatibleKeys:
         """Copy ``state_dict``'s values into the matching Parameters and buffers."""
         if not isinstance(state_dict, dict):
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+        missing: list[str] = []
+        unexpected: list[str] = []
+        error_msgs: list[str] = []
+        cells = list(self.cells_and_names())
+        for name, cell in cells:
+            for hook in list(cell.__dict__.get("_load_state_dict_pre_hooks", {}).values()):
+                hook(cell, state_dict, name + "." if name else "", {}, strict, missing, unexpected, error_msgs)
         own = self.state_dict()
-        missing = [k for k in own if k not in state_dict]
-        unexpected = [k for k in state_dict if k not in own]
+        missing += [k for k in own if k not in state_dict]
+        unexpected += [k for k in state_dict if k not in own]
+        for name, cell in cells:
+            if _overrides(cell, "set_extra_state"):
+                key = (name + "." if name else "") + _EXTRA_STATE
+                if key in state_dict:
+                    cell.set_extra_state(state_dict[key])
         for key, value in state_dict.items():
-            if key not in own:
+            if key not in own or key.endswith(_EXTRA_STATE):
                 continue
             target = own[key]
             if isinstance(target, Parameter):
                 target.set_data(value if isinstance(value, Tensor) else Tensor(value))
             else:  # buffers are updated in place
                 target.assign_value(value.asnumpy() if isinstance(value, Tensor) else value)
-        if strict and (missing or unexpected):
-            msgs = []
+        result = _IncompatibleKeys(missing, unexpected)
+        for _, cell in cells:
+            for hook in list(cell.__dict__.get("_load_state_dict_post_hooks", {}).values()):
+                hook(cell, result)
+        if strict and (missing or unexpected or error_msgs):
+            msgs = list(error_msgs)
             if unexpected:
                 msgs.insert(0, "Unexpected key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in unexpected)))
             if missing:
@@ -134,4 +168,4 @@ class _CellStateMixin:
             raise RuntimeError(
                 "Error(s) in loading state_dict for {}:\n\t{}".format(type(self).__name__, "\n\t".join(msgs))
             )
-        return _IncompatibleKeys(missing, unexpected)
+        return result

@@ -27,6 +27,7 @@ from ..common import dtype as mstype
 from ..common._compile import call_name, cell_compiles, compile_call
 from ..common.parameter import Parameter, ParameterTuple
 from ..common.tensor import Tensor
+from ._cell_hooks import _CellHooksMixin
 from ._cell_state import _CellStateMixin
 
 __all__ = ["Cell", "GraphCell"]
@@ -44,7 +45,7 @@ class _HookHandle:
         self._hooks.pop(self._key, None)
 
 
-class Cell(_CellStateMixin):
+class Cell(_CellStateMixin, _CellHooksMixin):
     """Base class of all networks and layers.
 
     Args:
@@ -73,7 +74,16 @@ class Cell(_CellStateMixin):
 
         def __getattr__(self, name: str) -> Any: ...
 
+    def __new__(cls, *args: Any, **kwargs: Any) -> Cell:
+        """MindSpore's ``Cell(*args, **kwargs)``: the arguments of a subclass's ``__init__`` are recorded in
+        ``Cell.global_cells`` (for lazy inlining) unless ``_no_auto_lazy_inline``."""
+        this = object.__new__(cls)
+        if not Cell._no_auto_lazy_inline:
+            Cell.global_cells[this] = (cls, args, kwargs)
+        return this
+
     def __init__(self, auto_prefix: bool = True, flags: dict | None = None) -> None:
+        Cell.total_instance_count += 1
         d = self.__dict__
         d["_params"] = OrderedDict()
         d["_cells"] = OrderedDict()
@@ -88,6 +98,7 @@ class Cell(_CellStateMixin):
         d["_forward_hooks"] = OrderedDict()
         d["_recompute"] = False
         d["_phase"] = "train"
+        self._init_bookkeeping()
 
     # ----------------------------------------------------------- registration
     def _check_init(self, what: str) -> None:
@@ -503,7 +514,7 @@ class Cell(_CellStateMixin):
         if not callable(hook_fn):
             raise TypeError(f"Expected a callable hook function, but got {type(hook_fn).__name__}.")
         Cell._hook_counter += 1
-        hooks = self.__dict__[table]
+        hooks = self.__dict__.setdefault(table, OrderedDict())
         hooks[Cell._hook_counter] = hook_fn
         self.__dict__.setdefault("_hook_opts", {})[Cell._hook_counter] = opts
         if prepend:
@@ -526,6 +537,8 @@ class Cell(_CellStateMixin):
         return self._run_construct(*args, **kwargs)
 
     def _run_construct(self, *args: Any, **kwargs: Any) -> Any:
+        if self._wraps_call():  # backward hooks, parameter forward hooks (sporax/nn/_cell_hooks.py)
+            return self._run_with_hooks(args, kwargs)
         if self._forward_pre_hooks:
             for key, hook in list(self._forward_pre_hooks.items()):
                 if self._hook_opts_of(key)[0]:
