@@ -20,7 +20,15 @@ from ..common.parameter import Parameter
 from ..context import get_auto_parallel_context
 from ..ops._sharding import Layout, annotate, annotate_args, check_strategy_type, semi_auto_devices
 
-__all__ = ["shard", "shard_cell", "place_parameter", "shard_optimizer_state", "optimizer_shard_size"]
+__all__ = [
+    "shard",
+    "shard_cell",
+    "place_parameter",
+    "shard_optimizer_state",
+    "optimizer_shard_size",
+    "prepare_train_step",
+    "infer_layout",
+]
 
 _log = logging.getLogger("sporax")
 
@@ -200,6 +208,32 @@ def shard_optimizer_state(optimizer: Any) -> int:
             p._stored = _spmd.place(p._stored, sharding)
             count += 1
     return count
+
+
+def prepare_train_step(train_cell: Any) -> None:
+    """What a train-step cell (``TrainOneStepCell``) sets up in semi-auto parallel: the parallel optimizer's
+    state layout, and the strategy file (``strategy_ckpt_config["save_file"]`` or ``strategy_ckpt_save_file``),
+    written when the step is compiled, as MindSpore writes it."""
+    shard_optimizer_state(train_cell.optimizer)
+    if not semi_auto_devices():
+        return
+    config = get_auto_parallel_context("strategy_ckpt_config") or {}
+    path = config.get("save_file") or get_auto_parallel_context("strategy_ckpt_save_file")
+    if path:
+        train_cell.register_forward_hook(lambda cell, _args, _out: _save_strategy(cell, path, config))
+
+
+def _save_strategy(cell: Any, path: str, config: dict) -> None:
+    from ._strategy import Layout1, layout_of_spec, write_strategy_file
+
+    n = semi_auto_devices()
+    params = cell.network.trainable_params() if config.get("only_trainable_params", True) else cell.get_parameters()
+    layouts = {}
+    for p in params:
+        spec = p.__dict__.get("_param_layout")
+        ndim = len(p.shape)
+        layouts[p.name] = layout_of_spec(spec, ndim, n) if spec is not None else Layout1([n], [-1] * ndim)
+    write_strategy_file(path, layouts)
 
 
 def annotate_tensor(x: Any, spec: Any) -> Any:

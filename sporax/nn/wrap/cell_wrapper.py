@@ -17,7 +17,7 @@ from ..._engine import is_tracer
 from ...common import dtype as mstype
 from ...common.parameter import Parameter, ParameterTuple
 from ...common.tensor import Tensor
-from ...parallel._shard import shard_optimizer_state
+from ...parallel._shard import prepare_train_step
 from ..cell import Cell
 from .grad_reducer import DistributedGradReducer
 
@@ -157,7 +157,7 @@ class TrainOneStepCell(Cell):
         self.weights_name = [p.name for p in self.weights]
         self.parallel_mode = context.get_auto_parallel_context("parallel_mode")
         self.reducer_flag, self.grad_reducer = _parallel_reducer(self.weights)
-        shard_optimizer_state(self.optimizer)  # semi-auto parallel's parallel optimizer (a no-op otherwise)
+        prepare_train_step(self)  # semi-auto parallel: the parallel optimizer, the strategy file (no-op otherwise)
 
     def construct(self, *inputs: Any) -> Any:
         loss = self.network(*inputs)

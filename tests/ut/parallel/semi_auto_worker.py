@@ -97,10 +97,15 @@ out = {}
 standalone()
 ref = MLP()
 ref_losses, _ = train(ref)
-semi()
+semi(strategy_ckpt_config={"save_file": os.path.join(DUMP, "..", "strategy.ckpt")})
 net = MLP(((1, 1), (1, N)), ((1, N), (N, 1)))
 losses, _ = train(net)
+strategy_file = {
+    k: [list(v.dev_matrix[0].dim), list(v.tensor_map[0].dim)]
+    for k, v in ms.parallel.build_searched_strategy(os.path.join(DUMP, "..", "strategy.ckpt")).items()
+}
 out["mp"] = {
+    "strategy_file": strategy_file,
     "diff": diff(weights(ref), weights(net)),
     "loss_diff": float(np.abs(np.array(ref_losses) - losses).max()),
     "w1": spec(net.w1),

@@ -39,6 +39,8 @@ def test_semi_auto_parallel_trains_as_one_device(n, tmp_path):
     mp = out["mp"]
     assert mp["diff"] < 1e-5 and mp["loss_diff"] < 1e-5
     assert mp["w1"] == [1, n] and mp["w2"] == [n, 1]
+    # strategy_ckpt_config's save_file: MindSpore's strategy file, written when the step compiled
+    assert mp["strategy_file"] == {"w1": [[1, 1, n], [-1, 0]], "w2": [[1, n, 1], [1, -1]]}
     # the only collective: the row split's partial output (16 x 4 float32) all-reduced, in the forward pass
     # TrainOneStepCell runs for the loss and in the one inside the gradient
     assert mp["comm"] == {"all-reduce": 2 * 16 * 4 * 4}
