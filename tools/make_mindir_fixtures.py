@@ -68,7 +68,16 @@ class SentimentLSTM(EX.SentimentLSTM):
         return {"ids": ids, "length": lengths}
 
 
-SPECS = {s.name: s for s in (LeNet5(), ResNet18(), SentimentLSTM())}
+class TransformerLM(getattr(EX, "TransformerLM", EX.ModelSpec)):
+    name = "transformer_lm"
+    example = "transformer_lm"
+
+    def inputs(self, rng):
+        return {"ids": rng.integers(0, 61, (2, 12)).astype(np.int32)}
+
+
+SPECS = {s.name: s for s in (LeNet5(), ResNet18(), SentimentLSTM(), TransformerLM())}
+DEFAULT = list(SPECS)  # the four models and LeNet5; the other examples by name
 for _name, _spec in getattr(EX, "SPECS", {}).items():
     SPECS.setdefault(_name, _spec)
 
@@ -133,7 +142,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--side", choices=("mindspore", "sporax"), default="mindspore")
     parser.add_argument("--check", metavar="DIR", help="MindSpore side: load sporax's exports in DIR and compare")
-    parser.add_argument("names", nargs="*", default=sorted(SPECS))
+    parser.add_argument("names", nargs="*", default=DEFAULT)
     args = parser.parse_args()
     if args.side == "sporax":
         sys.path.insert(0, ROOT)

@@ -135,6 +135,20 @@ _UNARY = {
     "expm1": "Expm1",
     "not": "LogicalNot",
     "round": "Round",
+    "erfc": "Erfc",
+    "erf_inv": "Erfinv",
+    "tan": "Tan",
+    "asin": "Asin",
+    "acos": "ACos",
+    "atan": "Atan",
+    "sinh": "Sinh",
+    "cosh": "Cosh",
+    "asinh": "Asinh",
+    "acosh": "Acosh",
+    "atanh": "Atanh",
+    "is_finite": "IsFinite",
+    "lgamma": "Lgamma",
+    "digamma": "Digamma",
 }
 _BINARY = {
     "add": "Add",
@@ -153,6 +167,7 @@ _BINARY = {
     "and": "LogicalAnd",
     "or": "LogicalOr",
     "atan2": "Atan2",
+    "rem": "Mod",
 }
 _LOG_ATTRS = {"base": -1.0, "scale": 1.0, "shift": 0.0, "cust_aicpu": "Log"}
 _IDENTITY = ("copy", "copy_p", "reduce_precision", "optimization_barrier", "stop_gradient", "sharding_constraint")
@@ -212,10 +227,18 @@ def _map_transpose(b: _Builder, e: Eqn, x: Any) -> Any:
     return b.transpose(x, e.params["permutation"])
 
 
+_REDUCE = {
+    "reduce_sum": "ReduceSum",
+    "reduce_max": "ReduceMax",
+    "reduce_min": "ReduceMin",
+    "reduce_prod": "ReduceProd",
+    "reduce_and": "ReduceAll",
+    "reduce_or": "ReduceAny",
+}
+
+
 def _map_reduce(b: _Builder, e: Eqn, x: Any) -> Any:
-    op = {"reduce_sum": "ReduceSum", "reduce_max": "ReduceMax", "reduce_min": "ReduceMin", "reduce_prod": "ReduceProd"}[
-        e.prim
-    ]
+    op = _REDUCE[e.prim]
     axes = tuple(int(a) for a in e.params["axes"])
     args = [x, axes, False] + ([False] if op == "ReduceSum" else [])
     return b.node(op, args, _out(e).shape, _out(e).dtype)
@@ -436,6 +459,10 @@ def _map_unstack(b: _Builder, e: Eqn, x: Any) -> list[Any]:
     return outs
 
 
+def _map_rev(b: _Builder, e: Eqn, x: Any) -> Any:
+    return b.node("ReverseV2", [x, tuple(int(d) for d in e.params["dimensions"])], _out(e).shape, _out(e).dtype)
+
+
 def _map_cumsum(b: _Builder, e: Eqn, x: Any) -> Any:
     return b.node("CumSum", [x, int(e.params["axis"]), False, bool(e.params["reverse"])], _out(e).shape, _out(e).dtype)
 
@@ -461,10 +488,7 @@ _MAPPINGS: dict[str, Callable[..., Any]] = {
     "expand_dims": _map_squeeze,
     "broadcast_in_dim": _map_broadcast,
     "transpose": _map_transpose,
-    "reduce_sum": _map_reduce,
-    "reduce_max": _map_reduce,
-    "reduce_min": _map_reduce,
-    "reduce_prod": _map_reduce,
+    **{k: _map_reduce for k in _REDUCE},
     "argmax": _map_argmax,
     "argmin": _map_argmax,
     "select_n": _map_select,
@@ -481,6 +505,7 @@ _MAPPINGS: dict[str, Callable[..., Any]] = {
     "cumsum": _map_cumsum,
     "split": _map_split,
     "stack": _map_stack,
+    "rev": _map_rev,
     "unstack": _map_unstack,
 }
 
