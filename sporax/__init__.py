@@ -113,7 +113,19 @@ _FROM_RUNTIME = (
     "set_cur_stream", "set_device_limit", "set_kernel_launch_capture", "set_kernel_launch_group", "set_memory",
     "set_stream_limit", "synchronize", "use_mem_pool",
 )  # fmt: skip
-_FROM_ELSEWHERE = {"Profiler": "profiler", "from_dlpack": "utils", "to_dlpack": "utils"}
+_FROM_ELSEWHERE = {"Profiler": "profiler", "from_dlpack": "utils", "to_dlpack": "utils", "reshard": "ops"}
+_FROM_ELSEWHERE.update(
+    dict.fromkeys(
+        (
+            "shard", "Layout", "set_algo_parameters", "get_algo_parameters", "reset_algo_parameters",
+            "rank_list_for_transform", "transform_checkpoint_by_rank", "transform_checkpoints",
+            "merge_pipeline_strategys", "load_segmented_checkpoints", "unified_safetensors", "parameter_broadcast",
+            "sync_pipeline_shared_parameters", "load_distributed_checkpoint", "merge_sliced_parameter",
+            "restore_group_info_list", "build_searched_strategy",
+        ),
+        "parallel",
+    )
+)  # fmt: skip
 
 
 def __getattr__(name: str):

@@ -15,6 +15,7 @@ from ..common.tensor import Tensor
 from ..context import ParallelMode  # noqa: F401  (programs import mindspore.train.model.ParallelMode)
 from ..nn.cell import Cell
 from ..nn.graph_cell import GraphCell
+from ..parallel._shard import infer_layout
 from ..parallel._utils import _get_device_num, _get_parallel_mode
 from ._loop import _ModelLoops
 from ._sink import check_columns
@@ -452,6 +453,29 @@ class Model(_ModelLoops):
         return self._predict_network(*predict_data)
 
     # ------------------------------------------------------------ build
+    def infer_train_layout(self, train_dataset: Any, dataset_sink_mode: bool = True, sink_size: int = -1) -> dict:
+        """The layout of every Parameter the train network's strategies split, in semi-auto parallel
+        (MindSpore's ``parameter_layout_dict``: ``[device_matrix, tensor_map, ...]`` by name), from one forward
+        pass on the dataset's first batch without updating anything."""
+        if _get_parallel_mode() in (ParallelMode.SEMI_AUTO_PARALLEL, ParallelMode.AUTO_PARALLEL):
+            if not validator.check_bool(dataset_sink_mode, "dataset_sink_mode"):
+                raise ValueError("Only dataset sink mode is supported for now.")
+            validator.check_is_int(sink_size, "sink_size")
+            if train_dataset.get_dataset_size() == 0:
+                raise ValueError("There is no valid data in dataset, please check dataset file firstly.")
+            if sink_size < -1 or sink_size == 0:
+                raise ValueError(
+                    "For 'infer_train_layout', the argument 'sink_size' must be -1 or positive, "
+                    f"but got sink_size {sink_size}."
+                )
+            return infer_layout(self, "train", tuple(_first_element(train_dataset)))
+        return infer_layout(self, "train", ())
+
+    def infer_predict_layout(self, *predict_data: Any, skip_backend_compile: bool = False) -> dict:
+        """The layout of every Parameter the predict network's strategies split, in semi-auto parallel, from
+        one forward pass on ``predict_data``."""
+        return infer_layout(self, "predict", predict_data)
+
     def build(
         self,
         train_dataset: Any = None,
