@@ -209,10 +209,19 @@ def _get_local_pca_mat_path(
     return local_path
 
 
+_CHECKPOINT_LOADER: dict[str, Any] = {}
+
+
+def register_checkpoint_loader(load_checkpoint: Any) -> None:
+    """``sporax.train`` gives its ``load_checkpoint`` here when it loads (boost sits below train)."""
+    _CHECKPOINT_LOADER["load"] = load_checkpoint
+
+
 def _load_weights(weight_load_dir: str, network: Any) -> np.ndarray:
     """One row per checkpoint in ``weight_load_dir``: the network's trainable weights, flattened."""
-    from ..train.serialization import load_checkpoint
-
+    load_checkpoint = _CHECKPOINT_LOADER.get("load")
+    if load_checkpoint is None:
+        raise RuntimeError("Loading the weights of DimReduce needs sporax.train (import sporax.train first).")
     names = [param.name for param in network.trainable_params()]
     rows = []
     for file in sorted(os.listdir(weight_load_dir)):

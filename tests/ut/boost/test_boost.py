@@ -499,3 +499,64 @@ def test_boost_loss_scale_groups_step():
         np.testing.assert_allclose(p.asnumpy(), w - 0.1 * g / (16.0 * grow), rtol=1e-5, atol=1e-6)
     with pytest.raises(TypeError, match="enhanced amp Cell"):
         boost.BoostTrainOneStepWithLossScaleCell(loss_net, cell.optimizer, Tensor(1.0))
+
+
+def test_autoboost_o1_end_to_end():
+    b = boost.AutoBoost("O1", {"grad_freeze": {"param_groups": 2, "total_steps": 10, "freeze_type": 0}})
+    net = ref_net()
+    opt = nn.Momentum([{"params": net.trainable_params(), "lr": 0.05}], learning_rate=0.1, momentum=0.9)
+    new_net, new_opt = b.network_auto_process_train(net, opt)
+    assert isinstance(new_net, boost.LessBN) and isinstance(new_opt, boost.FreezeOpt)
+    assert type(net.fc2).__name__ == "CommonHeadLastFN"  # fn_flag: the last Dense is normalized
+    assert len(new_opt.opts) == 2 and new_opt.opts[0].grad_centralization_flags[0]  # gc on the conv weight
+    cell = boost.BoostTrainOneStepCell(nn.WithLossCell(new_net, nn.MSELoss()), new_opt)
+    cell.set_train()
+    losses = [float(cell(Tensor(ARR["x"]), Tensor(ARR["y"])).asnumpy()) for _ in range(3)]
+    assert all(np.isfinite(losses))
+    assert isinstance(b.network_auto_process_eval(net), boost.LessBN)
+
+
+def test_autoboost_dim_reduce_end_to_end(tmp_path):
+    rng = np.random.default_rng(4)
+    net = Small()
+    n_weights = sum(int(np.prod(p.shape)) for p in net.trainable_params())
+    pca = np.linalg.qr(rng.standard_normal((n_weights, 3)))[0].T
+    np.save(tmp_path / "pca.npy", pca)
+    b = boost.AutoBoost(
+        "O0",
+        {
+            "boost": {"mode": "manual", "dim_reduce": True},
+            "dim_reduce": {"pca_mat_path": str(tmp_path / "pca.npy"), "n_components": 3, "timeout": 5},
+        },
+    )
+    _, opt = b.network_auto_process_train(net, None)
+    assert isinstance(opt, nn.SGD) and opt.dim_reduce is True
+    np.testing.assert_allclose(np.load(b.local_pca_mat_path), pca)  # rank 0 of 1 holds every row
+    cell = boost.BoostTrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), opt)
+    assert cell.enable_dim_reduce
+    x = Tensor(rng.standard_normal((6, 5)).astype(np.float32))
+    y = Tensor(rng.standard_normal((6, 3)).astype(np.float32))
+    losses = [float(cell(x, y).asnumpy()) for _ in range(4)]
+    assert losses[-1] < losses[0]
+    assert b.network_auto_process_eval(net) is net
+
+
+def test_pca_of_saved_weights(tmp_path):
+    import sporax.train  # noqa: F401  (registers the checkpoint loader boost uses)
+    from sporax.boost.base import _compute_pca_mat, _load_weights
+
+    net = Small()
+    for i in range(4):
+        for p in net.trainable_params():
+            p.set_data(
+                Tensor(np.full(p.shape, float(i) + 0.1 * np.arange(int(np.prod(p.shape))).reshape(p.shape), np.float32))
+            )
+        ms.save_checkpoint(net, str(tmp_path / f"w{i}.ckpt"))
+    data = _load_weights(str(tmp_path), net)
+    assert data.shape == (4, sum(int(np.prod(p.shape)) for p in net.trainable_params()))
+    comp = _compute_pca_mat(data.copy(), 1, randomized=False)
+    centered = data - data.mean(0)
+    u, s, vt = np.linalg.svd(centered, full_matrices=False)
+    np.testing.assert_allclose(np.abs(comp[0]), np.abs(vt[0]), rtol=1e-4, atol=1e-5)
+    with pytest.raises(ValueError, match="less than: n_component"):
+        _compute_pca_mat(data, 9)
