@@ -320,6 +320,55 @@ def _convert_reference() -> dict:
     return out
 
 
+LANDSCAPE = {"landscape_size": 4, "unit": "epoch", "num_samples": 8,
+             "create_landscape": {"train": True, "result": False}, "intervals": [[1, 2, 3]]}  # fmt: skip
+
+
+def _landscape_reference() -> dict:
+    """SummaryCollector's landscape checkpoints and SummaryLandscape's PCA landscape (3 epochs of a Dense)."""
+    import tempfile
+
+    import mindspore as ms
+    import mindspore.dataset as ds
+    from mindspore import nn
+    from mindspore.train import Model, SummaryCollector, SummaryLandscape
+
+    d = tempfile.mkdtemp()
+    x, y, vx, vy = fit_eval_data()
+
+    def make():
+        net = nn.Dense(3, 2)
+        ms.load_checkpoint(str(FIT_CKPT), net)
+        return net
+
+    net = make()
+    train = ds.NumpySlicesDataset({"x": x, "y": y}, shuffle=False).batch(4)
+    collector = SummaryCollector(d, collect_specified_data={"collect_landscape": LANDSCAPE})
+    Model(net, nn.MSELoss(), nn.SGD(net.trainable_params(), 0.1)).train(3, train, callbacks=[collector],
+                                                                        dataset_sink_mode=False)  # fmt: skip
+    out: dict = {"ckpt_dir": sorted(os.listdir(os.path.join(d, "ckpt_dir")))}
+    with open(os.path.join(d, "ckpt_dir", "train_metadata.json"), encoding="utf-8") as f:
+        meta = json.load(f)
+    meta["model_params_file_map"] = {k: os.path.basename(v) for k, v in meta["model_params_file_map"].items()}
+    out["metadata"] = meta
+
+    def callback_fn():
+        network = make()
+        valid = ds.NumpySlicesDataset({"x": vx, "y": vy}, shuffle=False).batch(2)
+        return Model(network, nn.MSELoss()), network, valid, {"Loss": nn.Loss()}
+
+    land = SummaryLandscape(d)
+    land._epoch_group = meta["epoch_group"]
+    with open(os.path.join(d, "ckpt_dir", "train_metadata.json"), encoding="utf-8") as f:
+        land._model_params_file_map = json.load(f)["model_params_file_map"]
+    result = land._create_landscape_by_pca([1, 2, 3], 0.2, LANDSCAPE["landscape_size"], callback_fn=callback_fn)
+    p = result.landscape_points
+    out["pca"] = {"x": p.x[0].tolist(), "y": p.y[:, 0].tolist(), "z": np.asarray(p.z).tolist(),
+                  "path": [result.path_points.x.tolist(), result.path_points.y.tolist(), result.path_points.z.tolist()],
+                  "convergence": [float(result.convergence_point.z[0])]}  # fmt: skip
+    return out
+
+
 def train_main() -> None:
     """Model.fit's evaluation figures and SummaryRecord's file names under MindSpore 2.10."""
     import tempfile
@@ -367,6 +416,7 @@ def train_main() -> None:
     summary["prefix_suffix"] = _summary_names(d)
     ref["summary_files"] = summary
     ref["convert"] = _convert_reference()
+    ref["landscape"] = _landscape_reference()
     TRAIN_OUT.write_text(json.dumps(ref, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"wrote {TRAIN_OUT}")
 

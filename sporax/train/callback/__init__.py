@@ -8,6 +8,7 @@ from ._checkpoint import CheckpointConfig, ModelCheckpoint, _CheckpointManager, 
 from ._early_stop import EarlyStopping
 from ._flops_collector import FlopsUtilizationCollector
 from ._history import History
+from ._landscape import SummaryLandscape
 from ._lambda_callback import LambdaCallback
 from ._loss_monitor import LossMonitor
 from ._lr_scheduler_callback import LearningRateScheduler
@@ -36,4 +37,5 @@ __all__ = [
     "ProgressBar",
     "FlopsUtilizationCollector",
     "TrainFaultTolerance",
+    "SummaryLandscape",
 ]

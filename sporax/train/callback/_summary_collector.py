@@ -13,6 +13,7 @@ from ..._checkparam import check_greater_than_zero, check_value_type
 from .._utils import make_directory
 from ..summary.summary_record import SummaryRecord
 from ._callback import Callback
+from ._landscape import LandscapeCollection, check_collect_landscape
 
 _log = logging.getLogger("sporax")
 
@@ -98,6 +99,12 @@ class SummaryCollector(Callback):
         self._export_options = export_options
         check_value_type("keep_default_action", keep_default_action, bool)
         self._collect_specified_data = self._process_specified_data(collect_specified_data, keep_default_action)
+        landscape = self._collect_specified_data.get("collect_landscape")
+        self._landscape = None
+        if landscape:
+            defaults = self._DEFAULT_SPECIFIED_DATA["collect_landscape"]
+            check_collect_landscape(landscape, type(self).__name__, defaults)
+            self._landscape = LandscapeCollection(self._summary_dir, dict(defaults, **landscape))
         self._custom_lineage_data = self._process_custom_lineage_data(custom_lineage_data)
         self._temp_optimizer = None
         self._is_parse_loss_success = True
@@ -188,6 +195,8 @@ class SummaryCollector(Callback):
         """Collect at the first step and every `collect_freq` steps (non-sink mode)."""
         self._ensure_record()
         cb_params = run_context.original_args()
+        if self._landscape is not None:
+            self._landscape.maybe_save(cb_params, "step")
         if cb_params.get("mode", "train") != "train" or self._dataset_sink_mode:
             return
         self._collect(cb_params, cb_params.cur_step_num)
@@ -200,6 +209,8 @@ class SummaryCollector(Callback):
             if self._dataset_sink_mode:
                 self._collect(cb_params, cb_params.cur_epoch_num)
             self._collect_eval_metrics(cb_params, cb_params.cur_step_num)
+        if self._landscape is not None:
+            self._landscape.maybe_save(cb_params, "epoch")
         self._record.flush()
 
     def end(self, run_context):
@@ -211,6 +222,8 @@ class SummaryCollector(Callback):
         self._record.set_mode("eval")
         self._record.record(step=int(cb_params.get("cur_step_num", 0) or 0))
         self._record.flush()
+        if self._landscape is not None and cb_params.get("mode", "train") == "train":
+            self._landscape.save_metadata(cb_params.batch_num)
 
     # ------------------------------------------------------------------ collection
     def _collect(self, cb_params, current):

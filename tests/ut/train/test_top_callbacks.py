@@ -142,3 +142,67 @@ def test_train_fault_tolerance_saves_on_failure(tmp_path):
     with pytest.raises(RuntimeError, match="device lost"):
         model.train(1, _data(16), callbacks=[tft, Fail()], dataset_sink_mode=False)
     assert calls == [(3, {"__exception_save__": True})]
+
+
+LANDSCAPE = {"landscape_size": 4, "unit": "epoch", "num_samples": 8,
+             "create_landscape": {"train": True, "result": False}, "intervals": [[1, 2, 3]]}  # fmt: skip
+
+
+def test_summary_collector_landscape_and_summary_landscape(tmp_path):
+    """SummaryCollector keeps the weights of the intervals (MindSpore's ckpt_dir layout and metadata);
+    SummaryLandscape's PCA landscape (grid, loss path, convergence point) equals MindSpore 2.10's."""
+    from sporax.train import SummaryCollector, SummaryLandscape
+    from sporax.train.summary import _event
+
+    ref = json.loads((Path(__file__).parent / "fixtures" / "top_train_reference.json").read_text())["landscape"]
+    fix = Path(__file__).parent / "fixtures" / "fit_eval_net.ckpt"
+    rng = np.random.RandomState(0)
+    x, y = rng.randn(10, 3).astype(np.float32), rng.randn(10, 2).astype(np.float32)
+    vx, vy = rng.randn(7, 3).astype(np.float32), rng.randn(7, 2).astype(np.float32)
+
+    def make():
+        net = nn.Dense(3, 2)
+        ms.load_checkpoint(str(fix), net)
+        return net
+
+    d = str(tmp_path / "s")
+    net = make()
+    train = ds.NumpySlicesDataset({"x": x, "y": y}, shuffle=False).batch(4)
+    collector = SummaryCollector(d, collect_specified_data={"collect_landscape": LANDSCAPE})
+    Model(net, nn.MSELoss(), nn.SGD(net.trainable_params(), 0.1)).train(
+        3, train, callbacks=[collector], dataset_sink_mode=False
+    )
+    assert sorted(os.listdir(os.path.join(d, "ckpt_dir"))) == ref["ckpt_dir"]
+    meta = json.loads(Path(d, "ckpt_dir", "train_metadata.json").read_text())
+    meta["model_params_file_map"] = {k: os.path.basename(v) for k, v in meta["model_params_file_map"].items()}
+    assert meta == ref["metadata"]
+
+    def callback_fn():
+        network = make()
+        valid = ds.NumpySlicesDataset({"x": vx, "y": vy}, shuffle=False).batch(2)
+        return Model(network, nn.MSELoss()), network, valid, {"Loss": nn.Loss()}
+
+    land = SummaryLandscape(d)
+    with pytest.raises(ValueError, match='"device_ids" should be between 0 and 7, but got 9'):
+        land.gen_landscapes_with_multi_process(callback_fn, device_ids=[9])
+    out = str(tmp_path / "out")
+    land.gen_landscapes_with_multi_process(callback_fn, device_ids=[0], output=out)
+    (path,) = [os.path.join(out, f) for f in os.listdir(out) if f.endswith("_landscape")]
+    values = {v["tag"]: v for e in _event.read_events(path) for v in e.get("values", [])}
+    pca = ref["pca"]
+    for key in ("x", "y", "z", "convergence"):
+        got = values[f"landscape_[1, 3]/{key}"]["value"]
+        want = np.asarray(pca[key]) if key != "convergence" else np.asarray([0.0, 0.0, pca[key][0]])
+        np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-6)
+    np.testing.assert_allclose(values["landscape_[1, 3]/path"]["value"], pca["path"], rtol=2e-5, atol=2e-6)
+    # the training result along random directions: at the grid's centre the loss of the final weights
+    out2 = str(tmp_path / "out2")
+    override = {"create_landscape": {"train": False, "result": True}, "landscape_size": 5}
+    land.gen_landscapes_with_multi_process(callback_fn, collect_landscape=override, device_ids=[0], output=out2)
+    (path,) = [os.path.join(out2, f) for f in os.listdir(out2) if f.endswith("_landscape")]
+    values = {v["tag"]: v for e in _event.read_events(path) for v in e.get("values", [])}
+    z = values["landscape_[3]/z"]["value"]
+    assert z.shape == (5, 5)
+    np.testing.assert_allclose(z[2][2], pca["convergence"][0], rtol=2e-5)
+    land.clean_ckpt()
+    assert not os.path.exists(os.path.join(d, "ckpt_dir"))
