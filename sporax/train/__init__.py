@@ -17,6 +17,7 @@ from .callback import (
     ReduceLROnPlateau,
     RunContext,
     SummaryCollector,
+    SummaryLandscape,
     TimeMonitor,
     TrainFaultTolerance,
 )
