@@ -131,7 +131,27 @@ class TransformerLM(ModelSpec):
         return as_numpy({"logits": net(ms.Tensor(inputs["ids"])), "short_logits": net(ms.Tensor(inputs["short_ids"]))})
 
 
-SPECS = {s.name: s for s in (ResNet18(), SentimentLSTM(), TransformerLM())}
+class DCGAN(ModelSpec):
+    name = "dcgan"
+    example = "dcgan_mnist"
+
+    def build(self, mod):
+        return mod.GAN(nz=8, ngf=4, ndf=4)
+
+    def inputs(self, rng):
+        return {
+            "latent": rng.standard_normal((3, 8, 1, 1)).astype(np.float32),
+            "image": np.tanh(rng.standard_normal((3, 1, 28, 28))).astype(np.float32),
+        }
+
+    def run(self, net, inputs):
+        import mindspore as ms
+
+        fake, score = net(ms.Tensor(inputs["latent"]), ms.Tensor(inputs["image"]))
+        return as_numpy({"generated": fake, "score": score, "score_generated": net.discriminator(fake)})
+
+
+SPECS = {s.name: s for s in (ResNet18(), SentimentLSTM(), TransformerLM(), DCGAN())}
 
 
 def model_dir(name: str) -> str:

@@ -13,6 +13,7 @@ from sporax import compat
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 MODELS = {
+    "dcgan": ["generated", "score", "score_generated"],
     "resnet18": ["logits"],
     "sentiment_lstm": ["c", "h", "logits", "lstm_output"],
     "transformer_lm": ["logits", "short_logits"],
