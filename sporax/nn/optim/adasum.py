@@ -102,15 +102,8 @@ def _groups() -> AdaSumGroups:
     return AdaSumGroups(_get_global_rank(), _DEVICE_NUMBER, (_get_device_num() // stages) // _DEVICE_NUMBER)
 
 
-class AdaSumByGradWrapCell(Cell):
-    """Combine the gradients across the groups by AdaSum, then apply ``optimizer`` (not in stand-alone mode).
-
-    Args:
-        optimizer (Optimizer): the optimizer (its parameters are the ones updated).
-
-    Inputs:
-        - **grads** (tuple[Tensor]) - the gradients of the optimizer's parameters.
-    """
+class _AdaSumWrapCell(Cell):
+    """The optimizer, its parameters and the AdaSum groups (not in stand-alone mode)."""
 
     def __init__(self, optimizer: Optimizer) -> None:
         super().__init__(auto_prefix=False)
@@ -122,11 +115,22 @@ class AdaSumByGradWrapCell(Cell):
         self.adasum = _groups()
         self.sync_tensor = Parameter(Tensor(0, dtype=mstype.int32), name="sync_tensor")
 
+
+class AdaSumByGradWrapCell(_AdaSumWrapCell):
+    """Combine the gradients across the groups by AdaSum, then apply ``optimizer`` (not in stand-alone mode).
+
+    Args:
+        optimizer (Optimizer): the optimizer (its parameters are the ones updated).
+
+    Inputs:
+        - **grads** (tuple[Tensor]) - the gradients of the optimizer's parameters.
+    """
+
     def construct(self, grads: Any) -> Any:
         return self.optimizer(tuple(self.adasum.combine(g, scaled=True) for g in grads))
 
 
-class AdaSumByDeltaWeightWrapCell(Cell):
+class AdaSumByDeltaWeightWrapCell(_AdaSumWrapCell):
     """Apply ``optimizer`` locally, then combine the weight updates across the groups by AdaSum: each
     Parameter becomes ``old - AdaSum(old - new)`` (not in stand-alone mode).
 
@@ -141,14 +145,7 @@ class AdaSumByDeltaWeightWrapCell(Cell):
     """
 
     def __init__(self, optimizer: Optimizer) -> None:
-        super().__init__(auto_prefix=False)
-        _parallel_check()
-        self.optimizer = optimizer
-        validator.check_value_type("optimizer", optimizer, (Optimizer,))
-        self.parameters = optimizer.parameters
-        self.grad_clone = ParameterTuple(self.parameters)
-        self.adasum = _groups()
-        self.sync_tensor = Parameter(Tensor(0, dtype=mstype.int32), name="sync_tensor")
+        super().__init__(optimizer)
         self.scale = Tensor(1.0, dtype=mstype.float32)
 
     def construct(self, grads: Any) -> Any:

@@ -158,3 +158,57 @@ def test_thor_errors_and_convert_utils():
     assert loss1 < loss0
     plain = Model(MLP(), nn.MSELoss(), nn.Momentum(net.trainable_params(), 0.1, 0.9))
     assert ConvertModelUtils.convert_to_thor_model(plain, net, optimizer=plain._optimizer) is plain
+
+
+class ConvEmbNet(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(5, 4)
+        self.conv = nn.Conv2d(1, 2, 3, pad_mode="same", has_bias=False)
+        self.norm = nn.LayerNorm((2,), begin_norm_axis=-1, begin_params_axis=-1)
+        self.flatten = nn.Flatten()
+        self.fc = nn.Dense(2 * 4 * 4, 2)
+
+    def construct(self, ids):
+        x = self.emb(ids).reshape(ids.shape[0], 1, 4, 4)  # 4 ids of 4 features: a 4x4 image
+        x = self.conv(x)
+        x = self.norm(x.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2)
+        return self.fc(self.flatten(x))
+
+
+def test_thor_conv_embedding_layernorm_updates_against_numpy():
+    net = ConvEmbNet()
+    lr, damp, bs = 0.1, 0.02, 2
+    opt = nn.thor(net, Tensor(np.full(3, lr, np.float32)), Tensor(np.full(3, damp, np.float32)), 0.9, batch_size=bs)
+    assert isinstance(net.conv, nn.Conv2dThor) and isinstance(net.emb, nn.EmbeddingThor)
+    assert opt.layer_types == [3, 1, 4, 4, 2, -1]  # Embedding, Conv, LayerNorm x2, FC, Other (bias)
+    loss_net = nn.WithLossCell(net, nn.MSELoss())
+    ids = Tensor(np.array([[0, 1, 2, 1], [3, 4, 4, 0]], np.int32))
+    y = Tensor(np.ones((2, 2), np.float32))
+    params = net.trainable_params()
+    before = [p.asnumpy().astype(np.float64) for p in params]
+    grads = [g.asnumpy().astype(np.float64) for g in ms.grad(loss_net, None, params)(ids, y)]
+    _ThorTrainOneStepCell(loss_net, opt)(ids, y)
+    sd = np.sqrt(damp)
+    # embedding rows: 1 / (counts / batch + sqrt(damping)), then G_inv
+    counts = net.emb.matrix_a.asnumpy().astype(np.float64)
+    g_emb = net.emb.matrix_g.asnumpy().astype(np.float64)
+    g_inv = np.linalg.inv(g_emb * bs * bs + sd * np.eye(4))
+    want_emb = ((1 / (counts / bs + sd))[:, None] * grads[0]) @ g_inv
+    np.testing.assert_allclose(before[0] - params[0].asnumpy(), lr * want_emb, rtol=2e-3, atol=1e-6)
+    # convolution: damping and features scaled by the spatial normalizers
+    an = float(net.conv.a_normalizer.asnumpy()[0])
+    gn = float(net.conv.g_normalizer.asnumpy()[0])
+    a = net.conv.matrix_a_cov.asnumpy().astype(np.float64)
+    g = net.conv.matrix_g_cov.asnumpy().astype(np.float64)
+    f = np.sqrt(1 / an)
+    a_inv = np.linalg.inv(a + np.sqrt(damp / an) * np.eye(len(a))) * f
+    g_inv = np.linalg.inv(g * bs * bs + np.sqrt(damp / gn) * np.eye(len(g))) * f
+    want_conv = (g_inv @ grads[1].reshape(2, -1) @ a_inv).reshape(grads[1].shape)
+    np.testing.assert_allclose(before[1] - params[1].asnumpy(), lr * want_conv, rtol=2e-3, atol=1e-6)
+    # LayerNorm's gamma and beta: g / (g^2 / batch + sqrt(damping))
+    for i in (2, 3):
+        want = grads[i] / (grads[i] ** 2 / bs + sd)
+        np.testing.assert_allclose(before[i] - params[i].asnumpy(), lr * want, rtol=2e-3, atol=1e-6)
+    # the bias is plain momentum SGD
+    np.testing.assert_allclose(before[5] - params[5].asnumpy(), lr * grads[5], rtol=1e-4, atol=1e-7)
