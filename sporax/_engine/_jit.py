@@ -30,7 +30,7 @@ from typing import Any
 import jax
 import numpy as np
 
-from . import _autograph, _checks, _mesh, _progress, _state
+from . import _autograph, _checks, _mesh, _progress, _spmd, _state
 from ._errors import TRACE_ERRORS
 
 _log = logging.getLogger("sporax")
@@ -398,9 +398,10 @@ class StatefulJit:
 
 
 def _inputs(entry: _Entry, donated: list[Any], kept: list[Any], dyn: list[Any]) -> tuple[list, list, list]:
-    """The compiled program's arguments; for a data-parallel one, as this rank's parts of mesh arrays."""
+    """The compiled program's arguments; for a data-parallel one, as this rank's parts of mesh arrays; in
+    semi-auto parallel across processes with per-rank batches, the inputs as parts of one batch (_spmd)."""
     if not entry.data_parallel:
-        return donated, kept, dyn
+        return donated, kept, _spmd.global_inputs(dyn)
     g = _mesh.to_global
     return [g(a) for a in donated], [g(a) for a in kept], [g(a) for a in dyn]
 

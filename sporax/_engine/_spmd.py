@@ -40,6 +40,8 @@ __all__ = [
     "place",
     "comm_bytes",
     "gather_local",
+    "register_batch_policy",
+    "global_inputs",
 ]
 
 _meshes: dict[tuple, Mesh] = {}
@@ -133,6 +135,33 @@ def place(x: Any, sharding: NamedSharding) -> Any:
         return jax.device_put(x, sharding)
     x = np.asarray(x)
     return jax.make_array_from_callback(x.shape, sharding, lambda idx: x[idx])
+
+
+_batch_policy: list[Any] = [None]  # () -> devices a step's inputs are split over (0: not split); see below
+
+
+def register_batch_policy(fn: Any) -> None:
+    """``fn()``: over how many devices the inputs of a compiled step are one batch split along dimension 0,
+    each process giving its part (0: every process gives the whole inputs). ``sporax.ops._sharding``
+    registers MindSpore's rule (semi-auto parallel with ``full_batch=False``)."""
+    _batch_policy[0] = fn
+
+
+def global_inputs(xs: list[Any]) -> list[Any]:
+    """Across processes, with per-rank batches: each process's step inputs as its part of one batch split
+    along dimension 0 over the mesh (rank order); the inputs themselves otherwise (and in one process)."""
+    if jax.process_count() == 1 or _batch_policy[0] is None:
+        return xs
+    n = _batch_policy[0]()
+    if not n:
+        return xs
+    sharding = NamedSharding(mesh((n,), ("batch",)), PartitionSpec("batch"))
+    return [
+        jax.make_array_from_process_local_data(sharding, np.asarray(x))
+        if np.ndim(x) >= 1 and getattr(x, "is_fully_addressable", True)
+        else x
+        for x in xs
+    ]
 
 
 def gather_local(x: Any) -> Any:

@@ -131,6 +131,19 @@ def semi_auto_devices() -> int:
     return n if n > 1 else _spmd.device_count()
 
 
+def _per_rank_batches() -> int:
+    """MindSpore's input rule of semi-auto parallel: with ``full_batch=False`` (its default) and the
+    ``"data_parallel"`` dataset strategy, each rank feeds its own part of the batch (its dataset shard); the
+    devices the batch is split over, 0 otherwise."""
+    n = semi_auto_devices()
+    if not n or get_auto_parallel_context("full_batch"):
+        return 0
+    return n if get_auto_parallel_context("dataset_strategy") == "data_parallel" else 0
+
+
+_spmd.register_batch_policy(_per_rank_batches)
+
+
 def _sharding(spec: Any, ndim: int, n: int) -> Any:
     if isinstance(spec, Layout):
         return spec.sharding()

@@ -1,7 +1,8 @@
 """Semi-auto parallel across processes: run by tests/st/test_semi_auto_processes.py under `sporax launch -n 2`
 (each process one CPU device, the mesh spanning both) and as one stand-alone process. A column- then
-row-split MLP trains 3 steps with Momentum, then the same with Adam and the parallel optimizer; rank 0 (or
-the single process) saves the whole weights, gathered from the ranks."""
+row-split MLP trains 3 steps with Momentum (every rank feeding the whole batch, full_batch=True; then each
+rank its part of it, MindSpore's default), then with Adam and the parallel optimizer; rank 0 (or the single
+process) saves the whole weights, gathered from the ranks."""
 
 import os
 import sys
@@ -33,21 +34,28 @@ class MLP(nn.Cell):
         return self.mm2(ops.relu(self.mm1(x, self.w1)), self.w2)
 
 
-def train(opt_cls, **ctx):
+def train(opt_cls, full_batch, **ctx):
+    """With full_batch every rank feeds the whole batch; without (MindSpore's default) each rank feeds its
+    part, rank r rows [r * 16 / n, (r + 1) * 16 / n) (its dataset shard)."""
     ms.reset_auto_parallel_context()
     if n > 1:
-        ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", device_num=n, **ctx)
+        ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", device_num=n, full_batch=full_batch, **ctx)
     net = MLP(n)
-    opt = (
-        opt_cls(net.trainable_params(), 0.05, 0.9) if opt_cls is nn.Momentum else opt_cls(net.trainable_params(), 0.01)
-    )
+    params = net.trainable_params()
+    opt = opt_cls(params, 0.05, 0.9) if opt_cls is nn.Momentum else opt_cls(params, 0.01)
     step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), opt)
+    rows = slice(None) if full_batch else slice(get_rank() * 16 // n, (get_rank() + 1) * 16 // n)
     for _ in range(3):
-        step(Tensor(X), Tensor(Y))
-    return {f"{opt_cls.__name__}_{p.name}": np.asarray(_spmd.gather_local(p._stored)) for p in net.trainable_params()}
+        step(Tensor(X[rows]), Tensor(Y[rows]))
+    name = f"{opt_cls.__name__}_{'full' if full_batch else 'part'}"
+    return {f"{name}_{p.name}": np.asarray(_spmd.gather_local(p._stored)) for p in params}
 
 
-weights = {**train(nn.Momentum), **train(nn.Adam, enable_parallel_optimizer=True)}
+weights = {
+    **train(nn.Momentum, True),
+    **train(nn.Momentum, False),
+    **train(nn.Adam, False, enable_parallel_optimizer=True),
+}
 if get_rank() == 0:
     np.savez(os.path.join(OUT, f"semi_{n}.npz"), **weights)
 print("done", get_rank(), flush=True)
