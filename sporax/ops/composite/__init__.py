@@ -7,6 +7,7 @@ from ._higher_order import derivative, jet, linearize
 from ._multitype import HyperMap, Map, MultitypeFuncGraph, Partial, partial
 from ._graph_helpers import (  # noqa: F401  (MindSpore's composite helpers; only the _-names go to ops)
     _Grad,
+    _Vmap,
     _ones_like_for_grad,
     add_flags,
     augassign_add,

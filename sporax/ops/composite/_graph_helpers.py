@@ -36,6 +36,7 @@ __all__ = [
     "env_get",
     "recompute_block",
     "_Grad",
+    "_Vmap",
     "_ones_like_for_grad",
 ]
 
@@ -229,3 +230,12 @@ class _Grad(GradOperation):
         w = weights if self.get_by_list else None
         make = value_and_grad if self.get_value else grad
         return make(fn, position, w, self.has_aux, self.return_ids, self.sens_param)
+
+
+class _Vmap:
+    """MindSpore's vmap operation object: ``_Vmap()(fn, in_axes=0, out_axes=0)`` is :func:`ops.vmap`."""
+
+    def __call__(self, fn: Any, in_axes: Any = 0, out_axes: Any = 0) -> Any:
+        from ._vmap import vmap
+
+        return vmap(fn, in_axes, out_axes)

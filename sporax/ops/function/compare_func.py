@@ -66,7 +66,16 @@ def _cmp(kernel: Any, name: str) -> Any:
 
 equal = eq = tensor_eq = _cmp(jnp.equal, "equal")
 not_equal = ne = tensor_ne = _cmp(jnp.not_equal, "not_equal")
-less = lt = _cmp(jnp.less, "less")
+_less = _cmp(jnp.less, "less")
+
+
+def less(*args: Any, **kwargs: Any) -> Tensor:
+    """``input < other`` element-wise with broadcasting, a Bool tensor (``less(input, other)``; MindSpore 2.10
+    dispatches its arguments, hence the ``*args, **kwargs`` signature)."""
+    return _less(*args, **kwargs)
+
+
+lt = less
 less_equal = le = tensor_le = _cmp(jnp.less_equal, "less_equal")
 greater = gt = tensor_gt = _cmp(jnp.greater, "greater")
 greater_equal = ge = tensor_ge = _cmp(jnp.greater_equal, "greater_equal")

@@ -9,10 +9,13 @@ from typing import Any
 import numpy as np
 
 from ..._engine import jnp
+from ...common import dtype as mstype
+from ...common.parameter import Parameter
 from ...common.tensor import Tensor
 from .._utils import as_tensor_array, check_axis, wrap
+from ._array_utils import _check_index
 
-__all__ = ["inplace_add", "inplace_sub", "inplace_update", "inplace_index_add"]
+__all__ = ["inplace_add", "inplace_sub", "inplace_update", "inplace_index_add", "index_add"]
 
 
 def _rows(indices: Any, x: Any, v: Any, op: str) -> Any:
@@ -63,6 +66,43 @@ def index_add_into(var: Any, indices: Any, updates: Any, axis: int, op: str) -> 
         )
     moved = jnp.moveaxis(a, ax, 0).at[idx].add(jnp.moveaxis(u, ax, 0))
     return jnp.moveaxis(moved, 0, ax)
+
+
+def index_add(x: Any, indices: Any, y: Any, axis: int, use_lock: bool = True, check_index_bound: bool = True) -> Tensor:
+    """``x`` with the slices of ``y`` added at ``indices`` (Int32) along ``axis``, repeated indices adding up
+    (MindSpore's IndexAdd). A Parameter ``x`` is updated in place; the result is a new Tensor either way.
+    ``use_lock`` (an Ascend atomic-add switch) changes nothing here; with ``check_index_bound`` an index
+    outside ``x`` raises MindSpore's RuntimeError."""
+    a = as_tensor_array(x) if isinstance(x, Tensor) else None
+    if a is None:
+        raise TypeError(
+            f"For 'IndexAdd', the 1th input input_x can not be implicitly converted. Its type is "
+            f"{type(x).__name__}. Only support Tensor or Scalar."
+        )
+    idx, u = as_tensor_array(indices), as_tensor_array(y)
+    if idx.dtype != np.int32:
+        raise TypeError(
+            "For primitive[IndexAdd], the input argument[indices type] must be a type of {Tensor[Int32]}, "
+            f"but got Tensor[{mstype.from_np(idx.dtype)}]."
+        )
+    n = a.ndim
+    if not isinstance(axis, int) or isinstance(axis, bool) or not -n <= axis < n:
+        raise ValueError(f"For primitive[IndexAdd], the axis must be in ({-n - 1},{n}), but got {axis}.")
+    ax = axis % n
+    for d in range(n):
+        if d != ax and d < u.ndim and u.shape[d] != a.shape[d]:
+            raise ValueError(
+                f"For primitive[IndexAdd], the attribute[x dim] must be equal to {u.shape[d]}, but got {a.shape[d]}."
+            )
+    if check_index_bound:
+        _check_index(
+            idx, 0, a.shape[ax],
+            lambda b: f"For 'IndexAdd', the indices are out of range with input_shape: {list(a.shape)} (index {b}).",
+        )  # fmt: skip
+    out = index_add_into(a, idx, u, ax, "IndexAdd")
+    if isinstance(x, Parameter):
+        x.set_data(wrap(out))
+    return wrap(out)
 
 
 def inplace_index_add(var: Any, indices: Any, updates: Any, axis: int) -> Tensor:

@@ -13,7 +13,7 @@ from ..function import activation_func as AF
 from ..function import nn_func as NF
 from ._primitive import Primitive
 
-__all__ = ["Gelu", "FastGelu", "HShrink", "SoftShrink", "Softsign", "LogSoftmaxExt"]
+__all__ = ["Gelu", "FastGelu", "HShrink", "SoftShrink", "Softsign", "LogSoftmaxExt", "GLU"]
 
 
 class Gelu(Primitive):
@@ -86,3 +86,22 @@ class LogSoftmaxExt(Primitive):
         if dim is None:
             dim = legacy_softmax_dim(input.ndim)
         return NF.log_softmax(input, dim)
+
+
+class GLU(Primitive):
+    """``GLU(axis=-1)(x)``: the gated linear unit ``a * sigmoid(b)`` of the two halves of ``x`` along ``axis``
+    (:func:`ops.glu`)."""
+
+    def __init__(self, axis: int = -1) -> None:
+        super().__init__()
+        validator.check_value_type("axis", axis, [int], self.name)
+        self.add_prim_attr("axis", axis)
+        self.axis = axis
+
+    def __call__(self, x: Any) -> Any:
+        shape = getattr(x, "shape", ())
+        if shape and -len(shape) <= self.axis < len(shape) and shape[self.axis] % 2:
+            raise RuntimeError(
+                f"For GLU, halving dimension must be even, but dimension {self.axis} is size {shape[self.axis]}."
+            )
+        return AF.glu(x, self.axis)

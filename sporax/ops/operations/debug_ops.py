@@ -144,10 +144,13 @@ class UpdateState(Primitive):
 
 
 class Partial(Primitive):
-    """``Partial()(func, *args)``: the primitive form of :func:`ops.partial`."""
+    """``Partial()(func, *args)``: the primitive form of :func:`ops.function.partial` (``ops.partial`` and
+    ``F.partial`` are an instance, as in MindSpore)."""
 
-    def __call__(self, func: Any, *args: Any) -> Any:
-        return D.partial(func, *args)
+    def __call__(self, *args: Any) -> Any:
+        if not args:
+            raise TypeError("For 'Partial', the 'func' is required.")
+        return D.partial(*args)
 
 
 class WhileLoop(Primitive):
@@ -169,3 +172,6 @@ class Scan(Primitive):
 
     def __call__(self, loop_func: Any, init: Any, xs: Any, length: Any = None, unroll: Any = True) -> Any:
         return D.scan(loop_func, init, xs, length, unroll)
+
+
+PARTIAL = Partial()  # MindSpore's ops.partial and F.partial: an instance of the primitive

@@ -18,10 +18,12 @@ from ..._engine import jnp
 from .._utils import as_tensor_array, wrap
 from ..function import _image_func as IF
 from ..function import _resize_func as RF
+from ..function import _scale_translate_func as STF
 from ..function import nn_func as NF
 from ._primitive import Primitive
 
 __all__ = [
+    "ScaleAndTranslate",
     "MirrorPad",
     "PadV3",
     "ResizeBilinearV2",
@@ -599,3 +601,31 @@ class FractionalAvgPool(FractionalMaxPool):
     """TF's fractional average pooling (see ``FractionalMaxPool``)."""
 
     _kind = "avg"
+
+
+class ScaleAndTranslate(Primitive):
+    """``ScaleAndTranslate(kernel_type="lanczos3", antialias=True)(images, size, scale, translation)``: the
+    NHWC ``images`` resampled to ``size`` (Int32 ``(2,)``) with the sampling grid scaled by ``scale`` and
+    shifted by ``translation`` (Float32 ``(2,)``) through the kernel (antialiased when downscaling); Float32."""
+
+    def __init__(self, kernel_type: str = "lanczos3", antialias: bool = True) -> None:
+        super().__init__()
+        if not isinstance(kernel_type, str) or kernel_type not in STF.KERNEL_TYPES:
+            raise ValueError(
+                f"For '{self.name}', the 'kernel_type' must be str and must be in '{list(STF.KERNEL_TYPES)}', "
+                f"but got '{kernel_type}'."
+            )
+        check_value_type("antialias", antialias, [bool], self.name)
+        self.add_prim_attr("kernel_type", kernel_type)
+        self.add_prim_attr("antialias", antialias)
+        self.kernel_type, self.antialias = kernel_type, antialias
+
+    def __call__(self, images: Any, size: Any, scale: Any, translation: Any) -> Any:
+        a = as_tensor_array(images)
+        if a.ndim != 4:
+            raise ValueError(f"For primitive[{self.name}], the images's rank' must be equal to 4, but got {a.ndim}.")
+        hw = tuple(int(v) for v in np.asarray(size.asnumpy() if hasattr(size, "asnumpy") else size).reshape(-1))
+        if len(hw) != 2:
+            raise ValueError(f"For primitive[{self.name}], the size's elements' must be equal to 2, but got {len(hw)}.")
+        sc, tr = as_tensor_array(scale), as_tensor_array(translation)
+        return wrap(STF.scale_and_translate(a, hw, sc, tr, self.kernel_type, self.antialias))

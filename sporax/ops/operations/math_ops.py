@@ -380,9 +380,9 @@ class ClipByValue(_NoArgs):
 
 
 class IsClose(Primitive):
-    """``IsClose(rtol=1e-05, atol=1e-08, equal_nan=True)(input, other)``."""
+    """``IsClose(rtol=1e-05, atol=1e-08, equal_nan=False)(input, other)`` (:func:`ops.isclose`)."""
 
-    def __init__(self, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = True) -> None:
+    def __init__(self, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> None:
         super().__init__()
         _set_attrs(self, rtol=rtol, atol=atol, equal_nan=equal_nan)
 
