@@ -222,7 +222,7 @@ def _run_launch(ns: argparse.Namespace, msrun: bool) -> int:
         opts,
         timeout=ns.timeout,
         msrun=msrun,
-        join=True if ns.join is None else ns.join,
+        join=bool(ns.join),  # msrun shows the worker logs only with --join=True; sporax waits either way
         tail_worker_log=ns.tail_worker_log,
         bind_core=bind_core,
         sim_level=ns.sim_level,

@@ -96,18 +96,18 @@ def _parse_safetensors(path: str, crc_check: bool) -> tuple[list[tuple[str, Any]
         arr = np.frombuffer(info["data"], mstype.to_np(ms_type))
         out[name] = arr.reshape(tuple(info["shape"])).copy()
     names = sorted(out)
-    if crc_check:
-        if "crc_num" not in meta:
-            _log.warning(
-                "For 'load_checkpoint', the safetensors file do not contain the crc code, please check the file."
+    if crc_check and "crc_num" not in meta:
+        _log.warning("For 'load_checkpoint', the safetensors file do not contain the crc code, please check the file.")
+    if "crc_num" in meta:  # a file that carries a checksum is always verified, asked (crc_check) or not
+        crc = 0
+        for k in names:
+            crc = binascii.crc32(k.encode("utf-8"), crc)
+            crc = binascii.crc32(out[k].tobytes(), crc)
+        if str(crc) != str(meta["crc_num"]):
+            shown = ", ".join(repr(n) for n in names[:8]) + (", ..." if len(names) > 8 else "")
+            raise ValueError(
+                "For 'load_checkpoint', the crc check has failed. Please check whether the ckpt file is damaged: "
+                f"{path} was saved with crc_check=True and one of its {len(names)} tensors ({shown}) no longer "
+                "matches its CRC32."
             )
-        else:
-            crc = 0
-            for k in names:
-                crc = binascii.crc32(k.encode("utf-8"), crc)
-                crc = binascii.crc32(out[k].tobytes(), crc)
-            if str(crc) != str(meta["crc_num"]):
-                raise ValueError(
-                    "For 'load_checkpoint', the crc check has failed. Please check whether the ckpt file is damaged."
-                )
     return [(k, out[k]) for k in names], meta

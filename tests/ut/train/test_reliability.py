@@ -211,3 +211,14 @@ def test_grad_position_out_of_range_never_wraps():
     with pytest.raises(RuntimeError, match="Position index 2 is exceed input size"):
         ms.jit(ms.grad(f, grad_position=2))(x, x)
     np.testing.assert_array_equal(ms.grad(f, grad_position=1)(x, 2 * x).asnumpy(), [1, 1])
+
+
+def test_safetensors_checksum_verified_without_crc_check(tmp_path):
+    f = tmp_path / "net.safetensors"
+    save_checkpoint(_Two(), str(f), crc_check=True, format="safetensors")
+    data = bytearray(f.read_bytes())
+    data[-3] ^= 0x01  # a byte of the last tensor's data
+    bad = tmp_path / "bad.safetensors"
+    bad.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match=r"crc check has failed.*bad\.safetensors.*'a\.bias'"):
+        load_checkpoint(str(bad), format="safetensors")
