@@ -212,3 +212,20 @@ def test_offload_and_saved_tensors_hooks():
     np.testing.assert_allclose(g.asnumpy(), net.weight.asnumpy().sum(0, keepdims=True), rtol=1e-6)
     net.register_saved_tensors_hooks(lambda t: t, lambda t: t)
     assert net(x).shape == (1, 2)
+
+
+def test_optimizer_members_are_cell_members():
+    net = nn.Dense(2, 2)
+    opt = nn.Momentum(net.trainable_params(), 0.1, 0.9)
+    assert isinstance(opt.create_time, int) and opt.compiled is False
+    opt.pipeline_stage = 0
+    assert opt.pipeline_stage == 0 and opt.get_mixed_precision_type() == MixedPrecisionType.NOTSET
+    seen = []
+    opt.register_state_dict_pre_hook(lambda cell, prefix, keep_vars: seen.append(type(cell).__name__))
+    sd = opt.state_dict()
+    assert seen == ["Momentum"] and "learning_rate" in sd and "momentum" in sd
+    grads = tuple(Tensor(np.ones(p.shape, np.float32)) for p in net.trainable_params())
+    w0 = net.weight.asnumpy().copy()
+    opt.compile_and_run(grads)  # the optimizer's compiled step
+    np.testing.assert_allclose(net.weight.asnumpy(), w0 - 0.1, rtol=1e-6)
+    assert opt.compiled is True
