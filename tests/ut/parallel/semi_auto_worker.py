@@ -117,7 +117,14 @@ out["mp"] = {
 layout = ms.Layout((2, N // 2), ("dp", "mp"))
 net = MLP((layout("dp", "None"), layout("None", "mp")), (layout("dp", "mp"), layout("mp", "None")))
 losses, _ = train(net)
-out["layout"] = {"diff": diff(weights(ref), weights(net)), "w1": spec(net.w1), "w2": spec(net.w2)}
+moved = ms.reshard(Tensor(X), layout("dp", "mp"))
+out["layout"] = {
+    "diff": diff(weights(ref), weights(net)),
+    "w1": spec(net.w1),
+    "w2": spec(net.w2),
+    "reshard": spec(Parameter(moved, name="r")),
+    "reshard_value": float(np.abs(moved.asnumpy() - X).max()),
+}
 
 # 3. Cell.shard with a parameter plan, and ms.shard on a function
 net = MLP()
@@ -133,11 +140,11 @@ out["cell_shard"] = {
     "fn_cut": spec(Parameter(prod, name="p")),
 }
 
-# 4. the parallel optimizer: Adam's moments split along dimension 0
+# 4. the parallel optimizer: Adam's moments split along dimension 0 over N / 2 devices
 standalone()
 ref_adam = MLP()
 train(ref_adam, nn.Adam)
-semi(enable_parallel_optimizer=True)
+semi(enable_parallel_optimizer=True, parallel_optimizer_config={"optimizer_weight_shard_size": N // 2})
 net = MLP()
 _, opt = train(net, nn.Adam)
 out["opt_shard"] = {

@@ -47,12 +47,13 @@ def test_semi_auto_parallel_trains_as_one_device(n, tmp_path):
     # layouts: a 2 x n/2 device matrix, dp on the batch, mp on the weights
     lay = out["layout"]
     assert lay["diff"] < 1e-5 and lay["w1"] == [1, n // 2] and lay["w2"] == [n // 2, 1]
+    assert lay["reshard"] == [2, n // 2] and lay["reshard_value"] == 0.0  # reshard(x, layout("dp", "mp"))
     # Cell.shard's parameter plan places the weight; ms.shard splits the function's input batch
     cs = out["cell_shard"]
     assert cs["diff"] < 1e-5 and cs["placed"] == [1, n] and cs["fn"] < 1e-5 and cs["fn_cut"] == [n, 1]
-    # the parallel optimizer: Adam's moments split along dimension 0 over every device
+    # the parallel optimizer: Adam's moments split along dimension 0 over optimizer_weight_shard_size devices
     opt = out["opt_shard"]
-    assert opt["diff"] < 1e-5 and opt["moment"] == [n, 1]
+    assert opt["diff"] < 1e-5 and opt["moment"] == [n // 2, 1]
     # pipeline: 2 micro-batches, loss = sum of their means = twice the batch mean; weights as one device
     # AUTO_PARALLEL: the one strategy given holds, the rest is XLA's propagation; the same training
     assert out["auto"]["diff"] < 1e-5 and out["auto"]["w1"] == [1, n]
