@@ -432,6 +432,41 @@ def _unpack_double(t):
     return t * 2
 
 
+def _dispatch_reference(mode_cls, tensor_cls) -> dict:
+    """MsDispatchMode: which handler sees x*2, x+y, x-y when nested; a handler doubling results."""
+    x = tensor_cls(np.array([1.0, 2.0, 3.0], np.float32))
+    y = tensor_cls(np.array([4.0, 5.0, 6.0], np.float32))
+    seen = []
+
+    class Outer(mode_cls):
+        def __ms_dispatch__(self, func, args, kwargs=None):
+            seen.append(("outer", len(args)))
+            return func(*args)
+
+    class Inner(mode_cls):
+        def __ms_dispatch__(self, func, args, kwargs=None):
+            seen.append(("inner", len(args)))
+            return func(*args)
+
+    class Twice(mode_cls):
+        def __ms_dispatch__(self, func, args, kwargs=None):
+            return func(*args) * 2
+
+    with Outer():
+        a = x * 2
+        with Inner():
+            b = x + y
+        c = x - y
+    with Twice():
+        d = x + y
+    return {
+        "nested": [s[0] for s in seen],
+        "values": [_val(a), _val(b), _val(c)],
+        "twice": _val(d),
+        "after": _val(x + y),
+    }
+
+
 def _utils_reference() -> dict:
     """mindspore.utils on one CPU process: ExitByRequest, dryrun.mock, stress_detect's bad type, the TFT/RSC
     handles without MindIO."""
@@ -451,6 +486,7 @@ def _utils_reference() -> dict:
     }
     out["mock"] = [dryrun.mock(True, lambda: 5), dryrun.mock(1, lambda a, b: a + b, 2, 3), dryrun.mock(0, 7)]
     out["stress_bad_type"] = utils.stress_detect("x")
+    out["dispatch"] = _dispatch_reference(utils.MsDispatchMode, Tensor)
     out["tft_values"] = {k: getattr(utils.TFTCommValue, k) for k in ("ENABLE_MINDX", "NEED_MINDIO", "DISABLE_WATCHDOG")}
     out["tft_init"] = _err(utils._tft_handler.init)
     out["tft_get"] = utils._tft_handler.get_tft()

@@ -18,6 +18,7 @@ __all__ = [
     "TFTCommValue",
     "RSCPluginHandle",
     "stress_detect",
+    "MsDispatchMode",
 ]
 
 _KDL_CPU, _KDL_CUDA = 1, 2
@@ -63,4 +64,5 @@ def from_dlpack(dlpack: Any) -> Any:
 
 
 from . import dryrun  # noqa: E402
+from .ms_dispatch import MsDispatchMode  # noqa: E402
 from ._reliability import ExitByRequest, RSCPluginHandle, TFTCommValue, _tft_handler, stress_detect  # noqa: E402

@@ -88,3 +88,49 @@ def test_tft_and_rsc_handles(monkeypatch):
     with pytest.raises(RuntimeError) as info:
         rsc.start()
     assert str(info.value) == REF["rsc"]["start"]["message"]
+
+
+def test_ms_dispatch_mode():
+    """Nested modes: the innermost handles an operator, what its handler runs goes to the outer ones; a handler
+    may change results; everything is restored on exit (MindSpore 2.10's order and values)."""
+    ref = REF["dispatch"]
+    x = Tensor(np.array([1.0, 2.0, 3.0], np.float32))
+    y = Tensor(np.array([4.0, 5.0, 6.0], np.float32))
+    seen = []
+
+    class Outer(utils.MsDispatchMode):
+        def __ms_dispatch__(self, func, args, kwargs=None):
+            seen.append(("outer", func.name))
+            return func(*args)
+
+    class Inner(utils.MsDispatchMode):
+        def __ms_dispatch__(self, func, args, kwargs=None):
+            seen.append(("inner", func.name))
+            return func(*args)
+
+    class Twice(utils.MsDispatchMode):
+        def __ms_dispatch__(self, func, args, kwargs=None):
+            return func(*args) * 2
+
+    with Outer():
+        a = x * 2
+        with Inner():
+            b = x + y
+        c = x - y
+    assert [s[0] for s in seen] == ref["nested"]
+    assert [s[1] for s in seen] == ["Mul", "Add", "Add", "Sub"]  # MindSpore names its kernels: Muls, AddExt...
+    for got, want in zip((a, b, c), ref["values"], strict=True):
+        np.testing.assert_array_equal(got.asnumpy(), want)
+    with Twice():
+        np.testing.assert_array_equal((x + y).asnumpy(), ref["twice"])
+    np.testing.assert_array_equal((x + y).asnumpy(), ref["after"])
+    from sporax import ops
+
+    assert not hasattr(ops.add, "__wrapped__")  # the operators are restored
+
+    @Twice()
+    def decorated(p, q):
+        return ops.add(p, q)
+
+    np.testing.assert_array_equal(decorated(x, y).asnumpy(), ref["twice"])
+    assert ms.utils.MsDispatchMode is utils.MsDispatchMode
