@@ -560,3 +560,29 @@ def test_pca_of_saved_weights(tmp_path):
     np.testing.assert_allclose(np.abs(comp[0]), np.abs(vt[0]), rtol=1e-4, atol=1e-5)
     with pytest.raises(ValueError, match="less than: n_component"):
         _compute_pca_mat(data, 9)
+
+
+def test_boost_steps_compile_in_graph_mode(recwarn):
+    ms.set_context(mode=ms.GRAPH_MODE)
+    x, y = Tensor(np.ones((2, 5), np.float32)), Tensor(np.zeros((2, 3), np.float32))
+    net = Small()
+    cell = boost.BoostTrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.SGD(net.trainable_params(), 0.1))
+    losses = [float(cell(x, y).asnumpy()) for _ in range(3)]
+    assert losses[2] < losses[1] < losses[0]
+    net = Small()
+    groups = boost.GradientFreeze(2, 0, 0.5, 10).split_parameters_groups(net, 2)
+    cell = boost.BoostTrainOneStepCell(
+        nn.WithLossCell(net, nn.MSELoss()), boost.FreezeOpt(nn.SGD(net.trainable_params(), 0.1), groups, [0, 1, 1])
+    )
+    for want in (1, 2, 0, 1):  # the step index walks the strategy and wraps
+        cell(x, y)
+        assert int(cell.step.asnumpy()) == want
+    net = Small()
+    cell = boost.BoostTrainOneStepWithLossScaleCell(
+        nn.WithLossCell(net, nn.MSELoss()),
+        nn.SGD(net.trainable_params(), 0.1),
+        nn.DynamicLossScaleUpdateCell(1024.0, 2, 2),
+    )
+    scales = [float(cell(x, y)[2].asnumpy()) for _ in range(3)]
+    assert scales == [1024.0, 2048.0, 2048.0]
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]  # compiled, no eager fallback
