@@ -89,13 +89,28 @@ def trace_network(net: Any, inputs: tuple[Any, ...]) -> tuple[Any, list[str], li
     return prog, [p.name for _, p in named], [p.asnumpy() for _, p in named]
 
 
-def mindir_bytes(net: Any, inputs: tuple[Any, ...]) -> bytes:
-    """The serialized MindIR ModelProto of ``net`` traced on ``inputs``."""
+def mindir_model(net: Any, inputs: tuple[Any, ...]) -> Any:
+    """The MindIR ModelProto of ``net`` traced on ``inputs``."""
     from ._mindir_write import graph_to_model
 
     prog, names, values = trace_network(net, inputs)
     graph = to_mindspore(prog)
-    return graph_to_model(graph, names, values, _graph_name(net)).SerializeToString()
+    return graph_to_model(graph, names, values, _graph_name(net))
+
+
+def _save_mindir(net: Any, inputs: tuple[Any, ...], path: str) -> None:
+    """One ``.mindir`` file, or MindSpore's split form when the weights pass 1 GiB: ``<prefix>_graph.mindir``
+    beside ``<prefix>_variables/data_0``."""
+    from . import _mindir_write
+
+    model = mindir_model(net, inputs)
+    if sum(len(p.raw_data) for p in model.graph.parameter) <= _mindir_write.SPLIT_BYTES:
+        _write_read_only(path, model.SerializeToString())
+        return
+    _log.warning("Parameters in the net capacity exceeds 1G, save MindIR model and parameters separately.")
+    folder, prefix = os.path.dirname(path), os.path.basename(path)[: -len(".mindir")]
+    _mindir_write.move_weights_out(model, folder, prefix)
+    _write_read_only(os.path.join(folder, f"{prefix}_graph.mindir"), model.SerializeToString())
 
 
 def export(net: Any, *inputs: Any, file_name: str, file_format: str, **kwargs: Any) -> None:
@@ -119,7 +134,7 @@ def export(net: Any, *inputs: Any, file_name: str, file_format: str, **kwargs: A
     path = _file_path(file_name, _SUFFIX[file_format])
     _log.info("exporting model file:%s format:%s.", path, file_format)
     if file_format == "MINDIR":
-        _write_read_only(path, mindir_bytes(net, inputs))
+        _save_mindir(net, inputs, path)
     elif file_format == "STABLEHLO":
         from ._stablehlo_file import stablehlo_bytes
 

@@ -185,3 +185,37 @@ class _TupleOut:
 
     def __init__(self, shapes: tuple, dtype: Any) -> None:
         self.shape, self.dtype = shapes, dtype
+
+
+# MindSpore saves the weights apart from the graph once they pass 1 GiB (its TOTAL_SAVE, in KiB).
+SPLIT_BYTES = 1024 * 1024 * 1024
+_DATA_HEADER = 64  # the data file starts with 64 bytes: byte 0 = 1 on a little-endian writer
+
+
+def move_weights_out(model: pb.ModelProto, folder: str, prefix: str) -> str:
+    """MindSpore's split form for large models: every parameter's bytes go to ``<prefix>_variables/data_0``
+    (64-byte header, each tensor padded to 64 bytes, in name order) and the parameter refers to them with
+    ``external_data`` (location relative to the graph file's folder, offset, length). Returns the data
+    file's path; the caller writes the graph as ``<prefix>_graph.mindir``."""
+    import os
+    import sys
+
+    location = os.path.join(f"{prefix}_variables", "data_0")
+    path = os.path.join(folder, location)
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    if os.path.exists(path):
+        os.chmod(path, 0o600)
+    with open(path, "wb") as f:
+        f.write((sys.byteorder == "little").to_bytes(1, "little") + bytes(_DATA_HEADER - 1))
+        offset = _DATA_HEADER
+        for param in sorted(model.graph.parameter, key=lambda p: p.name.split(":", 1)[-1]):
+            raw = param.raw_data
+            pad = -len(raw) % 64
+            f.write(raw + bytes(pad))
+            param.ClearField("raw_data")
+            param.external_data.location = location
+            param.external_data.offset = offset
+            param.external_data.length = len(raw)
+            offset += len(raw) + pad
+    os.chmod(path, 0o400)
+    return path

@@ -59,6 +59,23 @@ def test_export_and_load_back(tmp_path, small, fmt):
     ms.export(net, x, file_name=str(path), file_format=fmt)  # overwrites its own read-only file
 
 
+def test_large_models_split_weights_out(tmp_path, small, monkeypatch):
+    """Past 1 GiB of weights MindSpore writes <name>_graph.mindir + <name>_variables/data_0 (external data);
+    MindSpore 2.10 loads sporax's split files and sporax loads MindSpore's (checked by hand, docs/deploy.md)."""
+    from sporax.train import _mindir_write
+
+    net, x, expected = small
+    monkeypatch.setattr(_mindir_write, "SPLIT_BYTES", 0)
+    ms.export(net, x, file_name=str(tmp_path / "big"), file_format="MINDIR")
+    assert sorted(os.listdir(tmp_path)) == ["big_graph.mindir", "big_variables"]
+    data = (tmp_path / "big_variables" / "data_0").read_bytes()
+    assert data[:1] == b"\x01" and len(data) % 64 == 0
+    model = mind_ir_pb2.ModelProto.FromString((tmp_path / "big_graph.mindir").read_bytes())
+    assert all(p.external_data.location == os.path.join("big_variables", "data_0") for p in model.graph.parameter)
+    got = nn.GraphCell(ms.load(str(tmp_path / "big_graph.mindir")))(x)
+    np.testing.assert_allclose(got[0].asnumpy(), expected[0], rtol=1e-5, atol=1e-6)
+
+
 def test_mindir_uses_mindspore_operators(tmp_path, small):
     net, x, _ = small
     ms.export(net, x, file_name=str(tmp_path / "net.mindir"), file_format="MINDIR")
