@@ -37,7 +37,8 @@ def set_algo_parameters(**kwargs: Any) -> None:
     """Set the strategy search's parameters (``fully_use_devices``, ``elementwise_op_strategy_follow``,
     ``enable_algo_approxi``, ``algo_approxi_epsilon`` in (0, 1], ``tensor_slice_align_enable``,
     ``tensor_slice_align_size`` in [1, 1024])."""
-    for key, value in kwargs.items():
+    for key, given in kwargs.items():
+        value: Any = given
         if key not in _TYPES:
             raise ValueError(f"Set context keyword {key} is not recognized!")
         want = _TYPES[key]

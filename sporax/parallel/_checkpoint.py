@@ -359,14 +359,15 @@ def unified_safetensors(
     ``split_dst_file=(i, n)`` writes the i-th of n shares of the parts. ``accu_grads`` are left out."""
     full = _merged(_rank_files(src_dir, "unified_safetensors"), _layouts(src_strategy_file, "unified_safetensors"))
     names = [k for k in full if not k.startswith("accu_grads") and (choice_func is None or choice_func(k))]
-    limit, parts, size = 3 << 30, [[]], 0
+    limit, size = 3 << 30, 0
+    parts: list[list[str]] = [[]]
     for k in names:
         if size and size + full[k].nbytes > limit:
             parts.append([])
             size = 0
         parts[-1].append(k)
         size += full[k].nbytes
-    ids = range(len(parts))
+    ids = list(range(len(parts)))
     if split_dst_file:
         i, total = split_dst_file[0], split_dst_file[1]
         ids = [j for j in ids if j % total == i - 1]

@@ -99,7 +99,7 @@ def place_parameter(param: Parameter, spec: Any) -> None:
     """Store ``param`` laid out as ``spec`` (a strategy tuple or a Layout) on the semi-auto devices."""
     n = semi_auto_devices()
     if not n:
-        param._param_layout = spec
+        param.__dict__["_param_layout"] = spec
         return
     if isinstance(spec, tuple):
         if len(spec) != len(param.shape):
@@ -116,7 +116,7 @@ def place_parameter(param: Parameter, spec: Any) -> None:
         sharding = _spmd.sharding_for_strategy(spec, n)
     else:
         sharding = spec.sharding()
-    param._param_layout = spec
+    param.__dict__["_param_layout"] = spec
     param._stored = _spmd.place(param._stored, sharding)
 
 
@@ -129,7 +129,7 @@ def _apply_plan(cell: Any, parameter_plan: dict | None) -> None:
         if param is None:
             _log.warning("%s is not exist, ignored its setting.", name)
             continue
-        if getattr(param, "_param_layout", None) is not None:
+        if param.__dict__.get("_param_layout") is not None:
             _log.warning("The layout of parameter '%s' has been set, current setting will be ignored.", name)
             continue
         place_parameter(param, spec)

@@ -103,7 +103,7 @@ def _read_map(path: str, who: str) -> Any:
 def read_layouts(path: str, who: str = "build_searched_strategy") -> dict[str, Layout1]:
     """The layout of every parameter in a strategy file (a pipeline stage's ``"<stage>-<name>"`` under its
     name)."""
-    out = {}
+    out: dict[str, Layout1] = {}
     for it in _read_map(path, who).parallel_layout_item:
         name = it.param_name
         stage, _, rest = name.partition("-")
