@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import inspect
 import threading
-from typing import Any
+from typing import Any, Literal
 
 __all__ = ["MsDispatchMode"]
 
@@ -105,7 +105,7 @@ class MsDispatchMode(contextlib.ContextDecorator):
             _stack.append(self)
         return self
 
-    def __exit__(self, exc_type: Any, exc_val: Any, exc_tb: Any) -> bool:
+    def __exit__(self, exc_type: Any, exc_val: Any, exc_tb: Any) -> Literal[False]:
         with _lock:
             if self in _stack:
                 del _stack[len(_stack) - 1 - _stack[::-1].index(self)]
