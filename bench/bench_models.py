@@ -1,0 +1,363 @@
+"""Train steps of the four example models (examples/*.py) on sporax against the same models in PyTorch CPU, on
+the same shapes, pinned to one core, in one run.
+
+Each model's sporax step is the example's own (the example imported with ``mindspore`` aliased to sporax):
+
+- ``lstm``: examples/sentiment_lstm_glove.py, its ``value_and_grad`` + Adam ``@jit`` step (2-layer
+  bidirectional LSTM, ``seq_length`` given, all sentences full length); PyTorch: the same layers, ``nn.LSTM``
+  on the padded batch, Adam.
+- ``transformer``: examples/transformer_lm.py, ``TrainOneStepCell`` + ``AdamWeightDecay`` (2 pre-norm encoder
+  layers, causal mask, dropout 0.1); PyTorch: ``nn.TransformerEncoder`` with the same layers, AdamW.
+- ``resnet18``: examples/resnet18_cifar10.py's network in ``TrainOneStepCell(WithLossCell)`` with its Momentum
+  (weight decay on the weights); PyTorch: the same ResNet-18 (CIFAR stem), SGD momentum.
+- ``dcgan``: examples/dcgan_mnist.py's discriminator step then generator step (two Adams); PyTorch: the same
+  two steps.
+
+The PyTorch side runs in its own venv (``/work/venvs/torch``, or ``--torch-python``) as a subprocess of this
+script, which inherits the CPU affinity: run the whole thing under ``taskset -c 1``. Rounds alternate (a sporax
+round of N steps, then a PyTorch round of N steps, ...) and the per-side median time per step is reported
+with the ratio sporax / PyTorch (below 1: sporax is faster). Without the PyTorch venv only sporax is timed.
+
+    taskset -c 1 python bench/bench_models.py [--models lstm,transformer,resnet18,dcgan] [--rounds 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+TORCH_PYTHON = "/work/venvs/torch/bin/python"
+
+# The shapes both sides run (the examples' defaults unless said).
+CONFIGS = {
+    "lstm": {"batch": 32, "seq": 32, "vocab": 5000, "embed": 100, "hidden": 128, "steps": 20},
+    "transformer": {"batch": 32, "seq": 64, "vocab": 61, "d_model": 128, "nhead": 4, "layers": 2, "steps": 10},
+    "resnet18": {"batch": 16, "width": 32, "steps": 3},
+    "dcgan": {"batch": 64, "nz": 100, "ngf": 32, "ndf": 32, "steps": 10},
+}
+
+
+def batch_inputs(name: str, cfg: dict) -> dict[str, np.ndarray]:
+    """The same random inputs on both sides (seeded NumPy)."""
+    rng = np.random.default_rng(0)
+    b = cfg["batch"]
+    if name == "lstm":
+        return {
+            "ids": rng.integers(2, cfg["vocab"], (b, cfg["seq"])).astype(np.int32),
+            "length": np.full((b,), cfg["seq"], np.int32),
+            "label": rng.integers(0, 2, (b,)).astype(np.int32),
+            "table": rng.standard_normal((cfg["vocab"], cfg["embed"])).astype(np.float32),
+        }
+    if name == "transformer":
+        ids = rng.integers(0, cfg["vocab"], (b, cfg["seq"] + 1)).astype(np.int32)
+        return {"ids": ids[:, :-1].copy(), "targets": ids[:, 1:].copy()}
+    if name == "resnet18":
+        return {
+            "x": rng.standard_normal((b, 3, 32, 32)).astype(np.float32),
+            "y": rng.integers(0, 10, (b,)).astype(np.int32),
+        }
+    return {
+        "real": np.tanh(rng.standard_normal((b, 1, 28, 28))).astype(np.float32),
+        "latent": rng.standard_normal((b, cfg["nz"], 1, 1)).astype(np.float32),
+    }
+
+
+# ------------------------------------------------------------------------------------------- sporax side
+def sporax_step(name: str, cfg: dict):
+    """A zero-argument function running one train step of the example model and returning its loss."""
+    import importlib.util
+
+    from sporax import compat
+
+    compat.alias_mindspore()
+    import mindspore as ms
+    from mindspore import nn
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    ms.set_seed(0)
+    example = {
+        "lstm": "sentiment_lstm_glove",
+        "transformer": "transformer_lm",
+        "resnet18": "resnet18_cifar10",
+        "dcgan": "dcgan_mnist",
+    }[name]
+    spec = importlib.util.spec_from_file_location(example, os.path.join(ROOT, "examples", f"{example}.py"))
+    ex = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ex)
+    data = {k: ms.Tensor(v) for k, v in batch_inputs(name, cfg).items()}
+    if name == "lstm":
+        net = ex.SentimentNet(cfg["vocab"], cfg["embed"], cfg["hidden"], 2, 2, data.pop("table").asnumpy(), 0.0)
+        step = ex.make_train_step(net, lr=0.01)
+        return lambda: step(data["ids"], data["length"], data["label"])
+    if name == "transformer":
+        _, train_net = ex.build(
+            cfg["vocab"], cfg["d_model"], cfg["nhead"], cfg["layers"], 4 * cfg["d_model"], cfg["seq"]
+        )
+        return lambda: train_net(data["ids"], data["targets"])
+    if name == "resnet18":
+        net = ex.resnet18(10, cfg["width"])
+        loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+        train_net = nn.TrainOneStepCell(nn.WithLossCell(net, loss), ex.optimizer(net, 0.1))
+        train_net.set_train()
+        return lambda: train_net(data["x"], data["y"])
+    _, dcgan = ex.build(cfg["nz"], cfg["ngf"], cfg["ndf"])
+    return lambda: dcgan(data["real"], data["latent"])[0]
+
+
+# ------------------------------------------------------------------------------------------ PyTorch side
+def torch_step(name: str, cfg: dict):
+    """The same model and step in PyTorch (runs in the PyTorch venv)."""
+    import torch
+    from torch import nn
+
+    torch.manual_seed(0)
+    data = {k: torch.from_numpy(v) for k, v in batch_inputs(name, cfg).items()}
+    if name == "lstm":
+
+        class SentimentNet(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.embedding = nn.Embedding.from_pretrained(data.pop("table"), freeze=True)
+                self.encoder = nn.LSTM(cfg["embed"], cfg["hidden"], num_layers=2, batch_first=True, bidirectional=True)
+                self.decoder = nn.Linear(2 * cfg["hidden"], 2)
+
+            def forward(self, ids):
+                _, (h, _) = self.encoder(self.embedding(ids))
+                return self.decoder(torch.cat((h[-2], h[-1]), 1))
+
+        net = SentimentNet()
+        opt = torch.optim.Adam([p for p in net.parameters() if p.requires_grad], lr=0.01)
+        ids, label = data["ids"].long(), data["label"].long()
+
+        def loss_fn():
+            return nn.functional.cross_entropy(net(ids), label)
+
+    elif name == "transformer":
+
+        class TransformerLM(nn.Module):
+            def __init__(self):
+                super().__init__()
+                d = cfg["d_model"]
+                self.tok_emb = nn.Embedding(cfg["vocab"], d)
+                self.pos_emb = nn.Embedding(cfg["seq"], d)
+                self.dropout = nn.Dropout(0.1)
+                layer = nn.TransformerEncoderLayer(
+                    d, cfg["nhead"], 4 * d, 0.1, activation="gelu", batch_first=True, norm_first=True
+                )
+                self.encoder = nn.TransformerEncoder(
+                    layer, cfg["layers"], norm=nn.LayerNorm(d), enable_nested_tensor=False
+                )
+                self.head = nn.Linear(d, cfg["vocab"])
+                self.register_buffer("mask", torch.triu(torch.ones(cfg["seq"], cfg["seq"], dtype=torch.bool), 1))
+                self.register_buffer("positions", torch.arange(cfg["seq"]))
+
+            def forward(self, ids):
+                x = self.dropout(self.tok_emb(ids) + self.pos_emb(self.positions))
+                return self.head(self.encoder(x, mask=self.mask))
+
+        net = TransformerLM()
+        decay = [p for p in net.parameters() if p.ndim > 1]
+        other = [p for p in net.parameters() if p.ndim <= 1]
+        opt = torch.optim.AdamW(
+            [{"params": decay, "weight_decay": 0.01}, {"params": other, "weight_decay": 0.0}],
+            lr=3e-3,
+            betas=(0.9, 0.99),
+        )
+        ids, targets = data["ids"].long(), data["targets"].long()
+
+        def loss_fn():
+            return nn.functional.cross_entropy(net(ids).reshape(-1, cfg["vocab"]), targets.reshape(-1))
+
+    elif name == "resnet18":
+        net = torch_resnet18(cfg["width"])
+        decay = [p for n, p in net.named_parameters() if p.ndim > 1]
+        other = [p for n, p in net.named_parameters() if p.ndim <= 1]
+        opt = torch.optim.SGD([{"params": decay, "weight_decay": 1e-4}, {"params": other}], lr=0.1, momentum=0.9)
+        x, y = data["x"], data["y"].long()
+
+        def loss_fn():
+            return nn.functional.cross_entropy(net(x), y)
+
+    else:
+        return torch_dcgan_step(cfg, data)
+    net.train()
+
+    def step():
+        opt.zero_grad(set_to_none=True)
+        loss = loss_fn()
+        loss.backward()
+        opt.step()
+        return loss
+
+    return step
+
+
+def torch_resnet18(width):
+    from torch import nn
+
+    def bn(c):
+        return nn.BatchNorm2d(c, momentum=0.1, eps=1e-5)
+
+    class Block(nn.Module):
+        def __init__(self, cin, cout, stride):
+            super().__init__()
+            self.conv1 = nn.Conv2d(cin, cout, 3, stride, 1, bias=False)
+            self.bn1 = bn(cout)
+            self.conv2 = nn.Conv2d(cout, cout, 3, 1, 1, bias=False)
+            self.bn2 = bn(cout)
+            self.down = None
+            if stride != 1 or cin != cout:
+                self.down = nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), bn(cout))
+
+        def forward(self, x):
+            out = self.bn2(self.conv2(nn.functional.relu(self.bn1(self.conv1(x)))))
+            return nn.functional.relu(out + (x if self.down is None else self.down(x)))
+
+    chans = [width, width * 2, width * 4, width * 8]
+    layers = [nn.Conv2d(3, width, 3, 1, 1, bias=False), bn(width), nn.ReLU()]
+    cin = width
+    for cout, stride in zip(chans, [1, 2, 2, 2]):
+        layers += [Block(cin, cout, stride), Block(cout, cout, 1)]
+        cin = cout
+    layers += [nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(chans[-1], 10)]
+    return nn.Sequential(*layers)
+
+
+def torch_dcgan_step(cfg, data):
+    import torch
+    from torch import nn
+
+    nz, ngf, ndf = cfg["nz"], cfg["ngf"], cfg["ndf"]
+    gen = nn.Sequential(
+        nn.ConvTranspose2d(nz, ngf * 4, 7, 1, 0, bias=False),
+        nn.BatchNorm2d(ngf * 4),
+        nn.ReLU(),
+        nn.ConvTranspose2d(ngf * 4, ngf * 2, 4, 2, 1, bias=False),
+        nn.BatchNorm2d(ngf * 2),
+        nn.ReLU(),
+        nn.ConvTranspose2d(ngf * 2, 1, 4, 2, 1, bias=False),
+        nn.Tanh(),
+    )
+    disc = nn.Sequential(
+        nn.Conv2d(1, ndf, 4, 2, 1, bias=False),
+        nn.LeakyReLU(0.2),
+        nn.Conv2d(ndf, ndf * 2, 4, 2, 1, bias=False),
+        nn.BatchNorm2d(ndf * 2),
+        nn.LeakyReLU(0.2),
+        nn.Conv2d(ndf * 2, 1, 7, 1, 0, bias=False),
+        nn.Flatten(),
+    )
+    opt_d = torch.optim.Adam(disc.parameters(), lr=2e-4, betas=(0.5, 0.999))
+    opt_g = torch.optim.Adam(gen.parameters(), lr=2e-4, betas=(0.5, 0.999))
+    bce = nn.BCEWithLogitsLoss()
+    real, latent = data["real"], data["latent"]
+
+    def step():
+        opt_d.zero_grad(set_to_none=True)
+        out_real, out_fake = disc(real), disc(gen(latent).detach())
+        loss_d = bce(out_real, torch.ones_like(out_real)) + bce(out_fake, torch.zeros_like(out_fake))
+        loss_d.backward()
+        opt_d.step()
+        opt_g.zero_grad(set_to_none=True)
+        out = disc(gen(latent))
+        loss_g = bce(out, torch.ones_like(out))
+        loss_g.backward()
+        opt_g.step()
+        return loss_d
+
+    return step
+
+
+def torch_worker() -> None:
+    """Serve timing requests on stdin/stdout: {"model", "steps"} -> {"seconds", "loss"}."""
+    import torch
+
+    torch.set_num_threads(1)
+    torch.set_num_interop_threads(1)
+    steps = {}
+    for line in sys.stdin:
+        req = json.loads(line)
+        name = req["model"]
+        if name not in steps:
+            steps[name] = torch_step(name, CONFIGS[name])
+            steps[name]()  # warm-up
+        seconds, loss = timed(steps[name], req["steps"], lambda v: float(v.detach()))
+        print(json.dumps({"seconds": seconds, "loss": loss, "torch": torch.__version__}), flush=True)
+
+
+def timed(step, n, to_float):
+    start = time.perf_counter()
+    for _ in range(n):
+        loss = step()
+    value = to_float(loss)  # waits for the last step
+    return (time.perf_counter() - start) / n, value
+
+
+# ------------------------------------------------------------------------------------------------ driver
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--models", default="lstm,transformer,resnet18,dcgan")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--torch-python", default=TORCH_PYTHON)
+    parser.add_argument("--torch-worker", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.torch_worker:
+        torch_worker()
+        return
+    os.environ.setdefault("XLA_FLAGS", "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1")
+
+    worker = None
+    if os.path.exists(args.torch_python):
+        env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
+        worker = subprocess.Popen(
+            [args.torch_python, os.path.abspath(__file__), "--torch-worker"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+    else:
+        print(f"PyTorch venv not found ({args.torch_python}): timing sporax only.")
+
+    def torch_round(name, n):
+        worker.stdin.write(json.dumps({"model": name, "steps": n}) + "\n")
+        worker.stdin.flush()
+        return json.loads(worker.stdout.readline())
+
+    affinity = sorted(os.sched_getaffinity(0))
+    print(f"cores: {affinity}; rounds: {args.rounds}; median seconds per train step")
+    print(f"{'model':<12} {'shapes':<58} {'sporax ms':>10} {'torch ms':>10} {'ratio':>7}")
+    try:
+        for name in args.models.split(","):
+            cfg = CONFIGS[name]
+            n = cfg["steps"]
+            step = sporax_step(name, cfg)
+            step().asnumpy()  # compile
+            ours, theirs = [], []
+            for _ in range(args.rounds):
+                ours.append(timed(step, n, lambda v: float(v.asnumpy()))[0])
+                if worker is not None:
+                    theirs.append(torch_round(name, n)["seconds"])
+            shapes = ",".join(f"{k}={v}" for k, v in cfg.items() if k != "steps")
+            s = statistics.median(ours) * 1e3
+            if theirs:
+                t = statistics.median(theirs) * 1e3
+                print(f"{name:<12} {shapes:<58} {s:>10.2f} {t:>10.2f} {s / t:>7.2f}", flush=True)
+            else:
+                print(f"{name:<12} {shapes:<58} {s:>10.2f} {'-':>10} {'-':>7}", flush=True)
+    finally:
+        if worker is not None:
+            worker.stdin.close()
+            worker.wait(timeout=60)
+
+
+if __name__ == "__main__":
+    main()
