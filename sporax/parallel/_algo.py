@@ -33,6 +33,11 @@ _DEFAULTS: dict[str, Any] = {
 _values: dict[str, Any] = dict(_DEFAULTS)
 
 
+def _exactly(value: Any, want: type) -> bool:
+    """``value`` is of type ``want`` itself (True is no int here, 1 no float: MindSpore's check)."""
+    return type(value) is want
+
+
 def set_algo_parameters(**kwargs: Any) -> None:
     """Set the strategy search's parameters (``fully_use_devices``, ``elementwise_op_strategy_follow``,
     ``enable_algo_approxi``, ``algo_approxi_epsilon`` in (0, 1], ``tensor_slice_align_enable``,
@@ -42,7 +47,7 @@ def set_algo_parameters(**kwargs: Any) -> None:
         if key not in _TYPES:
             raise ValueError(f"Set context keyword {key} is not recognized!")
         want = _TYPES[key]
-        if type(value) is not want:
+        if not _exactly(value, want):
             raise TypeError(f"The parameter '{key}' must be {want}, but got {type(value)}")
         if key == "tensor_slice_align_size" and not 1 <= value <= 1024:
             raise ValueError(f"Align_size must be in [1, 1024], but got {value}")
