@@ -212,3 +212,48 @@ def test_thor_conv_embedding_layernorm_updates_against_numpy():
         np.testing.assert_allclose(before[i] - params[i].asnumpy(), lr * want, rtol=2e-3, atol=1e-6)
     # the bias is plain momentum SGD
     np.testing.assert_allclose(before[5] - params[5].asnumpy(), lr * grads[5], rtol=1e-4, atol=1e-7)
+
+
+class SmallCNN(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(1, 4, 3)
+        self.bn = nn.BatchNorm2d(4)
+        self.flat = nn.Flatten()
+        self.fc = nn.Dense(4 * 6 * 6, 3)
+
+    def construct(self, x):
+        return self.fc(self.flat(ops.relu(self.bn(self.conv(x)))))
+
+
+@pytest.mark.slow
+def test_thor_the_way_modelzoo_resnet_uses_it():
+    from sporax.nn.optim import thor
+    from sporax.train import FixedLossScaleManager
+    from sporax.train.train_thor import ConvertModelUtils as ZooConvertModelUtils
+
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((32, 1, 6, 6)).astype(np.float32)
+    y = rng.integers(0, 3, 32).astype(np.int32)
+    ds = ms.dataset.NumpySlicesDataset({"x": x, "y": y}, shuffle=False).batch(8)
+    net = SmallCNN()
+    opt = thor(
+        net,
+        Tensor(np.full(50, 0.05, np.float32)),
+        Tensor(np.full(50, 0.05, np.float32)),
+        0.9,
+        1e-4,
+        128,
+        8,
+        frequency=3,
+    )
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    ls = FixedLossScaleManager(128, drop_overflow_update=False)
+    kw = {"loss_scale_manager": ls, "metrics": {"acc"}, "amp_level": "O2", "keep_batchnorm_fp32": False}
+    model = Model(net, loss_fn=loss, optimizer=opt, **kw)
+    model = ZooConvertModelUtils().convert_to_thor_model(model=model, network=net, loss_fn=loss, optimizer=opt, **kw)
+    assert isinstance(model._train_network, _ThorTrainOneStepCell)
+    before = model.eval(ds)["acc"]
+    model.train(3, ds, dataset_sink_mode=False)
+    assert int(opt.cov_step.asnumpy()[0]) == 12
+    assert model.eval(ds)["acc"] > max(before, 0.6)
