@@ -216,6 +216,8 @@ def _make_grad_impl(
     wlist, single_w = _weights_list(weights, op)
 
     def impl(*args: Any) -> Any:
+        if not callable(fn):  # MindSpore's check, at the call
+            raise TypeError(f"The fn should be callable, but got {type(fn).__name__}")
         sens = None
         if sens_param:
             if not args:

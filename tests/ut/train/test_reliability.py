@@ -222,3 +222,10 @@ def test_safetensors_checksum_verified_without_crc_check(tmp_path):
     bad.write_bytes(bytes(data))
     with pytest.raises(ValueError, match=r"crc check has failed.*bad\.safetensors.*'a\.bias'"):
         load_checkpoint(str(bad), format="safetensors")
+
+
+def test_grad_of_a_non_callable_names_it():
+    x = T(np.ones(2, np.float32))
+    for make in (ms.grad, ms.value_and_grad):
+        with pytest.raises(TypeError, match="^The fn should be callable, but got NoneType$"):
+            make(None)(x)
