@@ -4,20 +4,16 @@ outputs: a small network by default, the examples' four models with SPORAX_RUN_S
 from __future__ import annotations
 
 import builtins
-import importlib.util
 import os
-import pathlib
 
 import numpy as np
 import pytest
+from test_export import SmallNet, tool  # noqa: F401  (the MINDIR tests' network, and the fixture tool)
 
 import sporax as ms
-from sporax import compat
 
 onnx = pytest.importorskip("onnx")
 ort = pytest.importorskip("onnxruntime")
-
-ROOT = pathlib.Path(__file__).resolve().parents[3]
 
 
 def _run_onnx(path, inputs):
@@ -26,8 +22,6 @@ def _run_onnx(path, inputs):
 
 
 def test_small_network_matches_onnxruntime(tmp_path):
-    from test_export import SmallNet  # the MINDIR tests' network: conv, BatchNorm, pools, Dense, softmax
-
     ms.set_seed(0)
     net = SmallNet()
     net.set_train(False)
@@ -54,19 +48,9 @@ def test_missing_extra_says_how_to_install(tmp_path, monkeypatch):
         ms.export(net, ms.Tensor(np.ones((1, 3), np.float32)), file_name=str(tmp_path / "d"), file_format="ONNX")
 
 
-@pytest.fixture(scope="module")
-def tool():
-    compat.alias_mindspore()
-    spec = importlib.util.spec_from_file_location("mindir_tool", ROOT / "tools" / "make_mindir_fixtures.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    yield mod
-    compat.unalias_mindspore()
-
-
 @pytest.mark.skipif(not os.environ.get("SPORAX_RUN_SLOW"), reason="slow (four models): SPORAX_RUN_SLOW=1")
 @pytest.mark.parametrize("name", ["lenet5", "resnet18", "sentiment_lstm", "transformer_lm"])
-def test_example_models_match_onnxruntime(tmp_path, tool, name):
+def test_example_models_match_onnxruntime(tmp_path, tool, name):  # noqa: F811  (the imported fixture)
     spec = tool.SPECS[name]
     net = tool.build(spec)
     inputs = spec.inputs(np.random.default_rng(0))
