@@ -226,15 +226,14 @@ class SmallCNN(nn.Cell):
         return self.fc(self.flat(ops.relu(self.bn(self.conv(x)))))
 
 
-@pytest.mark.slow
 def test_thor_the_way_modelzoo_resnet_uses_it():
     from sporax.nn.optim import thor
     from sporax.train import FixedLossScaleManager
     from sporax.train.train_thor import ConvertModelUtils as ZooConvertModelUtils
 
     rng = np.random.default_rng(0)
-    x = rng.standard_normal((32, 1, 6, 6)).astype(np.float32)
-    y = rng.integers(0, 3, 32).astype(np.int32)
+    x = rng.standard_normal((16, 1, 6, 6)).astype(np.float32)
+    y = rng.integers(0, 3, 16).astype(np.int32)
     ds = ms.dataset.NumpySlicesDataset({"x": x, "y": y}, shuffle=False).batch(8)
     net = SmallCNN()
     opt = thor(
@@ -253,7 +252,6 @@ def test_thor_the_way_modelzoo_resnet_uses_it():
     model = Model(net, loss_fn=loss, optimizer=opt, **kw)
     model = ZooConvertModelUtils().convert_to_thor_model(model=model, network=net, loss_fn=loss, optimizer=opt, **kw)
     assert isinstance(model._train_network, _ThorTrainOneStepCell)
-    before = model.eval(ds)["acc"]
-    model.train(3, ds, dataset_sink_mode=False)
-    assert int(opt.cov_step.asnumpy()[0]) == 12
-    assert model.eval(ds)["acc"] > max(before, 0.6)
+    model.train(4, ds, dataset_sink_mode=False)
+    assert int(opt.cov_step.asnumpy()[0]) == 8
+    assert model.eval(ds)["acc"] > 0.6
