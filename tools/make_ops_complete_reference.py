@@ -111,6 +111,16 @@ def main():
     cases["scale_translate_image"] = lambda: img
     cases["scale_translate_bad_kernel"] = lambda: ops.ScaleAndTranslate(kernel_type="cubic")
     cases["scale_translate_bad_rank"] = lambda: ops.ScaleAndTranslate()(img[0], size, scale, shift)
+    dense = Tensor(np.array([[0, 1.5], [2, 0]], f32))
+    cases["tensor_to_coo"] = lambda: [dense.to_coo().indices, dense.to_coo().values, list(dense.to_coo().shape)]
+    cases["tensor_to_csr"] = lambda: [dense.to_csr().indptr, dense.to_csr().indices, dense.to_csr().values]
+    cases["tensor_get_bytes"] = lambda: dense.get_bytes().hex()
+    cases["tensor_flags"] = lambda: [
+        dense.is_init(), dense.init, dense.init_finished, dense.symbolic_shape, dense.virtual_flag,
+        Tensor.delta_seed, dense.index_of_parent_, dense.parent_tensor_, dense.data_sync(True), dense.wait_pipeline(),
+    ]  # fmt: skip
+    cases["tensor_index"] = lambda: dense.index((Tensor([1]),))
+    cases["tensor_set_"] = lambda: Tensor(np.zeros((1,), f32)).set_(dense)
     results = {name: _case(fn) for name, fn in cases.items()}
     p = Parameter(Tensor(np.zeros((3, 2), f32)), name="p")
     out = ops.index_add(p, Tensor([0, 2], ms.int32), Tensor(np.ones((2, 2), f32)), 0)

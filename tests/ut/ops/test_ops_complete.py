@@ -398,3 +398,22 @@ def test_scale_and_translate_every_kernel_against_mindspore(aa):
     bump[0, 1, 2, 0] += 1.0
     diff = (op(T(bump.astype(F32)), size, scale, shift).asnumpy() - op(img, size, scale, shift).asnumpy()) * w
     np.testing.assert_allclose(g[0, 1, 2, 0], diff.sum(), rtol=1e-4, atol=1e-6)
+
+
+def test_tensor_members_of_the_cpp_tensor():
+    dense = T([[0, 1.5], [2, 0]], F32)
+    _replay("tensor_to_coo", lambda: [dense.to_coo().indices, dense.to_coo().values, list(dense.to_coo().shape)])
+    _replay("tensor_to_csr", lambda: [dense.to_csr().indptr, dense.to_csr().indices, dense.to_csr().values])
+    _replay("tensor_get_bytes", lambda: dense.get_bytes().hex())
+    flags = [dense.is_init(), dense.init, dense.init_finished, dense.symbolic_shape, dense.virtual_flag]
+    flags += [ms.Tensor.delta_seed, dense.index_of_parent_, dense.parent_tensor_, dense.data_sync(True)]
+    _replay("tensor_flags", lambda: [*flags, dense.wait_pipeline()])
+    _replay("tensor_set_", lambda: T(np.zeros(1, F32)).set_(dense))
+    back = ms.Tensor.convert_bytes_to_tensor(dense.get_bytes(), (2, 2), ms.float32)
+    np.testing.assert_array_equal(back.asnumpy(), dense.asnumpy())
+    # MindSpore's CPU build refuses index() (Ascend only); sporax indexes as x[i0, i1, ...]
+    np.testing.assert_array_equal(dense.index((T([1, 0]),)).asnumpy(), dense.asnumpy()[[1, 0]])
+    y = T(np.zeros((2, 2), F32))
+    assert y.assign_value_cpp(T(np.ones((2, 2), F32))) is y and y.asnumpy().sum() == 4
+    with pytest.raises(RuntimeError, match="set_device_address now only support Ascend backend"):
+        dense.set_device_address(0, 0)
