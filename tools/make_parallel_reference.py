@@ -43,9 +43,22 @@ W = {
 }
 
 
-def write_strategy(pb, path, layouts):
+def scratch_dir():
+    d = Path("/tmp/sporax_parallel_ref")
+    d.mkdir(exist_ok=True)
+    return d
+
+
+def write_strategy(pb, path, layouts, stage=None):
+    """A strategy file; with ``stage`` also one operator strategy of that pipeline stage (MindSpore's stage
+    files have them)."""
     msg = pb.ParallelStrategyMap()
     msg.current_stage = 0
+    if stage is not None:
+        op = msg.parallel_strategy_item.add()
+        op.node_name = f"Default/MatMul-op{stage}"
+        op.parallel_strategys.stage = stage
+        op.parallel_strategys.parallel_strategy.add().dim.extend([1, 4])
     for name, (dm, tm, osz, ost) in layouts.items():
         item = msg.parallel_layout_item.add()
         item.param_name = name
@@ -161,6 +174,31 @@ def main():
         "element": err(lambda: ms.ops.MatMul().shard((1, 2))),
         "value": err(lambda: ms.ops.MatMul().shard(((2.0, 1), (1, 1)))),
         "out_only": err(lambda: ms.ops.MatMul().shard(None, ((1, 1),))),
+    }
+    # strategy files: errors, MindSpore's JSON form, and the pipeline stages merged
+    ref["strategy_errors"] = {
+        "missing": err(lambda: ms.build_searched_strategy(str(OUT / "missing.ckpt"))),
+        "type": err(lambda: ms.build_searched_strategy(3)),
+    }
+    (OUT / "bad_strategy.ckpt").write_bytes(b"not a protobuf")
+    ref["strategy_errors"]["bad"] = err(lambda: ms.build_searched_strategy(str(OUT / "bad_strategy.ckpt")))
+    for e in ref["strategy_errors"].values():  # the fixtures' folder, wherever the tests run
+        e["message"] = e["message"].replace(str(OUT), "<FIXTURES>")
+    (OUT / "strategy.json").write_text(json.dumps({"current_stage": 0, "parallel_layout_item": {
+        "w1": {"dev_matrix": [4], "tensor_map": [-1, 0], "field": 0, "opt_weight_shard_step": 0,
+               "opt_weight_shard_size": 0}}}))  # fmt: skip
+    js = ms.build_searched_strategy(str(OUT / "strategy.json"))
+    ref["json_strategy"] = {k: [list(v.dev_matrix[0].dim), list(v.tensor_map[0].dim)] for k, v in js.items()}
+    (OUT / "stages").mkdir()
+    for stage, layouts in ((0, {"w1": SRC["w1"]}), (1, {"w2": SRC["w2"], "b": SRC["b"]})):
+        write_strategy(pb, OUT / "stages" / f"stage{stage}.ckpt", layouts, stage)
+    ms.merge_pipeline_strategys(str(OUT / "stages"), str(scratch_dir() / "merged.ckpt"))
+    merged_map = pb.ParallelStrategyMap()
+    merged_map.ParseFromString((scratch_dir() / "merged.ckpt").read_bytes())
+    ref["merged_pipeline"] = {
+        "current_stage": merged_map.current_stage,
+        "names": sorted(it.param_name for it in merged_map.parallel_layout_item),
+        "ops": len(merged_map.parallel_strategy_item),
     }
     # unified_safetensors: the source ranks' files as safetensors, merged (in a scratch folder)
     scratch = Path("/tmp/sporax_unified_ref")

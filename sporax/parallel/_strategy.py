@@ -14,6 +14,8 @@ semi-auto parallel, from the layouts XLA gave its Parameters.
 
 from __future__ import annotations
 
+import glob
+import json
 import math
 import os
 from typing import Any
@@ -85,18 +87,47 @@ class Layout1:
 
 # ------------------------------------------------------------------------------------------ the files
 def _read_map(path: str, who: str) -> Any:
+    """A strategy file as a ``ParallelStrategyMap``: MindSpore's protobuf, or its JSON form (a ``.json``
+    name: ``{"parallel_layout_item": {name: {"dev_matrix": [...], "tensor_map": [...], ...}}}``)."""
     if not isinstance(path, str):
-        raise TypeError(f"For '{who}', the strategy file name should be str, but got {type(path)}.")
+        raise TypeError(
+            f"For 'build_searched_strategy', the argument 'strategy_filename' should be string, but got {type(path)}."
+        )
     if not os.path.isfile(path):
-        raise ValueError(f"For '{who}', the strategy file {path} does not exist or is not a file.")
+        raise ValueError(
+            f"For 'build_searched_strategy', no such strategy file: {path}. Please check whether the "
+            "'strategy_filename' exists."
+        )
     if os.path.getsize(path) == 0:
-        raise ValueError(f"For '{who}', the strategy file {path} should not be empty.")
+        raise ValueError(
+            f"For 'build_searched_strategy', the strategy file {path} should not be empty. Please check whether the "
+            "'strategy_filename' is correct."
+        )
     msg = pb.ParallelStrategyMap()
+    if path.endswith(".json"):
+        with open(path, encoding="utf-8") as f:
+            content = json.load(f)
+        msg.current_stage = int(content.get("current_stage", 0))
+        for name, item in content.get("parallel_layout_item", {}).items():
+            lay = msg.parallel_layout_item.add()
+            lay.param_name = name
+            out = lay.parallel_layouts
+            out.dev_matrix.add().dim.extend(item.get("dev_matrix", []))
+            out.tensor_map.add().dim.extend(item.get("tensor_map", []))
+            out.param_split_shape.add().dim.extend(item.get("param_split_shape", []))
+            out.indices_offset.add().dim.extend(item.get("indices_offset", []))
+            out.field = int(item.get("field", 0))
+            out.opt_weight_shard_step = int(item.get("opt_weight_shard_step", 0))
+            out.opt_weight_shard_size = int(item.get("opt_weight_shard_size", 0))
+        return msg
     try:
         with open(path, "rb") as f:
             msg.ParseFromString(f.read())
-    except Exception as err:  # a malformed protobuf (DecodeError) or a missing required field
-        raise ValueError(f"For '{who}', the strategy file {path} is not a valid strategy file: {err}") from None
+    except Exception:  # a malformed protobuf (DecodeError) or a missing required field
+        raise TypeError(
+            "The strategy file type should be one of json or protobuf. When the file name extension is not '.json', "
+            "the file is considered as a protobuf file."
+        ) from None
     return msg
 
 
@@ -112,7 +143,7 @@ def read_layouts(path: str, who: str = "build_searched_strategy") -> dict[str, L
 
 
 def write_strategy_file(path: str, layouts: dict[str, Layout1], stage: int = 0) -> None:
-    """Write ``layouts`` as a MindSpore strategy file."""
+    """Write ``layouts`` as a MindSpore strategy file (its JSON form for a ``.json`` name)."""
     msg = pb.ParallelStrategyMap()
     msg.current_stage = stage
     for name, lay in layouts.items():
@@ -121,6 +152,10 @@ def write_strategy_file(path: str, layouts: dict[str, Layout1], stage: int = 0) 
         lay.to_proto(item.parallel_layouts)
     folder = os.path.dirname(os.path.abspath(path))
     os.makedirs(folder, exist_ok=True)
+    if path.endswith(".json"):  # MindSpore's JSON form of the file
+        with open(path, "w", encoding="utf-8") as fj:
+            json.dump({"current_stage": stage, "parallel_layout_item": _json_layouts(msg)}, fj)
+        return
     with open(path, "wb") as f:
         f.write(msg.SerializeToString())
 
@@ -180,36 +215,56 @@ def save_strategy_file(net: Any, path: str, devices: int | None = None) -> dict[
 def build_searched_strategy(strategy_filename: str) -> dict[str, Any]:
     """The layout (MindSpore's ``ParallelLayouts`` message) of each parameter in a strategy file."""
     msg = _read_map(strategy_filename, "build_searched_strategy")
-    if not msg.parallel_layout_item:
-        raise ValueError(f"For 'build_searched_strategy', the strategy file {strategy_filename} has no parameter.")
     return {it.param_name: it.parallel_layouts for it in msg.parallel_layout_item}
 
 
 def merge_pipeline_strategys(src_strategy_dirs: str, dst_strategy_file: str) -> None:
-    """Merge the strategy files of every pipeline stage (the files in ``src_strategy_dirs``) into one."""
+    """Merge the strategy files of the pipeline stages (the ``*.ckpt`` files, or ``*.json`` ones, in
+    ``src_strategy_dirs``) into one, as MindSpore does: each parameter named ``"<stage>-<name>"`` (the stage
+    of its file's operators, else the file's ``current_stage``), one file per stage."""
+    os.makedirs(os.path.dirname(os.path.abspath(dst_strategy_file)), exist_ok=True)
     if not os.path.isdir(src_strategy_dirs):
         raise NotADirectoryError(f"src_strategy_dirs {src_strategy_dirs} is not a directory.")
-    files = sorted(
-        os.path.join(src_strategy_dirs, f)
-        for f in os.listdir(src_strategy_dirs)
-        if f.endswith((".ckpt", ".pb", ".strategy"))
-    )
-    if not files:
-        raise ValueError(f"There is no strategy file in {src_strategy_dirs}.")
+    protos = sorted(glob.glob(os.path.join(src_strategy_dirs, "*.ckpt")))
+    jsons = sorted(glob.glob(os.path.join(src_strategy_dirs, "*.json")))
+    if protos and jsons:
+        raise ValueError("The strategys format should be all '.ckpt' or all '.json'")
     out = pb.ParallelStrategyMap()
-    out.current_stage = 0
-    seen: set[str] = set()
-    for f in files:
+    merged: list[int] = []
+    for f in protos or jsons:
         msg = _read_map(f, "merge_pipeline_strategys")
-        for it in msg.parallel_strategy_item:
-            out.parallel_strategy_item.add().CopyFrom(it)
+        if not msg.parallel_layout_item:
+            raise ValueError(f"The strategy file {f} is empty")
+        items = msg.parallel_strategy_item
+        stage = items[0].parallel_strategys.stage if items else msg.current_stage
+        if stage in merged:
+            continue
         for it in msg.parallel_layout_item:
-            if it.param_name not in seen:
-                seen.add(it.param_name)
-                out.parallel_layout_item.add().CopyFrom(it)
-    os.makedirs(os.path.dirname(os.path.abspath(dst_strategy_file)), exist_ok=True)
+            it.param_name = f"{stage}-{it.param_name}"
+        out.parallel_strategy_item.extend(items)
+        out.parallel_layout_item.extend(msg.parallel_layout_item)
+        merged.append(stage)
+    out.current_stage = 1
+    if dst_strategy_file.endswith(".json"):
+        with open(dst_strategy_file, "w", encoding="utf-8") as fh:
+            json.dump({"current_stage": 1, "parallel_layout_item": _json_layouts(out)}, fh)
+        return
     with open(dst_strategy_file, "wb") as fh:
         fh.write(out.SerializeToString())
+
+
+def _json_layouts(msg: Any) -> dict[str, Any]:
+    out = {}
+    for it in msg.parallel_layout_item:
+        lay = it.parallel_layouts
+        out[it.param_name] = {
+            "dev_matrix": list(lay.dev_matrix[0].dim) if lay.dev_matrix else [],
+            "tensor_map": list(lay.tensor_map[0].dim) if lay.tensor_map else [],
+            "field": lay.field,
+            "opt_weight_shard_step": lay.opt_weight_shard_step,
+            "opt_weight_shard_size": lay.opt_weight_shard_size,
+        }
+    return out
 
 
 def restore_group_info_list(group_info_file_name: str) -> list[int]:

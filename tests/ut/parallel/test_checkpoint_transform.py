@@ -9,7 +9,6 @@ result; a network loads the merged parameters under any layout.
 import json
 import os
 import pathlib
-import shutil
 
 import numpy as np
 import pytest
@@ -47,8 +46,18 @@ def test_build_searched_strategy_reads_mindsporess_file():
         for k, v in got.items()
     } == REF["build_searched_strategy"]
     assert ms.train.build_searched_strategy is parallel.build_searched_strategy is ms.build_searched_strategy
-    with pytest.raises(ValueError, match="does not exist"):
-        parallel.build_searched_strategy(str(FIX / "missing.ckpt"))
+    errs = REF["strategy_errors"]
+
+    def named(fn):
+        got = raised(fn)
+        return dict(got, message=got["message"].replace(str(FIX), "<FIXTURES>"))
+
+    assert named(lambda: parallel.build_searched_strategy(str(FIX / "missing.ckpt"))) == errs["missing"]
+    assert named(lambda: parallel.build_searched_strategy(3)) == errs["type"]
+    assert named(lambda: parallel.build_searched_strategy(str(FIX / "bad_strategy.ckpt"))) == errs["bad"]
+    # MindSpore's JSON form of a strategy file
+    js = parallel.build_searched_strategy(str(FIX / "strategy.json"))
+    assert {k: [list(v.dev_matrix[0].dim), list(v.tensor_map[0].dim)] for k, v in js.items()} == REF["json_strategy"]
 
 
 def test_strategy_file_written_byte_identical(tmp_path):
@@ -174,12 +183,25 @@ def test_segmented_and_unified(tmp_path):
 
 
 def test_merge_pipeline_strategys_and_group_info(tmp_path):
-    stages = tmp_path / "stages"
-    stages.mkdir()
-    shutil.copy(SRC, stages / "stage0.ckpt")
-    st.write_strategy_file(str(stages / "stage1.ckpt"), {"extra": st.Layout1([2], [0])})
-    parallel.merge_pipeline_strategys(str(stages), str(tmp_path / "merged.ckpt"))
-    assert sorted(parallel.build_searched_strategy(str(tmp_path / "merged.ckpt"))) == ["b", "extra", "m", "w1", "w2"]
+    """Two stages' strategy files (written by MindSpore, one operator strategy each) merged as MindSpore
+    merges them: "<stage>-<name>" parameters, current_stage 1; sporax's own files (no operators) by their
+    current_stage."""
+    parallel.merge_pipeline_strategys(str(FIX / "stages"), str(tmp_path / "merged.ckpt"))
+    msg = st.pb.ParallelStrategyMap()
+    msg.ParseFromString((tmp_path / "merged.ckpt").read_bytes())
+    got = {
+        "current_stage": msg.current_stage,
+        "names": sorted(it.param_name for it in msg.parallel_layout_item),
+        "ops": len(msg.parallel_strategy_item),
+    }
+    assert got == REF["merged_pipeline"]
+    # the stage prefix is read back as the parameter's own name
+    assert sorted(st.read_layouts(str(tmp_path / "merged.ckpt"))) == ["b", "w1", "w2"]
+    own = tmp_path / "own"
+    st.write_strategy_file(str(own / "s0.ckpt"), {"a": st.Layout1([2], [0])}, stage=0)
+    st.write_strategy_file(str(own / "s1.ckpt"), {"c": st.Layout1([2], [-1])}, stage=1)
+    parallel.merge_pipeline_strategys(str(own), str(tmp_path / "own.json"))
+    assert sorted(json.loads((tmp_path / "own.json").read_text())["parallel_layout_item"]) == ["0-a", "1-c"]
     assert parallel.restore_group_info_list(str(FIX / "group_info.pb")) == REF["restore_group_info_list"]
 
 
