@@ -30,7 +30,7 @@ from ..common.tensor import Tensor
 from ._cell_hooks import _CellHooksMixin
 from ._cell_state import _CellStateMixin
 
-__all__ = ["Cell", "GraphCell"]
+__all__ = ["Cell"]
 
 _log = logging.getLogger("sporax")
 
@@ -665,17 +665,3 @@ def _cast_float(x: Any, dtype: Any) -> Any:
 
         return ops.cast(x, dtype)
     return x
-
-
-class GraphCell(Cell):
-    """A Cell around a function (MindSpore loads exported graphs as GraphCell); here it wraps any
-    callable taking and returning Tensors."""
-
-    def __init__(self, graph: Callable[..., Any], params_init: dict | None = None, obf_random_seed: Any = None) -> None:
-        super().__init__()
-        if not callable(graph):
-            raise TypeError(f"For 'GraphCell', the 'graph' must be callable, but got {type(graph).__name__}.")
-        self.__dict__["_graph"] = graph
-
-    def construct(self, *inputs: Any) -> Any:
-        return self._graph(*inputs)

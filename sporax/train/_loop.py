@@ -17,7 +17,8 @@ from typing import Any
 
 from ..common._compile import call_name, compile_call
 from ..common.tensor import Tensor
-from ..nn.cell import Cell, GraphCell
+from ..nn.cell import Cell
+from ..nn.graph_cell import GraphCell
 from ._sink import check_columns
 from ._utils import DatasetMarks
 from .callback import RunContext, TimeMonitor, _CallbackManager, _InternalCallbackParam
