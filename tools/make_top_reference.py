@@ -432,6 +432,51 @@ def _unpack_double(t):
     return t * 2
 
 
+EXEC_COLUMNS = ["index", "group", "comm_rank", "primitive", "src_rank", "dest_rank", "root_rank", "input_shape",
+                "input_type", "output_shape", "output_type", "input_size", "output_size"]  # fmt: skip
+
+
+def exec_order_rows(deadlock: bool) -> dict[str, list[dict]]:
+    """Two ranks: an all-reduce, then a send/receive pair each way (in crossing order when ``deadlock``)."""
+
+    def row(i, prim, src="", dst="", shape="[2]"):
+        r = dict.fromkeys(EXEC_COLUMNS, "")
+        r.update(index=str(i), group="g", comm_rank="0 1", primitive=prim, src_rank=src, dest_rank=dst)
+        r.update(input_shape=shape, output_shape=shape)
+        return r
+
+    rank0 = [row(0, "AllReduce"), row(1, "Send", dst="1"), row(2, "Receive", src="1")]
+    rank1 = [row(0, "AllReduce"), row(1, "Send", dst="0"), row(2, "Receive", src="0")]
+    if not deadlock:
+        rank1 = [row(0, "AllReduce"), row(1, "Receive", src="0"), row(2, "Send", dst="0")]
+    return {"0": rank0, "1": rank1}
+
+
+def _exec_order_reference() -> dict:
+    """MindSpore's execution-order keys and cycle search on two ranks' execute_order.csv files."""
+    import csv
+    import importlib
+    import tempfile
+
+    checker = importlib.import_module("mindspore.utils.runtime_execution_order_check")
+
+    out: dict = {}
+    for case in (True, False):
+        d = tempfile.mkdtemp()
+        for rank, rows in exec_order_rows(case).items():
+            folder = os.path.join(d, f"rank_{rank}", "execute_order")
+            os.makedirs(folder)
+            with open(os.path.join(folder, "comm_execute_order.csv"), "w", newline="", encoding="utf-8") as f:
+                w = csv.DictWriter(f, fieldnames=EXEC_COLUMNS)
+                w.writeheader()
+                w.writerows(rows)
+        parsed = checker.RankFolderParser(d).parse()
+        keys = checker.modify_execute_orders(parsed)
+        cycle, ranks = checker.detect_cycle_in_graph(keys)
+        out["deadlock" if case else "ordered"] = {"keys": keys, "cycle": cycle, "ranks": ranks}
+    return out
+
+
 def _dispatch_reference(mode_cls, tensor_cls) -> dict:
     """MsDispatchMode: which handler sees x*2, x+y, x-y when nested; a handler doubling results."""
     x = tensor_cls(np.array([1.0, 2.0, 3.0], np.float32))
@@ -487,6 +532,7 @@ def _utils_reference() -> dict:
     out["mock"] = [dryrun.mock(True, lambda: 5), dryrun.mock(1, lambda a, b: a + b, 2, 3), dryrun.mock(0, 7)]
     out["stress_bad_type"] = utils.stress_detect("x")
     out["dispatch"] = _dispatch_reference(utils.MsDispatchMode, Tensor)
+    out["exec_order"] = _exec_order_reference()
     out["tft_values"] = {k: getattr(utils.TFTCommValue, k) for k in ("ENABLE_MINDX", "NEED_MINDIO", "DISABLE_WATCHDOG")}
     out["tft_init"] = _err(utils._tft_handler.init)
     out["tft_get"] = utils._tft_handler.get_tft()

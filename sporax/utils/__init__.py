@@ -19,6 +19,8 @@ __all__ = [
     "RSCPluginHandle",
     "stress_detect",
     "MsDispatchMode",
+    "comm_exec_order_check",
+    "runtime_execution_order_check",
 ]
 
 _KDL_CPU, _KDL_CUDA = 1, 2
@@ -65,4 +67,5 @@ def from_dlpack(dlpack: Any) -> Any:
 
 from . import dryrun  # noqa: E402
 from .ms_dispatch import MsDispatchMode  # noqa: E402
+from ._exec_order import comm_exec_order_check, runtime_execution_order_check  # noqa: E402
 from ._reliability import ExitByRequest, RSCPluginHandle, TFTCommValue, _tft_handler, stress_detect  # noqa: E402

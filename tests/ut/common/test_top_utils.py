@@ -134,3 +134,78 @@ def test_ms_dispatch_mode():
 
     np.testing.assert_array_equal(decorated(x, y).asnumpy(), ref["twice"])
     assert ms.utils.MsDispatchMode is utils.MsDispatchMode
+
+
+EXEC_COLUMNS = ["index", "group", "comm_rank", "primitive", "src_rank", "dest_rank", "root_rank", "input_shape",
+                "input_type", "output_shape", "output_type", "input_size", "output_size"]  # fmt: skip
+
+
+def _exec_rows(deadlock):
+    def row(i, prim, src="", dst="", shape="[2]"):
+        r = dict.fromkeys(EXEC_COLUMNS, "")
+        r.update(index=str(i), group="g", comm_rank="0 1", primitive=prim, src_rank=src, dest_rank=dst)
+        r.update(input_shape=shape, output_shape=shape)
+        return r
+
+    rank0 = [row(0, "AllReduce"), row(1, "Send", dst="1"), row(2, "Receive", src="1")]
+    rank1 = [row(0, "AllReduce"), row(1, "Send", dst="0"), row(2, "Receive", src="0")]
+    if not deadlock:
+        rank1 = [row(0, "AllReduce"), row(1, "Receive", src="0"), row(2, "Send", dst="0")]
+    return {"0": rank0, "1": rank1}
+
+
+def test_runtime_execution_order_check(tmp_path):
+    """Two ranks sending to each other before receiving deadlock: the same cycle MindSpore 2.10 finds."""
+    import csv
+
+    from sporax.utils import _exec_order
+
+    for case, key in ((True, "deadlock"), (False, "ordered")):
+        d = tmp_path / key
+        for rank, rows in _exec_rows(case).items():
+            folder = d / f"rank_{rank}" / "execute_order"
+            folder.mkdir(parents=True)
+            with open(folder / "comm_execute_order.csv", "w", newline="", encoding="utf-8") as f:
+                w = csv.DictWriter(f, fieldnames=EXEC_COLUMNS)
+                w.writeheader()
+                w.writerows(rows)
+        ref = REF["exec_order"][key]
+        rows = {r: _exec_order._read_orders(str(d / f"rank_{r}" / "execute_order")) for r in ("0", "1")}
+        assert {r: _exec_order._keys(v, r) for r, v in rows.items()} == ref["keys"]
+        cycle, ranks = utils.runtime_execution_order_check(str(d))
+        assert cycle == ref["cycle"] and ranks == ref["ranks"]
+    with pytest.raises(ValueError, match="Please provide an absolute path"):
+        utils.runtime_execution_order_check("relative/path")
+    with pytest.raises(ValueError, match="No rank_x folders found"):
+        utils.runtime_execution_order_check(str(tmp_path / "deadlock" / "rank_0" / "execute_order"))
+
+
+def test_comm_exec_order_check_records_collectives(tmp_path, monkeypatch, caplog):
+    from sporax.communication import comm_func
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(TypeError, match="The 'action' parameter must be a string."):
+        utils.comm_exec_order_check(1)
+    with pytest.raises(ValueError, match="Invalid action. Please use 'start' or 'end'."):
+        utils.comm_exec_order_check("go")
+    with caplog.at_level(logging.ERROR, logger="sporax"):
+        utils.comm_exec_order_check("end")
+    assert "The 'end' action cannot be called before the 'start' action." in caplog.text
+    x = Tensor(np.ones(2, np.float32))
+    utils.comm_exec_order_check("start")
+    comm_func.all_reduce(x)
+    comm_func.broadcast(x, src=0)
+    comm_func.barrier()
+    utils.comm_exec_order_check("end")
+    assert not hasattr(comm_func.all_reduce, "__wrapped__")  # restored
+    import csv
+
+    with open(tmp_path / "rank_0" / "execute_order" / "comm_execute_order.csv", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    assert [(r["primitive"], r["comm_rank"], r["root_rank"], r["input_shape"]) for r in rows] == [
+        ("AllReduce", "0", "", "[2]"),
+        ("Broadcast", "0", "0", "[2]"),
+        ("Barrier", "0", "", ""),
+    ]
+    cycle, ranks = utils.runtime_execution_order_check(str(tmp_path))
+    assert cycle is None and ranks is None
