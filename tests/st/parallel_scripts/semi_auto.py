@@ -1,8 +1,8 @@
 """Semi-auto parallel across processes: run by tests/st/test_semi_auto_processes.py under `sporax launch -n 2`
 (each process one CPU device, the mesh spanning both) and as one stand-alone process. A column- then
 row-split MLP trains 3 steps with Momentum (every rank feeding the whole batch, full_batch=True; then each
-rank its part of it, MindSpore's default), then with Adam and the parallel optimizer; rank 0 (or the single
-process) saves the whole weights, gathered from the ranks."""
+rank its part of it, MindSpore's default), then with Adam and the parallel optimizer, and a 2-stage pipeline; rank 0
+(or the single process) saves the whole weights, gathered from the ranks."""
 
 import os
 import sys
@@ -51,7 +51,33 @@ def train(opt_cls, full_batch, **ctx):
     return {f"{name}_{p.name}": np.asarray(_spmd.gather_local(p._stored)) for p in params}
 
 
+def train_pipeline():
+    """A 2-stage pipeline over 2 micro-batches (PipelineCell, PipelineGradReducer), whole batch on each rank;
+    one process trains the same PipelineCell."""
+    ms.reset_auto_parallel_context()
+    if n > 1:
+        ms.set_auto_parallel_context(
+            parallel_mode="semi_auto_parallel", device_num=n, full_batch=True, pipeline_stages=2
+        )
+    net = MLP(n)
+    pp = nn.PipelineCell(nn.WithLossCell(net, nn.MSELoss()), 2)
+    opt = nn.Momentum(net.trainable_params(), 0.05, 0.9)
+    reducer = nn.PipelineGradReducer(opt.parameters)
+    grad_fn = ms.value_and_grad(pp, None, opt.parameters)
+
+    @ms.jit
+    def step(x, y):
+        loss, grads = grad_fn(x, y)
+        opt(reducer(grads))
+        return loss
+
+    for _ in range(3):
+        step(Tensor(X), Tensor(Y))
+    return {f"Pipeline_{p.name}": np.asarray(_spmd.gather_local(p._stored)) for p in net.trainable_params()}
+
+
 weights = {
+    **train_pipeline(),
     **train(nn.Momentum, True),
     **train(nn.Momentum, False),
     **train(nn.Adam, False, enable_parallel_optimizer=True),
