@@ -54,6 +54,15 @@ def test_graph_cell_parameters_and_params_init():
         nn.GraphCell(ms.load(path), obf_random_seed=1)
 
 
+def test_model_predicts_with_a_graph_cell():
+    inputs, expected = _io("lenet5")
+    net = nn.GraphCell(ms.load(os.path.join(FIXTURES, "lenet5.mindir")))
+    got = ms.train.Model(net).predict(ms.Tensor(inputs[0]))
+    np.testing.assert_allclose(got.asnumpy(), expected[0], rtol=1e-5, atol=1e-5)
+    with pytest.raises(ValueError, match="should be None when network is a GraphCell"):
+        ms.train.Model(net, loss_fn=nn.MSELoss())
+
+
 def test_load_argument_checks(tmp_path):
     with pytest.raises(ValueError, match="must be string"):
         ms.load(1)
