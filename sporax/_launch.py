@@ -12,7 +12,7 @@ The launcher supervises the job until every rank has ended; no process of the jo
 * a rank that fails stops the others; a rank killed by a signal is named first (``rank 1 killed by SIGKILL``)
   and the launcher exits with 128 + that signal, otherwise with the failed rank's code;
 * a rank that stops making progress while the others wait for it in a collective (a hang) ends the job after
-  the timeout (``--cluster_time_out`` / ``SPORAX_HANG_TIMEOUT``, default 600 s, msrun's default; negative:
+  the timeout (``--cluster_time_out`` / ``SPORAX_HANG_TIMEOUT``, default 600 s, msrun's default; 0 or negative:
   wait forever), naming that rank and the collective the others wait in; exit code 124;
 * SIGINT, SIGTERM and SIGHUP to the launcher signal every rank's process group, wait up to
   ``SPORAX_STOP_GRACE`` seconds (default 5), then SIGKILL them; the launcher exits with 128 + the signal. A
@@ -197,7 +197,7 @@ def launch(
 ) -> int:
     """Run `script` on `nproc` ranks on this machine (of ``nproc * nnodes``); the exit code of the run.
 
-    `timeout` (seconds; None: ``SPORAX_HANG_TIMEOUT`` or 600; negative: none) is how long a rank may stay
+    `timeout` (seconds; None: ``SPORAX_HANG_TIMEOUT`` or 600; 0 or negative: none) is how long a rank may stay
     behind the others' collective before the job is ended as hung. `msrun` adds msrun's ``scheduler.log`` and,
     with `join`, shows the ranks' logs (`tail_worker_log`) on the console."""
     if nproc < 1 or nnodes < 1 or not 0 <= node_rank < nnodes:
@@ -321,7 +321,7 @@ class _Progress:
 
     def hung(self, live: set[int]) -> str | None:
         """A message naming the ranks that stopped behind the others' collective for ``timeout``, or None."""
-        if self.timeout < 0 or len(self.state) < 2:
+        if self.timeout <= 0 or len(self.state) < 2:
             return None
         now = time.monotonic()
         if now < self._next:

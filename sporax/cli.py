@@ -164,7 +164,7 @@ def _launch_args(p: argparse.ArgumentParser) -> None:
         type=float,
         default=None,
         help="seconds a rank may stay behind the others' collective before the job ends as hung "
-        "(default: SPORAX_HANG_TIMEOUT or 600; negative: wait forever)",
+        "(default: SPORAX_HANG_TIMEOUT or 600; 0 or negative: wait forever)",
     )
     p.add_argument("--bind_core", type=str, default="False", help="True: an equal share of the cores per rank")
     p.add_argument("--bind_numa", type=str, default="False", help="accepted (msrun); not used")
