@@ -37,6 +37,7 @@ _INLINED = {
     "custom_lin": None,
 }
 _NOT_FOLDED = ("random", "rng", "threefry", "iota_2x32")
+PLATFORMS = ("cpu", "cuda", "rocm", "tpu")  # what a STABLEHLO export is lowered for
 
 
 @dataclass(eq=False)
@@ -206,13 +207,23 @@ def export_stablehlo(fn: Callable[..., Any], holders: Sequence[Any], args: Seque
 
     specs = [jax.ShapeDtypeStruct(np.shape(v), v.dtype) for v in values]
     arg_specs = [jax.ShapeDtypeStruct(np.shape(a), a.dtype) for a in flat_args]
-    exported = jax.export.export(jax.jit(pure))(specs, arg_specs)
+    try:  # one file for every XLA platform (each gets its own lowering inside the module)
+        exported = jax.export.export(jax.jit(pure), platforms=PLATFORMS)(specs, arg_specs)
+    except Exception:  # an operation without a lowering on some platform: this backend's only
+        exported = jax.export.export(jax.jit(pure))(specs, arg_specs)
     return bytes(exported.serialize()), box["tree"].num_leaves, box["single"]
 
 
 def load_stablehlo(data: bytes) -> tuple[Callable[..., Any], list[tuple[tuple[int, ...], np.dtype]]]:
     """The callable ``(param_values, arg_leaves) -> out_leaves`` of a serialized program, and its argument
-    shapes and dtypes (parameters first)."""
+    shapes and dtypes (parameters first).
+
+    Raises:
+        ValueError: the program was lowered for other platforms only.
+    """
     exported = jax.export.deserialize(bytearray(data))
+    here = jax.default_backend()
+    if here not in exported.platforms and not (here == "gpu" and {"cuda", "rocm"} & set(exported.platforms)):
+        raise ValueError(f"the program was exported for {list(exported.platforms)}, not for this backend ({here})")
     avals = [(tuple(a.shape), np.dtype(a.dtype)) for a in exported.in_avals]
     return exported.call, avals

@@ -108,7 +108,7 @@ def read_stablehlo(path: str) -> StableHLOGraph:
         raise ValueError(f"For 'load', the STABLEHLO file {path} is truncated or corrupted: {err}") from None
     try:
         return StableHLOGraph(meta, weights, program, path)
-    except ValueError:
-        raise
+    except ValueError as err:
+        raise ValueError(f"For 'load', the STABLEHLO file {path} cannot run here: {err}") from None
     except Exception as err:  # jax.export's deserializer on damaged bytes
         raise ValueError(f"For 'load', the STABLEHLO program in {path} cannot be read: {err}") from None

@@ -57,6 +57,13 @@ def test_export_and_load_back(tmp_path, small, fmt):
         np.testing.assert_allclose(g.asnumpy(), e, rtol=1e-5, atol=1e-6)
     assert sorted(n for n, _ in loaded.parameters_and_names()) == sorted(p.name for p in net.get_parameters())
     ms.export(net, x, file_name=str(path), file_format=fmt)  # overwrites its own read-only file
+    if fmt == "STABLEHLO":  # one program for every XLA platform
+        import zipfile
+
+        import jax
+
+        with zipfile.ZipFile(path) as z:
+            assert set(jax.export.deserialize(bytearray(z.read("program.bin"))).platforms) >= {"cpu", "cuda", "tpu"}
 
 
 def test_large_models_split_weights_out(tmp_path, small, monkeypatch):
