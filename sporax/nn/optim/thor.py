@@ -12,7 +12,8 @@ inverses are block-diagonal in blocks of 128, as MindSpore's ``CholeskyTrsm(spli
 are scaled by ``1 / (A / batch + sqrt(lambda))`` and multiplied by ``G_inv`` (the documented ``(G + lambda
 I)^-1``); LayerNorm parameters by ``1 / (g^2 / batch + sqrt(lambda))``. Then weight decay, optional
 gradient clipping (by norm 1.0) and the momentum update. The inverses are recomputed every ``frequency``
-steps (the first step of each period; the others reuse them), as MindSpore's ``ModelThor`` schedules it.
+steps (the first step of each period; the others reuse them), as MindSpore's ``ModelThor`` schedules it; in
+data parallel the inverses are all-reduced (averaged when ``gradients_mean``).
 """
 
 from __future__ import annotations
@@ -123,6 +124,21 @@ class ThorGpu(Optimizer):
         self.frequency = frequency
         self.split_indices = split_indices
         self._build_layer_map(net)
+        self._define_reducer()
+
+    def _define_reducer(self) -> None:
+        """In data parallel the inverses are averaged over the devices (MindSpore all-reduces them)."""
+        from ... import context
+        from ..wrap.grad_reducer import DistributedGradReducer
+
+        mode = context.get_auto_parallel_context("parallel_mode")
+        self.is_distributed = mode not in ("stand_alone", context.ParallelMode.STAND_ALONE)
+        self.grad_reducer_inv = None
+        if self.is_distributed:
+            from ...parallel._utils import _get_device_num, _get_gradients_mean
+
+            mean, degree = _get_gradients_mean(), _get_device_num()
+            self.grad_reducer_inv = DistributedGradReducer(list(self.matrix_a) + list(self.matrix_g), mean, degree)
 
     def _build_layer_map(self, net: Cell) -> None:
         """Per parameter: its layer type and THOR layer; one pair of inverse Parameters per THOR layer."""
@@ -185,6 +201,10 @@ class ThorGpu(Optimizer):
                 g_inv = _block_inverse(g)
             ops.assign(self.matrix_a[k], a_inv * feature)
             ops.assign(self.matrix_g[k], g_inv * feature)
+        if self.grad_reducer_inv is not None:
+            reduced = self.grad_reducer_inv(tuple(self.matrix_a) + tuple(self.matrix_g))
+            for param, value in zip(list(self.matrix_a) + list(self.matrix_g), reduced):
+                ops.assign(param, value)
 
     def _precondition(self, gradients: tuple, damping_step: Any) -> tuple:
         out = []
