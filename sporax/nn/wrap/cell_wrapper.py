@@ -229,6 +229,10 @@ class GetNextSingleOp(Cell):
         self.output_num = len(dataset_types)
         self.shared_name = queue_name
 
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        # the queue is read on the host at each call (GRAPH_MODE too): a compiled call would keep its first row
+        return self._run_construct(*args, **kwargs)
+
     def construct(self) -> tuple:
         from ...dataset.engine._device_queue import queue_by_name
 

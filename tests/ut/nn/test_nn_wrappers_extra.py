@@ -64,10 +64,12 @@ def test_get_next_single_op_reads_the_device_queue():
     ds = ms.dataset.NumpySlicesDataset({"a": data, "b": np.arange(3, dtype=np.int32)}, shuffle=False)
     queue = ds.device_que(queue_name="nn_get_next_q")
     get_next = nn.GetNextSingleOp([ms.float32, ms.int32], [(2,), ()], "nn_get_next_q")
+    ms.set_context(mode=ms.GRAPH_MODE)  # each call reads the next row (GRAPH_MODE too)
     for i in range(3):
         a, b = get_next()
         np.testing.assert_array_equal(a.asnumpy(), data[i])
         assert int(b.asnumpy()) == i
+    ms.set_context(mode=ms.PYNATIVE_MODE)
     assert queue.get_queue_name() == "nn_get_next_q"
     with pytest.raises(RuntimeError, match="no data queue named 'missing'"):
         nn.GetNextSingleOp([ms.float32], [(2,)], "missing")()
