@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ... import _checkparam as validator
 from ... import ops
 from ..._checkparam import ValueRuntimeError
 from ..._engine import state
@@ -19,14 +20,6 @@ from ..cell import Cell
 __all__ = ["Conv2d", "Conv1d", "Conv3d", "Conv1dTranspose", "Conv2dTranspose", "Conv3dTranspose"]
 
 
-def _int(value: Any, name: str, op: str, minimum: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"For '{op}', the '{name}' must be an int, but got {type(value).__name__}.")
-    if value < minimum:
-        raise ValueError(f"For '{op}', the '{name}' must be >= {minimum}, but got {value}.")
-    return value
-
-
 class _Conv(Cell):
     """Shared argument handling and parameters of the convolution layers."""
 
@@ -38,29 +31,27 @@ class _Conv(Cell):
         in_channels: int,
         out_channels: int,
         kernel_size: Any,
-        stride: Any,
-        pad_mode: str,
-        padding: Any,
-        dilation: Any,
-        group: int,
-        has_bias: bool,
-        weight_init: Any,
-        bias_init: Any,
-        data_format: str,
-        dtype: Any,
+        stride: Any = 1,
+        pad_mode: str = "same",
+        padding: Any = 0,
+        dilation: Any = 1,
+        group: int = 1,
+        has_bias: bool = False,
+        weight_init: Any = None,
+        bias_init: Any = None,
+        data_format: str = "NCHW",
+        dtype: Any = mstype.float32,
     ) -> None:
+        """Conv2d's arguments (MindSpore's names and defaults); the other layers pass theirs on."""
         super().__init__()
         op = type(self).__name__
         n = self._nsp
-        self.in_channels = _int(in_channels, "in_channels", op)
-        self.out_channels = _int(out_channels, "out_channels", op)
+        self.in_channels = validator.check_int_arg(in_channels, "in_channels", op, 1)
+        self.out_channels = validator.check_int_arg(out_channels, "out_channels", op, 1)
         self.kernel_size = tuple_n(kernel_size, n, "kernel_size", op)
         self.stride = tuple_n(stride, n, "stride", op)
         self.dilation = tuple_n(dilation, n, "dilation", op)
-        if not isinstance(pad_mode, str) or pad_mode.lower() not in ("same", "valid", "pad"):
-            raise ValueError(
-                f"For '{op}', the 'pad_mode' must be one of ['same', 'valid', 'pad'], but got {pad_mode!r}."
-            )
+        validator.check_one_of(pad_mode, ("same", "valid", "pad"), "pad_mode", op, ignore_case=True)
         self.pad_mode = pad_mode
         if isinstance(padding, bool) or not isinstance(padding, (int, tuple)):
             raise TypeError(
@@ -77,7 +68,7 @@ class _Conv(Cell):
         if pad_mode.lower() != "pad" and any(pads):
             raise ValueError(f"For '{op}', the 'padding' must be 0 when 'pad_mode' is '{pad_mode}', but got {padding}.")
         self.padding = padding
-        self.group = _int(group, "group", op)
+        self.group = validator.check_int_arg(group, "group", op, 1)
         if in_channels % group:
             raise ValueError(
                 f"For '{op}', the attr 'in_channels' must be divisible by attr 'group', but got 'in_channels': "
@@ -99,9 +90,7 @@ class _Conv(Cell):
                 "the platform is CPU."
             )
         self.data_format = data_format
-        if not isinstance(has_bias, bool):
-            raise TypeError(f"For '{op}', the 'has_bias' must be a bool, but got {type(has_bias).__name__}.")
-        self.has_bias = has_bias
+        self.has_bias = validator.check_bool(has_bias, "has_bias", op)
         self.weight_init, self.bias_init = weight_init, bias_init
         shape = self._weight_shape()
         if weight_init is None:
@@ -163,38 +152,6 @@ class Conv2d(_Conv):
         data_format: 'NCHW'.
         dtype: parameter dtype. Default float32.
     """
-
-    def __init__(
-        self,
-        in_channels: int,
-        out_channels: int,
-        kernel_size: Any,
-        stride: Any = 1,
-        pad_mode: str = "same",
-        padding: Any = 0,
-        dilation: Any = 1,
-        group: int = 1,
-        has_bias: bool = False,
-        weight_init: Any = None,
-        bias_init: Any = None,
-        data_format: str = "NCHW",
-        dtype: Any = mstype.float32,
-    ) -> None:
-        super().__init__(
-            in_channels,
-            out_channels,
-            kernel_size,
-            stride,
-            pad_mode,
-            padding,
-            dilation,
-            group,
-            has_bias,
-            weight_init,
-            bias_init,
-            data_format,
-            dtype,
-        )
 
     def construct(self, x: Tensor) -> Tensor:
         self._check_input(x)
@@ -404,13 +361,7 @@ class Conv1dTranspose(_ConvTranspose):
             (out,),
         )
 
-    def extend_repr(self) -> str:
-        return (
-            f"input_channels={self.in_channels}, output_channels={self.out_channels}, "
-            f"kernel_size={self.kernel_size[0]}, stride={self.stride[0]}, pad_mode={self.pad_mode}, "
-            f"padding={self.padding}, dilation={self.dilation[0]}, group={self.group}, has_bias={self.has_bias}, "
-            f"weight_init={self.weight_init}, bias_init={self.bias_init}"
-        )
+    extend_repr = Conv1d.extend_repr
 
 
 class Conv2dTranspose(_ConvTranspose):
