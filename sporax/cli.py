@@ -209,6 +209,21 @@ def _run_launch(ns: argparse.Namespace, msrun: bool) -> int:
         bind_core = False
     if ns.rank_table_file:
         os.environ["RANK_TABLE_FILE"] = ns.rank_table_file
+    log_dir = ns.log_dir
+    if msrun and log_dir is None:
+        log_dir = "."  # msrun's default log_dir "": the logs go to the working directory
+    log_name = ns.worker_log_name or "worker"
+    if "{hostname}" in log_name or "{ip}" in log_name:  # msrun's placeholders
+        import socket
+
+        host = socket.gethostname()
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+                s.connect((ns.master_addr, 1))  # the address this machine reaches the master from
+                ip = s.getsockname()[0]
+        except OSError:
+            ip = "127.0.0.1"
+        log_name = log_name.replace("{hostname}", host).replace("{ip}", ip)
     opts = (["--mode", ns.mode] if ns.mode else []) + (["--seed", str(ns.seed)] if ns.seed is not None else [])
     return launch(
         ns.script,
@@ -218,7 +233,7 @@ def _run_launch(ns: argparse.Namespace, msrun: bool) -> int:
         node_rank,
         ns.master_addr,
         ns.master_port,
-        ns.log_dir,
+        log_dir,
         opts,
         timeout=ns.timeout,
         msrun=msrun,
@@ -226,7 +241,7 @@ def _run_launch(ns: argparse.Namespace, msrun: bool) -> int:
         tail_worker_log=ns.tail_worker_log,
         bind_core=bind_core,
         sim_level=ns.sim_level,
-        worker_log_name=ns.worker_log_name or "worker",
+        worker_log_name=log_name,
     )
 
 

@@ -86,6 +86,23 @@ def test_unmodified_msrun_script(tmp_path):
     assert "started rank 0" in sched and "rank 1 exited with code 0" in sched
 
 
+def test_msrun_defaults_log_to_the_working_directory(tmp_path):
+    port = _free_port()
+    r = sporax(
+        "msrun",
+        "--worker_num=1",
+        "--local_worker_num=1",
+        f"--master_port={port}",
+        "--worker_log_name=w_{hostname}",
+        str(SCRIPTS / "env_allreduce.py"),
+        cwd=tmp_path,
+    )
+    assert r.returncode == 0, r.stderr[-3000:]
+    host = socket.gethostname()
+    assert sorted(os.listdir(tmp_path)) == sorted(["scheduler.log", f"w_{host}_0.log"])
+    assert "RESULT " in (tmp_path / f"w_{host}_0.log").read_text() and "RESULT " not in r.stdout  # no --join
+
+
 def test_msrun_options_are_checked(capsys):
     from sporax.cli import main
 
