@@ -1,12 +1,8 @@
-"""examples/resnet18_cifar10.py: ResNet-18 learns a tiny CIFAR-10-format set read by Cifar10Dataset, runs
-under ``sporax run`` (its checkpoints: test_example_checkpoints.py)."""
+"""examples/resnet18_cifar10.py: ResNet-18 learns a tiny CIFAR-10-format set read by Cifar10Dataset (its
+checkpoints: test_example_checkpoints.py; under ``sporax run``: test_example_cli.py)."""
 
 import importlib.util
-import os
 import pathlib
-import re
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -67,16 +63,3 @@ def test_resnet18_learns_tiny_cifar10_binaries(tool, tmp_path):
     assert len(rec.losses) == 18 and np.isfinite(rec.losses).all()
     assert np.mean(rec.losses[-3:]) < 0.5 * np.mean(rec.losses[:3])
     assert after >= 0.5 and after > before + 0.3, (before, after)
-
-
-@pytest.mark.skipif(not os.environ.get("SPORAX_RUN_SLOW"), reason="slow (a second compile): set SPORAX_RUN_SLOW=1")
-def test_sporax_run_resnet18_example(tool, tmp_path):
-    ex = tool.load_example("resnet18_cifar10")
-    data = ex.write_synthetic_cifar10(str(tmp_path / "data"), num_train=64, num_test=32, seed=0, per_file=64)
-    args = ["--data-dir", data, "--width", "4", "--batch-size", "16", "--ckpt-dir", str(tmp_path / "ckpt")]
-    cmd = [sys.executable, "-m", "sporax", "run", str(ROOT / "examples" / "resnet18_cifar10.py"), *args]
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=tmp_path)
-    assert r.returncode == 0, r.stderr[-3000:]
-    assert re.findall(r"^epoch: 1 step: (\d+), loss is [0-9.]+$", r.stdout, re.M) == ["1", "2", "3", "4"]
-    assert re.search(r"Accuracy:\{'Accuracy': (np\.float64\()?[0-9.]+", r.stdout)
-    assert sorted(p.name for p in (tmp_path / "ckpt").iterdir() if p.suffix == ".ckpt") == ["resnet18_cifar10-1_4.ckpt"]
