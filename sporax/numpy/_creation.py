@@ -20,10 +20,6 @@ def _shape(shape):
     return tuple(int(s) for s in shape)
 
 
-def _dt(dtype, default=mstype.float32):
-    return default if dtype is None else dtype
-
-
 def array(obj, dtype=None, copy=True, ndmin=0):
     """A Tensor from array-like data (``numpy.array``)."""
     out = _t(obj, dtype)
