@@ -369,6 +369,52 @@ def _landscape_reference() -> dict:
     return out
 
 
+def _lineage_events(path: str) -> list:
+    import struct
+
+    from google.protobuf.json_format import MessageToDict
+    from mindspore.train import lineage_pb2
+
+    data, i, out = open(path, "rb").read(), 0, []
+    while i < len(data):
+        n = struct.unpack("<Q", data[i : i + 8])[0]
+        event = lineage_pb2.LineageEvent()
+        event.ParseFromString(data[i + 12 : i + 12 + n])
+        d = MessageToDict(event, preserving_proto_field_name=True)
+        d.pop("wall_time", None)
+        out.append(d)
+        i += 16 + n
+    return out
+
+
+def _lineage_reference() -> dict:
+    """The _lineage files SummaryCollector writes for Model.train and Model.eval (file names, events)."""
+    import tempfile
+
+    import mindspore as ms
+    import mindspore.dataset as ds
+    from mindspore import nn
+    from mindspore.train import Model, SummaryCollector
+
+    x, y, vx, vy = fit_eval_data()
+    net = nn.Dense(3, 2)
+    ms.load_checkpoint(str(FIT_CKPT), net)
+    model = Model(net, nn.MSELoss(), nn.SGD(net.trainable_params(), 0.1), metrics={"loss": nn.Loss()})
+    out: dict = {}
+    for mode in ("train", "eval"):
+        d = tempfile.mkdtemp()
+        data = ds.NumpySlicesDataset({"x": x, "y": y} if mode == "train" else {"x": vx, "y": vy}, shuffle=False)
+        collector = SummaryCollector(d, collect_freq=1, collect_specified_data={"collect_landscape": None})
+        if mode == "train":
+            model.train(2, data.batch(4), callbacks=[collector], dataset_sink_mode=False)
+        else:
+            model.eval(data.batch(3), callbacks=[collector], dataset_sink_mode=False)
+        names = _summary_names(d)
+        (lineage,) = [n for n in os.listdir(d) if n.endswith("_lineage")]
+        out[mode] = {"files": names, "events": _lineage_events(os.path.join(d, lineage))}
+    return out
+
+
 def train_main() -> None:
     """Model.fit's evaluation figures and SummaryRecord's file names under MindSpore 2.10."""
     import tempfile
@@ -417,6 +463,7 @@ def train_main() -> None:
     ref["summary_files"] = summary
     ref["convert"] = _convert_reference()
     ref["landscape"] = _landscape_reference()
+    ref["lineage"] = _lineage_reference()
     TRAIN_OUT.write_text(json.dumps(ref, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"wrote {TRAIN_OUT}")
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import logging
+import os
 import re
+import time
 
 import numpy as np
 
@@ -11,6 +14,7 @@ from sporax.common.tensor import Tensor
 
 from ..._checkparam import check_greater_than_zero, check_value_type
 from .._utils import make_directory
+from ..summary import _lineage
 from ..summary.summary_record import SummaryRecord
 from ._callback import Callback
 from ._landscape import LandscapeCollection, check_collect_landscape
@@ -222,8 +226,80 @@ class SummaryCollector(Callback):
         self._record.set_mode("eval")
         self._record.record(step=int(cb_params.get("cur_step_num", 0) or 0))
         self._record.flush()
+        if cb_params.get("mode", "train") == "train":
+            self._collect_train_lineage(cb_params)
+        else:
+            self._collect_eval_lineage(cb_params)
         if self._landscape is not None and cb_params.get("mode", "train") == "train":
             self._landscape.save_metadata(cb_params.batch_num)
+
+    # ------------------------------------------------------------------ lineage (MindSpore's _lineage file)
+    @staticmethod
+    def _dataset_info(dataset):
+        """``(path, number of samples, batch size)`` of a dataset (the path of its file-based source, if any)."""
+        if dataset is None:  # a hand-written loop's parameters
+            return None, None, None
+        path, node = None, dataset
+        while node is not None and path is None:
+            for attr in ("dataset_dir", "dataset_file", "dataset_files"):
+                value = getattr(node, attr, None)
+                if value:
+                    path = value if isinstance(value, str) else list(value)[0]
+                    break
+            children = getattr(node, "children", None) or []
+            node = children[0] if children else None
+        if path and os.path.isfile(path):
+            path = os.path.dirname(path)
+        batch_size = dataset.get_batch_size()
+        return path, int(dataset.get_dataset_size() * batch_size), batch_size
+
+    def _collect_train_lineage(self, cb_params):
+        if not self._collect_specified_data.get("collect_train_lineage") or self._record is None:
+            return
+        from ...common.parameter import Parameter
+        from ...nn.loss.loss import LossBase
+        from ._checkpoint import ModelCheckpoint
+
+        loss = self._get_loss(cb_params)
+        optimizer = self._get_optimizer(cb_params)
+        lr = getattr(optimizer, "learning_rate", None) if optimizer is not None else None
+        loss_fn = cb_params.get("loss_fn")
+        network = cb_params.get("train_network")
+        if loss_fn is None and network is not None:
+            loss_fn = next((c for _, c in network.cells_and_names() if isinstance(c, LossBase)), None)
+        ckpt = None
+        for cb in cb_params.get("list_callback") or []:
+            if isinstance(cb, ModelCheckpoint) and cb.latest_ckpt_file_name:
+                ckpt = os.path.realpath(cb.latest_ckpt_file_name)
+        path, size, batch_size = self._dataset_info(cb_params.get("train_dataset"))
+        info = {
+            "loss": None if loss is None else float(np.atleast_1d(loss.asnumpy())[0]),
+            "learning_rate": float(np.atleast_1d(lr.asnumpy())[0]) if isinstance(lr, Parameter) else None,
+            "optimizer": type(optimizer).__name__ if optimizer is not None else None,
+            "network": type(cb_params.get("network", network)).__name__,
+            "loss_function": type(loss_fn).__name__ if loss_fn is not None else None,
+            "epoch": cb_params.get("epoch_num"),
+            "parallel_mode": cb_params.get("parallel_mode"),
+            "device_num": cb_params.get("device_number"),
+            "model_path": json.dumps({"ckpt": ckpt}),
+            "model_size": os.path.getsize(ckpt) if ckpt else 0,
+            "train_dataset_path": path,
+            "train_dataset_size": size,
+            "batch_size": batch_size,
+        }
+        self._record._write_lineage(_lineage.train_lineage_event(time.time(), info))
+
+    def _collect_eval_lineage(self, cb_params):
+        if not self._collect_specified_data.get("collect_eval_lineage") or self._record is None:
+            return
+        try:
+            metric = json.dumps(cb_params.get("metrics"))
+        except TypeError as exc:
+            _log.warning("Summary cannot collect the type of metrics, currently support type: dict, list, tuple, "
+                         "str, int, float, bool and None. %s.", exc)  # fmt: skip
+            metric = None
+        path, size, _ = self._dataset_info(cb_params.get("valid_dataset"))
+        self._record._write_lineage(_lineage.eval_lineage_event(time.time(), metric, path, size))
 
     # ------------------------------------------------------------------ collection
     def _collect(self, cb_params, current):

@@ -162,7 +162,8 @@ class SummaryRecord:
         3. The event file has MindSpore's name (``events.out.events.summary.<time>.<device id>.<hostname>_MS``)
            and holds TensorBoard events; a hard link to it named ``<that name>.tfevents`` lets TensorBoard find it
            (TensorBoard reads only files whose name contains 'tfevents'). Graphs and lineage data are not
-           recorded, so no ``_lineage`` file is written.
+           recorded; ``SummaryCollector`` writes MindSpore's train/evaluation lineage to the ``..._lineage`` file
+           beside it.
 
     Args:
         log_dir (str): The directory to save the summary in.
@@ -270,6 +271,7 @@ class SummaryRecord:
                 )
             if self._export_options.get("tensor_format"):
                 self._export_dir = os.path.join(log_path, f"export_{time_second}")
+        self._time_second = time_second
         self.file_info["file_name"] = get_event_file_name(self.file_prefix, self.file_suffix, time_second)
         self.file_info["file_path"] = os.path.join(log_path, self.file_info["file_name"])
         self._file = open(self.file_info["file_path"], "ab")  # noqa: SIM115 (closed by close())
@@ -447,6 +449,16 @@ class SummaryRecord:
             with self._lock:
                 self._file.flush()
                 os.fsync(self._file.fileno())
+
+    def _write_lineage(self, payload):
+        """Append a LineageEvent (``_lineage.py``) to the ``..._lineage`` file beside the event file (made on the
+        first one, as MindSpore's)."""
+        if self._status.get("closed"):
+            return
+        name = get_event_file_name(self.file_prefix, "_lineage", self._time_second)
+        path = os.path.join(os.path.dirname(self.file_info["file_path"]), name)
+        with self._lock, open(path, "ab") as f:
+            f.write(_event.tfrecord(payload))
 
     def close(self):
         """Flush the buffer, write the file to disk and close it."""

@@ -206,3 +206,83 @@ def test_summary_collector_landscape_and_summary_landscape(tmp_path):
     np.testing.assert_allclose(z[2][2], pca["convergence"][0], rtol=2e-5)
     land.clean_ckpt()
     assert not os.path.exists(os.path.join(d, "ckpt_dir"))
+
+
+def _lineage_events(path):
+    """LineageEvents of a _lineage file, decoded by field number (lineage.proto)."""
+    import struct
+
+    from sporax.train.summary import _event
+
+    def text(msg, field):
+        return msg[field][0].decode() if field in msg else None
+
+    out = []
+    for record in _event.read_records(path):
+        ev = _event.parse_message(record)
+        if 6 in ev:
+            tl = _event.parse_message(ev[6][0])
+            hyper = _event.parse_message(tl[1][0])
+            algo = _event.parse_message(tl[3][0])
+            model = _event.parse_message(tl[4][0])
+            data = _event.parse_message(tl[2][0]) if 2 in tl else {}
+            out.append({"train_lineage": {
+                "algorithm": {"loss": struct.unpack("<f", algo[2][0])[0], "network": text(algo, 1)},
+                "hyper_parameters": {
+                    "batch_size": hyper[8][0], "device_num": hyper[6][0], "epoch": hyper[4][0],
+                    "learning_rate": struct.unpack("<f", hyper[2][0])[0], "loss_function": text(hyper, 3),
+                    "optimizer": text(hyper, 1), "parallel_mode": text(hyper, 5),
+                },
+                "model": {"path": text(model, 3), "size": str(model[4][0])},
+                "train_dataset": {"train_dataset_size": data[2][0]},
+            }})  # fmt: skip
+        if 7 in ev:
+            el = _event.parse_message(ev[7][0])
+            valid = _event.parse_message(el[3][0])
+            out.append(
+                {"evaluation_lineage": {"metric": text(el, 2), "valid_dataset": {"valid_dataset_size": valid[2][0]}}}
+            )
+    return out
+
+
+def test_summary_collector_lineage_files(tmp_path):
+    """SummaryCollector writes MindSpore's _lineage file: the train lineage of Model.train and the evaluation
+    lineage of Model.eval, with MindSpore 2.10's values (its dataset-graph record is not written)."""
+    import platform
+
+    from sporax.train import SummaryCollector
+
+    ref = json.loads((Path(__file__).parent / "fixtures" / "top_train_reference.json").read_text())["lineage"]
+    rng = np.random.RandomState(0)
+    x, y = rng.randn(10, 3).astype(np.float32), rng.randn(10, 2).astype(np.float32)
+    vx, vy = rng.randn(7, 3).astype(np.float32), rng.randn(7, 2).astype(np.float32)
+    net = nn.Dense(3, 2)
+    ms.load_checkpoint(str(Path(__file__).parent / "fixtures" / "fit_eval_net.ckpt"), net)
+    model = Model(net, nn.MSELoss(), nn.SGD(net.trainable_params(), 0.1), metrics={"loss": nn.Loss()})
+    for mode in ("train", "eval"):
+        d = tmp_path / mode
+        data = ds.NumpySlicesDataset({"x": x, "y": y} if mode == "train" else {"x": vx, "y": vy}, shuffle=False)
+        collector = SummaryCollector(str(d), collect_freq=1, collect_specified_data={"collect_landscape": None})
+        if mode == "train":
+            model.train(2, data.batch(4), callbacks=[collector], dataset_sink_mode=False)
+        else:
+            model.eval(data.batch(3), callbacks=[collector], dataset_sink_mode=False)
+        names = sorted(re.sub(r"\.\d{9,11}\.", ".<time>.", n).replace(platform.node(), "<host>") for n in os.listdir(d))
+        assert set(ref[mode]["files"]) <= set(names)
+        (lineage,) = [n for n in os.listdir(d) if n.endswith("_lineage")]
+        got = _lineage_events(str(d / lineage))
+        want = [e for e in ref[mode]["events"] if "dataset_graph" not in e]
+        assert len(got) == len(want) == 1
+        if mode == "train":
+            g, w = got[0]["train_lineage"], want[0]["train_lineage"]
+            np.testing.assert_allclose(g["algorithm"].pop("loss"), w["algorithm"].pop("loss"), rtol=1e-5)
+            np.testing.assert_allclose(
+                g["hyper_parameters"].pop("learning_rate"), w["hyper_parameters"].pop("learning_rate"), rtol=1e-6
+            )
+            assert g == w
+        else:
+            g, w = got[0]["evaluation_lineage"], want[0]["evaluation_lineage"]
+            np.testing.assert_allclose(
+                json.loads(g.pop("metric"))["loss"], json.loads(w.pop("metric"))["loss"], rtol=1e-5
+            )
+            assert g == w
