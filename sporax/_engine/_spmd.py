@@ -130,11 +130,13 @@ def constrain(x: Any, sharding: NamedSharding) -> Any:
 
 
 def place(x: Any, sharding: NamedSharding) -> Any:
-    """A concrete array laid out as ``sharding`` (across processes: each process gives the whole array)."""
-    if jax.process_count() == 1:
-        return jax.device_put(x, sharding)
-    x = np.asarray(x)
-    return jax.make_array_from_callback(x.shape, sharding, lambda idx: x[idx])
+    """A concrete array laid out as ``sharding`` (across processes: each process gives the whole array); also
+    while a function is traced (the placement happens now, not in the program)."""
+    with jax.ensure_compile_time_eval():
+        if jax.process_count() == 1:
+            return jax.device_put(x, sharding)
+        x = np.asarray(x)
+        return jax.make_array_from_callback(x.shape, sharding, lambda idx: x[idx])
 
 
 _batch_policy: list[Any] = [None]  # () -> devices a step's inputs are split over (0: not split); see below

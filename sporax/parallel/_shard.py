@@ -27,6 +27,7 @@ __all__ = [
     "shard_optimizer_state",
     "optimizer_shard_size",
     "prepare_train_step",
+    "prepare_optimizer",
     "infer_layout",
 ]
 
@@ -208,6 +209,22 @@ def shard_optimizer_state(optimizer: Any) -> int:
             p._stored = _spmd.place(p._stored, sharding)
             count += 1
     return count
+
+
+def prepare_optimizer(optimizer: Any) -> None:
+    """An optimizer built with the parallel optimizer on splits its state before its first update (a forward
+    pre-hook, run once): what a functional step (``value_and_grad`` + ``optimizer(grads)`` in ``jit``) gets
+    that ``TrainOneStepCell`` sets up at construction."""
+    if not optimizer_shard_size():
+        return
+    handles: list[Any] = []
+
+    def split_once(opt: Any, _args: Any) -> None:
+        shard_optimizer_state(opt)
+        for h in handles:
+            h.remove()
+
+    handles.append(optimizer.register_forward_pre_hook(split_once))
 
 
 def prepare_train_step(train_cell: Any) -> None:

@@ -150,8 +150,8 @@ def write_strategy_file(path: str, layouts: dict[str, Layout1], stage: int = 0) 
         item = msg.parallel_layout_item.add()
         item.param_name = name
         lay.to_proto(item.parallel_layouts)
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
+    path = os.path.abspath(path)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
     if path.endswith(".json"):  # MindSpore's JSON form of the file
         with open(path, "w", encoding="utf-8") as fj:
             json.dump({"current_stage": stage, "parallel_layout_item": _json_layouts(msg)}, fj)

@@ -20,6 +20,7 @@ from ... import context, ops
 from ...common import dtype as mstype
 from ...common.parameter import Parameter, ParameterTuple
 from ...common.tensor import Tensor
+from ...parallel._shard import prepare_optimizer
 from ..cell import Cell
 from ..layer.container import CellList
 from ..learning_rate_schedule import LearningRateSchedule
@@ -115,6 +116,7 @@ class Optimizer(Cell):
             self.group_grad_centralization: list[bool] = []
             self._init_group_params(parameters, learning_rate, weight_decay, self.grad_centralization)
         self._init_opt_attrs(learning_rate, parameters, weight_decay)
+        prepare_optimizer(self)  # semi-auto parallel's parallel optimizer splits the state (a no-op otherwise)
 
     # ------------------------------------------------------------ construction
     def _init_opt_attrs(self, learning_rate: Any, parameters: list[Any], weight_decay: Any) -> None:

@@ -97,12 +97,12 @@ out = {}
 standalone()
 ref = MLP()
 ref_losses, _ = train(ref)
-semi(strategy_ckpt_config={"save_file": os.path.join(DUMP, "..", "strategy.ckpt")})
+semi(strategy_ckpt_config={"save_file": os.path.join(os.path.dirname(DUMP), "strategy.ckpt")})
 net = MLP(((1, 1), (1, N)), ((1, N), (N, 1)))
 losses, _ = train(net)
 strategy_file = {
     k: [list(v.dev_matrix[0].dim), list(v.tensor_map[0].dim)]
-    for k, v in ms.parallel.build_searched_strategy(os.path.join(DUMP, "..", "strategy.ckpt")).items()
+    for k, v in ms.parallel.build_searched_strategy(os.path.join(os.path.dirname(DUMP), "strategy.ckpt")).items()
 }
 out["mp"] = {
     "strategy_file": strategy_file,
@@ -152,6 +152,24 @@ out["opt_shard"] = {
     "moment": spec(opt.moment1[0]),
     "comm": comm_of_last_step(),
 }
+
+# 4b. the same Adam in a functional step (value_and_grad + the optimizer in jit): split at its first update
+net = MLP()
+adam = nn.Adam(net.trainable_params(), 0.01)
+grad_fn = ms.value_and_grad(nn.WithLossCell(net, nn.MSELoss()), None, adam.parameters)
+
+
+@ms.jit
+def adam_step(x, y):
+    loss, grads = grad_fn(x, y)
+    adam(grads)
+    return loss
+
+
+for _ in range(STEPS):
+    adam_step(Tensor(X), Tensor(Y))
+out["opt_shard"]["functional_diff"] = diff(weights(ref_adam), weights(net))
+out["opt_shard"]["functional_moment"] = spec(adam.moment1[0])
 
 # 5. a 2-stage pipeline over 2 micro-batches: the loss is the sum of the micro-batches' mean losses, which is
 # twice the whole batch's mean; PipelineGradReducer hands the accumulated gradient to the optimizer.

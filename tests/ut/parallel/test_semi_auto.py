@@ -54,6 +54,7 @@ def test_semi_auto_parallel_trains_as_one_device(n, tmp_path):
     # the parallel optimizer: Adam's moments split along dimension 0 over optimizer_weight_shard_size devices
     opt = out["opt_shard"]
     assert opt["diff"] < 1e-5 and opt["moment"] == [n // 2, 1]
+    assert opt["functional_diff"] < 1e-5 and opt["functional_moment"] == [n // 2, 1]  # a jit step, no TrainOneStepCell
     # pipeline: 2 micro-batches, loss = sum of their means = twice the batch mean; weights as one device
     # AUTO_PARALLEL: the one strategy given holds, the rest is XLA's propagation; the same training
     assert out["auto"]["diff"] < 1e-5 and out["auto"]["w1"] == [1, n]
