@@ -4,7 +4,8 @@ device moves (``to``/``to_empty``) and the compile/parallel bookkeeping properti
 Backward hooks run in the backward pass: ``register_backward_pre_hook(fn)`` calls ``fn(cell, grad_output)``
 with the gradient of the cell's output (a non-None result replaces it); ``register_backward_hook(fn)`` calls
 ``fn(cell, grad_input, grad_output)`` with the gradients of the cell's Tensor inputs (a non-None result
-replaces them). Under a compiled step the hooks see traced values, as MindSpore's graph mode does.
+replaces them). In PyNative the hooks run on the host with concrete gradients (through a host callback);
+in GRAPH_MODE they are traced into the compiled step.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from .. import _checkparam as validator
+from .. import context
 from .._engine import custom_vjp_call, state
 from ..common import dtype as mstype
 from ..common.parameter import Parameter
@@ -61,6 +63,18 @@ def _tensors_through(values: tuple, hook_in: Callable[[tuple], tuple]) -> tuple:
     for i, v in zip(pos, outs):
         out[i] = v
     return tuple(out)
+
+
+def _on_host(fn: Callable[..., tuple], values: tuple, like: tuple) -> tuple:
+    """``fn(values)`` run on the host with concrete Tensors; its results take the shapes and dtypes of
+    ``like`` (inside the backward pass, through a host callback)."""
+    from ..ops.function.other_func import py_func
+
+    def host(*arrays: Any) -> tuple:
+        out = fn(tuple(Tensor(a) for a in arrays))
+        return tuple(o.asnumpy() if isinstance(o, Tensor) else o for o in out)
+
+    return py_func(host, list(values), [g.dtype for g in like], [g.shape for g in like])
 
 
 def _as_tuple(x: Any) -> tuple:
@@ -255,19 +269,32 @@ class _CellHooksMixin:
         post = list(self.__dict__.get("_backward_hooks", {}).values())
         seen: dict[str, tuple] = {}
 
-        def on_inputs(grads: tuple) -> tuple | None:
-            result = None
+        on_host = not context.is_graph_mode()  # PyNative: the hooks see concrete gradients, as MindSpore's
+
+        def run_post(grads: tuple, grads_out: tuple) -> tuple:
+            result = grads
             for hook in post:
-                res = hook(self, grads if result is None else result, seen.get("out", ()))
+                res = hook(self, result, grads_out)
                 if res is not None:
                     result = _as_tuple(res)
             return result
 
-        def on_output(grads: tuple) -> tuple | None:
+        def run_pre(grads: tuple) -> tuple:
             for hook in pre:
                 res = hook(self, grads)
                 if res is not None:
                     grads = _as_tuple(res)
+            return grads
+
+        def on_inputs(grads: tuple) -> tuple:
+            grads_out = seen.get("out", ())
+            if not on_host:
+                return run_post(grads, grads_out)
+            n = len(grads)
+            return _on_host(lambda g: run_post(g[:n], g[n:]), grads + grads_out, grads)
+
+        def on_output(grads: tuple) -> tuple:
+            grads = _on_host(run_pre, grads, grads) if on_host else run_pre(grads)
             seen["out"] = grads
             return grads
 

@@ -99,7 +99,14 @@ def test_backward_hooks():
     np.testing.assert_allclose(g.asnumpy(), [60.0, 0.0])
     assert ("post", "ReLU", 1, 1) in calls and ("pre", "ReLU") in calls
     h2.remove()
+    values = []
+    h3 = net.relu.register_backward_pre_hook(lambda cell, gout: values.append(gout[0].asnumpy().copy()))
     np.testing.assert_allclose(ops.GradOperation()(net)(x).asnumpy(), [30.0, 0.0])
+    np.testing.assert_allclose(values[-1], [5.0, 5.0])  # PyNative: concrete gradients, as MindSpore's hooks
+    h3.remove()
+    ms.set_context(mode=ms.GRAPH_MODE)  # traced into the compiled step
+    np.testing.assert_allclose(ops.GradOperation()(net)(x).asnumpy(), [30.0, 0.0])
+    ms.set_context(mode=ms.PYNATIVE_MODE)
     h1.remove()
     np.testing.assert_allclose(ops.GradOperation()(net)(x).asnumpy(), [10.0, 0.0])
     np.testing.assert_allclose(net(x).asnumpy(), [10.0, 0.0])  # the forward is unchanged
