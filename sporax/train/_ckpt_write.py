@@ -41,7 +41,8 @@ def _fsync_dir(dirname: str) -> None:
         os.close(fd)
 
 
-_TMP_REST = re.compile(r"(\d+)\.[A-Za-z0-9_]{8}")  # after ".<target>.": "<pid>.<mkstemp's 8 characters>"
+# A temporary of _atomic_write: ".<file name>.<pid>.<mkstemp's 8 characters>.tmp", for checkpoint files.
+_TMP_NAME = re.compile(r"\..+\.(?:ckpt|safetensors)\.(\d+)\.[a-z0-9_]{8}\.tmp")
 
 
 def _pid_alive(pid: int) -> bool:
@@ -54,20 +55,17 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
-def _clean_stale_tmp(dirname: str, base: str) -> None:
-    """Remove the temporaries of earlier saves of ``base`` that died midway (killed, power loss). A temporary
-    is ``.<base>.<pid>.<8 characters>.tmp``; one whose process still runs (another save in progress, this
-    process's included) is never touched."""
-    prefix = f".{base}."
+def _clean_stale_tmp(dirname: str) -> None:
+    """Remove the temporaries that earlier saves into ``dirname`` left when they died midway (killed, power
+    loss): those of the same target, and of the other checkpoint names a ModelCheckpoint rotates through. A
+    temporary whose process still runs (a save in progress, this process's included) is never touched."""
     try:
         names = os.listdir(dirname or ".")
     except OSError:
         return
     me = os.getpid()
     for name in names:
-        if not (name.startswith(prefix) and name.endswith(".tmp")):
-            continue
-        m = _TMP_REST.fullmatch(name[len(prefix) : -len(".tmp")])
+        m = _TMP_NAME.fullmatch(name)
         if m is None:
             continue
         pid = int(m.group(1))
@@ -75,17 +73,17 @@ def _clean_stale_tmp(dirname: str, base: str) -> None:
             continue
         try:
             os.unlink(os.path.join(dirname, name))
-            _log.info("Removed %s, left by an interrupted save of %s (process %d).", name, base, pid)
+            _log.info("Removed %s, left by an interrupted checkpoint save (process %d).", name, pid)
         except OSError:
             pass
 
 
 def _atomic_write(path: str, write: Callable[[BinaryIO], None]) -> None:
     """Write through ``write(f)`` to a temporary file next to ``path``, fsync it, and rename it over ``path``:
-    ``path`` holds either its old content or the complete new one, never a partial file. Temporaries left by
-    interrupted earlier saves of ``path`` (their process is gone) are removed first."""
+    ``path`` holds either its old content or the complete new one, never a partial file. Temporaries left in
+    that directory by interrupted earlier saves (their process is gone) are removed first."""
     dirname, base = os.path.split(path)
-    _clean_stale_tmp(dirname, base)
+    _clean_stale_tmp(dirname)
     fd, tmp = tempfile.mkstemp(prefix=f".{base}.{os.getpid()}.", suffix=".tmp", dir=dirname)
     try:
         with os.fdopen(fd, "wb") as f:

@@ -140,11 +140,13 @@ def test_stale_tmp_of_a_killed_save_is_cleaned(tmp_path):
     stale.write_bytes(b"half a file")
     live = tmp_path / f".net.ckpt.{os.getppid()}.efgh5678.tmp"  # a live process's save: never touched
     live.write_bytes(b"in progress")
-    other = tmp_path / f".other.ckpt.{dead}.abcd1234.tmp"  # another target's: not this save's business
-    other.write_bytes(b"x")
+    rotated = tmp_path / f".net-1_2.ckpt.{dead}.abcd1234.tmp"  # a ModelCheckpoint name of the killed run
+    rotated.write_bytes(b"x")
+    foreign = tmp_path / f".notes.txt.{dead}.abcd1234.tmp"  # not a checkpoint's temporary: left alone
+    foreign.write_bytes(b"x")
     save_checkpoint(_Two(), str(target))
-    assert not stale.exists() and live.exists() and other.exists()
-    assert sorted(p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")) == sorted([live.name, other.name])
+    assert not stale.exists() and not rotated.exists() and live.exists() and foreign.exists()
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")) == sorted([live.name, foreign.name])
 
 
 class _Ends(Callback):
