@@ -430,76 +430,46 @@ class _ConvNd(_nn.Cell):
         return type(self)._fn(x, self.weight, self.bias, self.stride, padding, self.dilation, self.groups)
 
 
-class Conv1d(_ConvNd):
+class _Conv(_ConvNd):
+    """Conv1d/2d/3d: PyTorch's constructor (bias on, ``padding`` int/tuple/'same'/'valid')."""
+
+    def __init__(
+        self,
+        in_channels,
+        out_channels,
+        kernel_size,
+        stride=1,
+        padding=0,
+        dilation=1,
+        groups=1,
+        bias=True,
+        padding_mode="zeros",
+        dtype=None,
+    ):
+        super().__init__(
+            in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias, padding_mode, dtype
+        )
+
+
+class Conv1d(_Conv):
     """1-D convolution with PyTorch's constructor (bias on, ``padding`` int/tuple/'same'/'valid')."""
 
     _nd = 1
     _fn = staticmethod(F.conv1d)
 
-    def __init__(
-        self,
-        in_channels,
-        out_channels,
-        kernel_size,
-        stride=1,
-        padding=0,
-        dilation=1,
-        groups=1,
-        bias=True,
-        padding_mode="zeros",
-        dtype=None,
-    ):
-        super().__init__(
-            in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias, padding_mode, dtype
-        )
 
-
-class Conv2d(_ConvNd):
+class Conv2d(_Conv):
     """2-D convolution with PyTorch's constructor."""
 
     _nd = 2
     _fn = staticmethod(F.conv2d)
 
-    def __init__(
-        self,
-        in_channels,
-        out_channels,
-        kernel_size,
-        stride=1,
-        padding=0,
-        dilation=1,
-        groups=1,
-        bias=True,
-        padding_mode="zeros",
-        dtype=None,
-    ):
-        super().__init__(
-            in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias, padding_mode, dtype
-        )
 
-
-class Conv3d(_ConvNd):
+class Conv3d(_Conv):
     """3-D convolution with PyTorch's constructor."""
 
     _nd = 3
     _fn = staticmethod(F.conv3d)
-
-    def __init__(
-        self,
-        in_channels,
-        out_channels,
-        kernel_size,
-        stride=1,
-        padding=0,
-        dilation=1,
-        groups=1,
-        bias=True,
-        padding_mode="zeros",
-        dtype=None,
-    ):
-        super().__init__(
-            in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias, padding_mode, dtype
-        )
 
 
 class ConvTranspose2d(_ConvNd):
