@@ -259,6 +259,13 @@ def test_layout_and_primitive_shard_as_mindspore():
     np.testing.assert_array_equal(mm(x, Tensor(np.ones((3, 2), np.float32))).asnumpy(), np.full((2, 2), 3.0))
     assert ms.reshard(x, layout("dp", "mp")) is x
     assert isinstance(mm, ops.MatMul) and type(mm).__name__ == "MatMul"
+    # semi-auto parallel over more devices than the job has: said before anything runs
+    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", device_num=4)
+    try:
+        with pytest.raises(ValueError, match="asks for 4 devices, but this job has 1"):
+            mm(x, Tensor(np.ones((3, 2), np.float32)))
+    finally:
+        ms.reset_auto_parallel_context()
 
 
 def test_pipeline_cells_check_arguments():
