@@ -121,6 +121,40 @@ def main():
     ]  # fmt: skip
     cases["tensor_index"] = lambda: dense.index((Tensor([1]),))
     cases["tensor_set_"] = lambda: Tensor(np.zeros((1,), f32)).set_(dense)
+    img5 = Tensor(np.arange(2 * 5 * 6, dtype=f32).reshape(2, 5, 6, 1))
+    win = Tensor(np.array([3, 2], np.int32))
+    for centered in (True, False):
+        for normalized in (True, False):
+            offs = Tensor(np.array([[0.5, -0.5], [-0.9, 0.9]] if centered else [[0.5, 0.25], [0.1, 0.9]], f32))
+            if not normalized:
+                offs = offs * 4
+            cases[f"glimpse_{centered}_{normalized}"] = lambda c=centered, n=normalized, o=offs: ops.ExtractGlimpse(
+                c, n, False, "zero"
+            )(img5, win, o)
+    cases["glimpse_noise_mismatch"] = lambda: ops.ExtractGlimpse(uniform_noise=True, noise="zero")
+    cases["glimpse_bad_noise"] = lambda: ops.ExtractGlimpse(noise="x")
+    cases["select_view"] = lambda: ops.SelectView()(Tensor(np.arange(6, dtype=f32).reshape(2, 3)), 1, 0)
+    cases["select_view_dim1"] = lambda: ops.SelectView()(Tensor(np.arange(6, dtype=f32).reshape(2, 3)), -1, 1)
+
+    def copy_with_slice(src):
+        dst = Tensor(np.zeros((2, 2), f32))
+        out = ops.CopyWithSlice()(dst, Tensor(np.asarray(src, f32)))
+        return [dst, out]
+
+    cases["copy_with_slice"] = lambda: copy_with_slice([[1.0, 2.0], [3.0, 4.0]])
+    cases["copy_with_slice_shape"] = lambda: copy_with_slice([1.0, 2.0])
+
+    def fused_cast_adam(var_dtype):
+        var = Parameter(Tensor(np.linspace(0.5, 1.5, 4).astype(var_dtype)), name="var")
+        m = Parameter(Tensor(np.full(4, 0.1, f32)), name="m")
+        v = Parameter(Tensor(np.full(4, 0.2, f32)), name="v")
+        grad = Tensor(np.array([0.5, -1.0, 2.0, 0.0], np.float16))
+        scalars = [Tensor(x, ms.float32) for x in (0.01, 0.9, 0.999, 1e-8, 0.1)]
+        ops.FusedCastAdamWeightDecay()(var, m, v, *scalars, grad, Tensor(2.0, ms.float32))
+        return [var, m, v]
+
+    cases["fused_cast_adam_f32"] = lambda: fused_cast_adam(f32)
+    cases["fused_cast_adam_f16"] = lambda: fused_cast_adam(np.float16)
     results = {name: _case(fn) for name, fn in cases.items()}
     p = Parameter(Tensor(np.zeros((3, 2), f32)), name="p")
     out = ops.index_add(p, Tensor([0, 2], ms.int32), Tensor(np.ones((2, 2), f32)), 0)

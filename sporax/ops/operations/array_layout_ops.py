@@ -16,6 +16,8 @@ from ._primitive import Primitive
 from .math_ops import _set_attrs
 
 __all__ = [
+    "SelectView",
+    "CopyWithSlice",
     "BatchToSpace",
     "BatchToSpaceND",
     "BatchToSpaceNDV2",
@@ -365,3 +367,39 @@ class identity(Primitive):  # noqa: N801  (MindSpore's class name)
 
     def __call__(self, x: Any) -> Any:
         return x
+
+
+class SelectView(Primitive):
+    """``SelectView()(input, index, dim)``: the slice of ``input`` at ``index`` along ``dim`` (that dimension
+    removed), MindSpore's view form of ``Tensor.select``; an XLA array is a copy, not a view."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, input: Any, index: int, dim: int) -> Any:
+        for value in (index, dim):
+            if value < 0:
+                raise RuntimeError(f"The int64_t value({value}) is less than 0.")
+        n = input.shape[dim]
+        if index >= n:
+            raise IndexError(f"For 'SelectView', the 'index' must be in [0, {n}), but got {index}.")
+        return F.squeeze(F.narrow(input, dim, index, 1), dim)
+
+
+class CopyWithSlice(Primitive):
+    """``CopyWithSlice()(self_tensor, src)``: copy ``src`` (of the same shape, cast to its dtype) into
+    ``self_tensor`` in place; returns the copied value (a new Tensor, as MindSpore's)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __call__(self, self_tensor: Any, src: Any) -> Any:
+        if tuple(src.shape) != tuple(self_tensor.shape):
+            dst_shape, src_shape = (", ".join(map(str, t.shape)) for t in (self_tensor, src))
+            raise RuntimeError(
+                "storage_info->shape is not equal to src_tensor->shape(), storage_info->shape:[const vector]"
+                f"{{{dst_shape}}}, src_tensor->shape:[const vector]{{{src_shape}}}"
+            )
+        value = F.cast(src, self_tensor.dtype)
+        self_tensor.assign_value(value)
+        return value

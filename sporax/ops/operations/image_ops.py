@@ -16,6 +16,7 @@ import numpy as np
 from ..._checkparam import check_value_type
 from ..._engine import jnp
 from .._utils import as_tensor_array, wrap
+from ..function import _glimpse_func as GF
 from ..function import _image_func as IF
 from ..function import _resize_func as RF
 from ..function import _scale_translate_func as STF
@@ -24,6 +25,7 @@ from ._primitive import Primitive
 
 __all__ = [
     "ScaleAndTranslate",
+    "ExtractGlimpse",
     "MirrorPad",
     "PadV3",
     "ResizeBilinearV2",
@@ -629,3 +631,40 @@ class ScaleAndTranslate(Primitive):
             raise ValueError(f"For primitive[{self.name}], the size's elements' must be equal to 2, but got {len(hw)}.")
         sc, tr = as_tensor_array(scale), as_tensor_array(translation)
         return wrap(STF.scale_and_translate(a, hw, sc, tr, self.kernel_type, self.antialias))
+
+
+class ExtractGlimpse(Primitive):
+    """``ExtractGlimpse(centered=True, normalized=True, uniform_noise=True, noise="uniform")(x, size, offsets)``:
+    the ``size`` (Int32 ``(2,)``) windows of the NHWC ``x`` at ``offsets`` (Float32 ``(N, 2)``, (y, x)); the parts
+    outside the image are noise (``"zero"``: zeros, the only fixed result). Deprecated in MindSpore 2.8."""
+
+    def __init__(
+        self, centered: bool = True, normalized: bool = True, uniform_noise: bool = True, noise: str = "uniform"
+    ) -> None:
+        super().__init__()
+        for name, value in (("centered", centered), ("normalized", normalized), ("uniform_noise", uniform_noise)):
+            check_value_type(name, value, [bool], self.name)
+        if not isinstance(noise, str) or noise not in GF.NOISES:
+            raise ValueError(
+                f"For '{self.name}', the 'noise' must be str and must be in '{list(GF.NOISES)}', but got '{noise}'."
+            )
+        if uniform_noise and noise != "uniform":
+            raise ValueError(
+                f"For '{self.name}', the value of 'noise' must be uniform when uniform_noise is True, but got {noise}."
+            )
+        for name, value in (("centered", centered), ("normalized", normalized)):
+            self.add_prim_attr(name, value)
+        self.add_prim_attr("uniform_noise", uniform_noise)
+        self.add_prim_attr("noise", noise)
+        self.centered, self.normalized, self.uniform_noise, self.noise = centered, normalized, uniform_noise, noise
+
+    def __call__(self, x: Any, size: Any, offsets: Any) -> Any:
+        from ...common.seed import next_key
+
+        a = as_tensor_array(x)
+        if a.ndim != 4:
+            raise ValueError(f"For primitive[{self.name}], the input x's rank must be equal to 4, but got {a.ndim}.")
+        hw = tuple(int(v) for v in np.asarray(size.asnumpy() if hasattr(size, "asnumpy") else size).reshape(-1))
+        key = None if self.noise == "zero" else next_key()
+        out = GF.extract_glimpse(a, hw, as_tensor_array(offsets), self.centered, self.normalized, self.noise, key)
+        return wrap(out)

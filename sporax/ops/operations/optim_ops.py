@@ -11,6 +11,7 @@ from ... import _checkparam as validator
 from ._primitive import Primitive
 
 __all__ = [
+    "FusedCastAdamWeightDecay",
     "Adam",
     "AdamNoUpdateParam",
     "ApplyAdaMax",
@@ -712,9 +713,30 @@ class AdamWeightDecay(Primitive):
         self.use_locking = validator.check_value_type("use_locking", use_locking, [bool], self.name)
 
     def __call__(self, var, m, v, lr, beta1, beta2, epsilon, decay, gradient):
+        new_var, new_m, new_v = _adam_weight_decay_math(var, m, v, lr, beta1, beta2, epsilon, decay, gradient)
+        return _set(var, new_var), _set(m, new_m), _set(v, new_v)
+
+
+def _adam_weight_decay_math(var, m, v, lr, beta1, beta2, epsilon, decay, gradient):
+    """The new ``(var, m, v)`` of one AdamWeightDecay step (hyper-parameters in ``var``'s dtype)."""
+    lr, b1, b2, eps, wd = (_like(x, var) for x in (lr, beta1, beta2, epsilon, decay))
+    new_m = b1 * m + (1 - b1) * gradient
+    new_v = b2 * v + (1 - b2) * gradient * gradient
+    return var - lr * (new_m / (_ops().sqrt(new_v) + eps) + wd * var), new_m, new_v
+
+
+class FusedCastAdamWeightDecay(AdamWeightDecay):
+    r"""``AdamWeightDecay`` on a float16 or float32 ``var`` with float32 moments, taking the gradient in
+    float16 and divided by ``global_norm``: :math:`g = gradient / global\_norm`; the update is computed in
+    float32 and written back in ``var``'s dtype.
+
+    Inputs: var, m, v (Parameters), lr, beta1, beta2, epsilon, decay, gradient, global_norm. Outputs: (var, m, v).
+    """
+
+    def __call__(self, var, m, v, lr, beta1, beta2, epsilon, decay, gradient, global_norm):  # type: ignore[override]
         ops = _ops()
-        lr, b1, b2, eps, wd = (_like(x, var) for x in (lr, beta1, beta2, epsilon, decay))
-        new_m = _set(m, b1 * m + (1 - b1) * gradient)
-        new_v = _set(v, b2 * v + (1 - b2) * gradient * gradient)
-        update = new_m / (ops.sqrt(new_v) + eps) + wd * var
-        return _set(var, var - lr * update), new_m, new_v
+        grad = ops.cast(gradient, m.dtype) / _like(global_norm, m)
+        new_var, new_m, new_v = _adam_weight_decay_math(
+            ops.cast(var, m.dtype), m, v, lr, beta1, beta2, epsilon, decay, grad
+        )
+        return _set(var, ops.cast(new_var, var.dtype)), _set(m, new_m), _set(v, new_v)

@@ -417,3 +417,52 @@ def test_tensor_members_of_the_cpp_tensor():
     assert y.assign_value_cpp(T(np.ones((2, 2), F32))) is y and y.asnumpy().sum() == 4
     with pytest.raises(RuntimeError, match="set_device_address now only support Ascend backend"):
         dense.set_device_address(0, 0)
+
+
+@pytest.mark.parametrize("centered", [True, False])
+@pytest.mark.parametrize("normalized", [True, False])
+def test_extract_glimpse_against_mindspore(centered, normalized):
+    img5 = T(np.arange(2 * 5 * 6, dtype=F32).reshape(2, 5, 6, 1))
+    offs = np.array([[0.5, -0.5], [-0.9, 0.9]] if centered else [[0.5, 0.25], [0.1, 0.9]], F32)
+    offs = T(offs if normalized else offs * 4)
+    op = ops.ExtractGlimpse(centered, normalized, False, "zero")
+    _replay(f"glimpse_{centered}_{normalized}", lambda: op(img5, T([3, 2], np.int32), offs))
+    if centered and normalized:
+        _replay("glimpse_noise_mismatch", lambda: ops.ExtractGlimpse(uniform_noise=True, noise="zero"))
+        _replay("glimpse_bad_noise", lambda: ops.ExtractGlimpse(noise="x"))
+        # random fills (MindSpore's are random too): inside the image the pixels, outside noise in range
+        img = T(np.arange(32, dtype=F32).reshape(1, 4, 4, 2) * 0.1 + 5)
+        corner = T([[0.0, 0.0]], F32)
+        for kw in ({}, {"uniform_noise": False, "noise": "gaussian"}):
+            out = ops.ExtractGlimpse(False, False, **kw)(img, T([3, 3], np.int32), corner).asnumpy()
+            np.testing.assert_allclose(out[0, 1:, 1:, 0], [[5.0, 5.2], [5.8, 6.0]], rtol=1e-6)
+            assert np.isfinite(out).all()
+        out = ops.ExtractGlimpse(False, False)(img, T([3, 3], np.int32), corner).asnumpy()
+        assert (out[0, 0, :, 0] >= 5.0).all() and (out[0, 0, :, 0] <= 8.0).all()
+
+
+def test_select_view_copy_with_slice_fused_cast_adam_weight_decay():
+    x = T(np.arange(6, dtype=F32).reshape(2, 3))
+    _replay("select_view", lambda: ops.SelectView()(x, 1, 0))
+    _replay("select_view_dim1", lambda: ops.SelectView()(x, -1, 1))
+    np.testing.assert_array_equal(ops.SelectView()(x, 2, 1).asnumpy(), [2.0, 5.0])
+
+    def copy_with_slice(src):
+        dst = T(np.zeros((2, 2), F32))
+        out = ops.CopyWithSlice()(dst, T(np.asarray(src, F32)))
+        return [dst, out]
+
+    _replay("copy_with_slice", lambda: copy_with_slice([[1.0, 2.0], [3.0, 4.0]]))
+    _replay("copy_with_slice_shape", lambda: copy_with_slice([1.0, 2.0]))
+
+    def fused_cast_adam(var_dtype):
+        var = ms.Parameter(T(np.linspace(0.5, 1.5, 4).astype(var_dtype)), name="var")
+        m = ms.Parameter(T(np.full(4, 0.1, F32)), name="m")
+        v = ms.Parameter(T(np.full(4, 0.2, F32)), name="v")
+        grad = T(np.array([0.5, -1.0, 2.0, 0.0], np.float16))
+        scalars = [T(np.float32(x)) for x in (0.01, 0.9, 0.999, 1e-8, 0.1)]
+        ops.FusedCastAdamWeightDecay()(var, m, v, *scalars, grad, T(np.float32(2.0)))
+        return [var, m, v]
+
+    _replay("fused_cast_adam_f32", lambda: fused_cast_adam(F32))
+    _replay("fused_cast_adam_f16", lambda: fused_cast_adam(np.float16))
