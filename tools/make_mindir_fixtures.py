@@ -76,7 +76,57 @@ class TransformerLM(getattr(EX, "TransformerLM", EX.ModelSpec)):
         return {"ids": rng.integers(0, 61, (2, 12)).astype(np.int32)}
 
 
-SPECS = {s.name: s for s in (LeNet5(), ResNet18(), SentimentLSTM(), TransformerLM())}
+def _zoo_net():
+    """Layers and ops beyond the four models (both frameworks build it from this one definition)."""
+    import mindspore as ms
+    from mindspore import nn, ops
+
+    class ZooNet(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv2d(3, 8, 3, pad_mode="same", has_bias=True)
+            self.bn = nn.BatchNorm2d(8)
+            self.avg = nn.AvgPool2d(2, 2)
+            self.gelu = nn.GELU()
+            self.silu = nn.SiLU()
+            self.leaky = nn.LeakyReLU(0.1)
+            self.conv1d = nn.Conv1d(8, 4, 3, pad_mode="pad", padding=1, has_bias=True)
+            self.elu = nn.ELU()
+            self.ln = nn.LayerNorm((4,), begin_norm_axis=-1, begin_params_axis=-1)
+            self.emb = nn.Embedding(10, 4)
+            self.drop = nn.Dropout(p=0.5)
+            self.dense = nn.Dense(32, 5)
+            self.hswish = nn.HSwish()
+
+        def construct(self, x, ids):
+            y = self.gelu(self.bn(self.conv(x)))
+            y = self.avg(y)
+            y = self.leaky(y) + self.silu(y)
+            y = ops.mean(y, axis=2)
+            y = self.elu(self.conv1d(y))
+            y = self.ln(ops.transpose(y, (0, 2, 1)))
+            y = self.drop(y + self.emb(ids))
+            z = self.dense(ops.reshape(y, (y.shape[0], -1)))
+            w = self.hswish(z) * ops.sigmoid(z) - ops.exp(-ops.abs(z))
+            return ops.tanh(z), ops.softmax(z, -1), ops.sqrt(ops.abs(w) + 1.0), ops.maximum(z, ms.Tensor(0.5))
+
+    return ZooNet()
+
+
+class Zoo(EX.ModelSpec):
+    name = "zoo"
+
+    def build(self, mod):
+        return _zoo_net()
+
+    def inputs(self, rng):
+        return {
+            "x": rng.standard_normal((2, 3, 16, 16)).astype(np.float32),
+            "ids": rng.integers(0, 10, (2, 8)).astype(np.int32),
+        }
+
+
+SPECS = {s.name: s for s in (LeNet5(), ResNet18(), SentimentLSTM(), TransformerLM(), Zoo())}
 DEFAULT = list(SPECS)  # the issue's four models and LeNet5; the other examples by name
 for _name, _spec in getattr(EX, "SPECS", {}).items():
     SPECS.setdefault(_name, _spec)
@@ -91,7 +141,7 @@ def load_example(stem: str):
 
 
 def build(spec):
-    net = EX.fresh(spec, load_example(spec.example), 1)
+    net = EX.fresh(spec, load_example(spec.example) if spec.example else None, 1)
     EX.perturb(net, seed=1)
     return net
 
