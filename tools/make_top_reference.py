@@ -733,6 +733,13 @@ def extra_main() -> None:
     y = Tensor(np.array([2.0, 5.0], np.float32))
     ref["saved_tensors_hooks"] = _val(ms.jit(ms.value_and_grad(mul, grad_position=(0, 1)))(x, y))
 
+    def with_hooks(a, b):
+        with ms.saved_tensors_hooks(_pack_add_one, _unpack_double):
+            out = a * b + a
+        return out.sum()
+
+    ref["saved_tensors_hooks_with"] = _val(ms.value_and_grad(with_hooks, grad_position=(0, 1))(x, y))
+
     @ms.enable_dynamic(b=Tensor(shape=[None, 3], dtype=ms.float32))
     @ms.jit
     def dyn(a, b):

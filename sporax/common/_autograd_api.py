@@ -8,8 +8,10 @@ JAX differentiates a traced program, so these act where sporax meets the trace:
 * ``_Function.apply``: a ``custom_vjp`` whose backward is the class's ``backward``; its ``ctx`` is rebuilt in
   the backward pass by running ``forward`` again on the saved inputs (a Python object cannot cross from the
   forward to the backward trace of an XLA program).
-* ``register_saved_tensors_hooks``: the tensors kept for the backward pass of the decorated function are its
-  Tensor inputs, packed by ``pack_hook``; the backward unpacks them and differentiates the function there.
+* ``saved_tensors_hooks`` / ``register_saved_tensors_hooks``: the tensors an operation keeps for the backward
+  pass are its Tensor inputs, packed by ``pack_hook`` in the forward pass; the backward pass unpacks them and
+  differentiates the operation there (``with``: each operator called through ``sporax.ops``; decorator: the
+  decorated function).
 """
 
 from __future__ import annotations
@@ -20,6 +22,9 @@ import inspect
 from typing import Any
 
 from .._engine import custom_vjp_call
+from .._engine._saved_hooks import saved_hooks_call
+from . import _op_intercept
+from . import dtype as mstype
 from ._op_registry import ops as _ops
 from .tensor import GRAD_DISABLED, Tensor
 
@@ -129,40 +134,44 @@ class _Function:
         self.materialize_grads = value
 
 
+def _as_tensor(x: Any) -> Any:
+    """A Parameter as the Tensor of its current value (only Tensors cross a custom_vjp); others unchanged."""
+    return Tensor._from_data(x._data) if isinstance(x, Tensor) and type(x) is not Tensor else x
+
+
+def _hooked_call(func: Any, args: tuple, kwargs: dict, pack_hook: Any, unpack_hook: Any) -> Any:
+    """``func(*args, **kwargs)`` whose backward pass differentiates it at ``unpack_hook(pack_hook(t))`` of each
+    Tensor argument ``t`` (packed in the forward pass); calls without a floating Tensor run as they are."""
+    pos, tensors = _split_tensors(args)
+    if not any(t.dtype in mstype.float_type for t in tensors):
+        return func(*args, **kwargs)
+    tensors = [_as_tensor(t) for t in tensors]
+
+    def at(*values: Any) -> Any:
+        return func(*_merge(args, pos, values), **kwargs)
+
+    return saved_hooks_call(at, tensors, pack_hook, unpack_hook)
+
+
 def _with_saved_hooks(func: Any, pack_hook: Any, unpack_hook: Any) -> Any:
     """``func`` whose backward pass keeps ``pack_hook(x)`` of each Tensor input ``x`` and differentiates
     ``func`` at ``unpack_hook(packed)``."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        pos, tensors = _split_tensors(args)
-
-        def forward(*values: Any) -> Any:
-            return func(*_merge(args, pos, values), **kwargs)
-
-        def backward(values: Any, out: Any, dout: Any) -> Any:
-            restored = [unpack_hook(pack_hook(v)) for v in values]
-
-            def at(*vals: Any) -> Any:
-                return func(*_merge(args, pos, vals), **kwargs)
-
-            _, pullback = _ops().vjp(at, *restored)
-            grads = pullback(dout)
-            return tuple(grads) if isinstance(grads, tuple | list) else (grads,)
-
-        return custom_vjp_call(forward, backward, tensors, [])
+        return _hooked_call(func, args, kwargs, pack_hook, unpack_hook)
 
     return wrapper
 
 
 class saved_tensors_hooks:  # noqa: N801 (MindSpore's name)
-    """MindSpore's context manager packing (``pack_hook``) the tensors each operation inside keeps for the
-    backward pass and unpacking them (``unpack_hook``) when the gradient is computed.
+    """Context manager packing (``pack_hook``, in the forward pass) the tensors each operation inside keeps for
+    the backward pass and unpacking them (``unpack_hook``) when the gradient is computed.
 
-    XLA keeps an operation's residuals inside the compiled program, out of Python's reach, so the ``with``
-    form cannot reach them. The object is usable as a decorator instead: ``@saved_tensors_hooks(pack,
-    unpack)`` on a function is :func:`register_saved_tensors_hooks` (the tensors kept are the function's
-    Tensor inputs).
+    The tensors an operation keeps are its Tensor inputs: each operator called through ``sporax.ops`` inside the
+    context (Tensor operators and methods included) keeps ``pack_hook(x)`` of its floating inputs, and its
+    gradient is taken at ``unpack_hook`` of them. ``pack_hook`` must return Tensors (or arrays): XLA keeps the
+    residuals inside the program. Also usable as a decorator (the tensors kept are the function's inputs).
     """
 
     def __init__(self, pack_hook: Any, unpack_hook: Any) -> None:
@@ -172,15 +181,14 @@ class saved_tensors_hooks:  # noqa: N801 (MindSpore's name)
     def __call__(self, func: Any) -> Any:
         return _with_saved_hooks(func, self.pack_hook, self.unpack_hook)
 
+    def __ms_dispatch__(self, func: Any, args: tuple, kwargs: dict | None = None) -> Any:
+        return _hooked_call(func, args, kwargs or {}, self.pack_hook, self.unpack_hook)
+
     def __enter__(self) -> None:
-        raise RuntimeError(
-            "For 'saved_tensors_hooks', the 'with' form is not supported on XLA: an operation's saved tensors "
-            "live inside the compiled program. Decorate the function instead: @saved_tensors_hooks(pack_hook, "
-            "unpack_hook) or @register_saved_tensors_hooks(pack_hook, unpack_hook)."
-        )
+        _op_intercept.push(self)
 
     def __exit__(self, *args: Any) -> None:
-        return None
+        _op_intercept.pop(self)
 
 
 def register_saved_tensors_hooks(pack_hook: Any, unpack_hook: Any) -> Any:

@@ -88,8 +88,29 @@ def test_saved_tensors_hooks_decorators():
             np.testing.assert_allclose(out.asnumpy(), want_out)
             np.testing.assert_allclose(gx.asnumpy(), want_gx)
             np.testing.assert_allclose(gy.asnumpy(), want_gy)
-    with pytest.raises(RuntimeError, match="not supported on XLA"), ms.saved_tensors_hooks(abs, abs):
-        pass
+
+    # the with form: each operator inside keeps pack(input) and differentiates at unpack(kept)
+    packed = []
+
+    def pack(t):
+        packed.append(t.shape)
+        return t + 1
+
+    def with_hooks(a, b):
+        with ms.saved_tensors_hooks(pack, lambda t: t * 2):
+            out = a * b + a
+        return out.sum()
+
+    want_v, (want_ga, want_gb) = REF["saved_tensors_hooks_with"]
+    for run in (
+        ms.value_and_grad(with_hooks, grad_position=(0, 1)),
+        ms.jit(ms.value_and_grad(with_hooks, grad_position=(0, 1))),
+    ):
+        v, (ga, gb) = run(Tensor(X), y)
+        np.testing.assert_allclose(v.asnumpy(), want_v)
+        np.testing.assert_allclose(ga.asnumpy(), want_ga)
+        np.testing.assert_allclose(gb.asnumpy(), want_gb)
+    assert packed and not hasattr(ops.mul, "__wrapped__")  # packed in the forward pass; operators restored
 
 
 def test_enable_dynamic():
