@@ -155,6 +155,10 @@ def main():
 
     cases["fused_cast_adam_f32"] = lambda: fused_cast_adam(f32)
     cases["fused_cast_adam_f16"] = lambda: fused_cast_adam(np.float16)
+    cases["ftrl_v2_int_lr"] = lambda: ops.SparseApplyFtrlV2(1, 0.01, 0.02, 0.03, -0.5)
+    cases["ftrl_v2_attrs"] = lambda: [
+        getattr(ops.SparseApplyFtrlV2(0.1, 0.01, 0.02, 0.03, -0.5), n) for n in ("lr", "l2_shrinkage", "use_locking")
+    ]
     results = {name: _case(fn) for name, fn in cases.items()}
     p = Parameter(Tensor(np.zeros((3, 2), f32)), name="p")
     out = ops.index_add(p, Tensor([0, 2], ms.int32), Tensor(np.ones((2, 2), f32)), 0)

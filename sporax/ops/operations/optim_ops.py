@@ -12,6 +12,7 @@ from ._primitive import Primitive
 
 __all__ = [
     "FusedCastAdamWeightDecay",
+    "SparseApplyFtrlV2",
     "Adam",
     "AdamNoUpdateParam",
     "ApplyAdaMax",
@@ -82,10 +83,13 @@ def _proximal_adagrad_math(var, accum, lr, l1, l2, grad):
     return new_var, new_accum
 
 
-def _ftrl_math(var, accum, linear, grad, lr, l1, l2, p):
+def _ftrl_math(var, accum, linear, grad, lr, l1, l2, p, l2_shrinkage=0.0):
+    """One FTRL-proximal step; with ``l2_shrinkage`` (FtrlV2) the linear term takes the gradient plus
+    ``2 * l2_shrinkage * var`` while the accumulator takes the plain gradient's square."""
     ops = _ops()
     accum_new = accum + grad * grad
-    new_linear = linear + grad - (ops.pow(accum_new, -p) - ops.pow(accum, -p)) / lr * var
+    shrunk = grad + 2 * l2_shrinkage * var if l2_shrinkage else grad
+    new_linear = linear + shrunk - (ops.pow(accum_new, -p) - ops.pow(accum, -p)) / lr * var
     quadratic = ops.pow(accum_new, -p) / lr + 2 * l2
     x = ops.sign(new_linear) * l1 - new_linear
     new_var = ops.where(ops.abs(new_linear) > l1, x / quadratic, ops.zeros_like(var))
@@ -540,14 +544,33 @@ class SparseApplyFtrl(Primitive):
         self.lr, self.l1, self.l2, self.lr_power = lr, l1, l2, lr_power
         self.use_locking = validator.check_value_type("use_locking", use_locking, [bool], self.name)
 
+    l2_shrinkage = 0.0  # SparseApplyFtrlV2's
+
     def __call__(self, var, accum, linear, grad, indices):
         def math(v, a, lin, g):
-            return _ftrl_math(v, a, lin, g, self.lr, self.l1, self.l2, self.lr_power)
+            return _ftrl_math(v, a, lin, g, self.lr, self.l1, self.l2, self.lr_power, self.l2_shrinkage)
 
         new_var, new_accum, new_linear = _sparse(math, indices, (var, accum, linear), (grad,))
         _set(accum, new_accum)
         _set(linear, new_linear)
         return _set(var, new_var), new_accum, new_linear
+
+
+class SparseApplyFtrlV2(SparseApplyFtrl):
+    """FTRL with L2 shrinkage (TensorFlow's FtrlV2: the linear term uses ``grad + 2 * l2_shrinkage * var``) on
+    the rows `indices`. Deprecated in MindSpore (its kernels are Ascend-only).
+
+    Inputs: var, accum, linear (Parameters), grad, indices. Outputs: (var, accum, linear).
+    """
+
+    def __init__(
+        self, lr: float, l1: float, l2: float, l2_shrinkage: float, lr_power: float, use_locking: bool = False
+    ) -> None:
+        Primitive.__init__(self)
+        for n, v in (("lr", lr), ("l1", l1), ("l2", l2), ("l2_shrinkage", l2_shrinkage), ("lr_power", lr_power)):
+            validator.check_value_type(n, v, [float], self.name)
+        self.lr, self.l1, self.l2, self.l2_shrinkage, self.lr_power = lr, l1, l2, l2_shrinkage, lr_power
+        self.use_locking = validator.check_value_type("use_locking", use_locking, [bool], self.name)
 
 
 class SparseApplyRMSProp(Primitive):

@@ -466,3 +466,39 @@ def test_select_view_copy_with_slice_fused_cast_adam_weight_decay():
 
     _replay("fused_cast_adam_f32", lambda: fused_cast_adam(F32))
     _replay("fused_cast_adam_f16", lambda: fused_cast_adam(np.float16))
+
+
+def test_sparse_apply_ftrl_v2_against_the_documented_formula():
+    _replay("ftrl_v2_int_lr", lambda: ops.SparseApplyFtrlV2(1, 0.01, 0.02, 0.03, -0.5))
+    _replay(
+        "ftrl_v2_attrs",
+        lambda: [
+            getattr(ops.SparseApplyFtrlV2(0.1, 0.01, 0.02, 0.03, -0.5), n)
+            for n in ("lr", "l2_shrinkage", "use_locking")
+        ],
+    )
+    lr, l1, l2, shrink, p = 0.1, 0.01, 0.02, 0.03, -0.5
+    var0 = np.array([[1.0, -0.5], [0.3, 0.2], [2.0, 0.0]], F32)
+    acc0, lin0 = np.full((3, 2), 0.5, F32), np.array([[0.1, -0.2], [0.0, 0.0], [0.3, 0.01]], F32)
+    grad, idx = np.array([[0.1, 0.2], [0.3, -0.4]], F32), np.array([0, 2], np.int32)
+
+    def run(op):
+        var, acc, lin = (ms.Parameter(T(a), name=n) for a, n in ((var0, "v"), (acc0, "a"), (lin0, "l")))
+        op(var, acc, lin, T(grad), T(idx))
+        return var.asnumpy(), acc.asnumpy(), lin.asnumpy()
+
+    # TensorFlow's FtrlV2 on the rows: the linear term takes grad + 2 * l2_shrinkage * var
+    v, a, li = var0[idx].astype(np.float64), acc0[idx].astype(np.float64), lin0[idx].astype(np.float64)
+    a_new = a + grad * grad
+    li_new = li + grad + 2 * shrink * v - (a_new**-p - a**-p) / lr * v
+    v_new = np.where(np.abs(li_new) > l1, (np.sign(li_new) * l1 - li_new) / (a_new**-p / lr + 2 * l2), 0.0)
+    got_v, got_a, got_l = run(ops.SparseApplyFtrlV2(lr, l1, l2, shrink, p))
+    np.testing.assert_allclose(got_v[idx], v_new, rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(got_a[idx], a_new, rtol=1e-6)
+    np.testing.assert_allclose(got_l[idx], li_new, rtol=1e-5, atol=1e-7)
+    np.testing.assert_array_equal(got_v[1], var0[1])  # rows not in indices stay
+    # without shrinkage it is SparseApplyFtrl (checked against MindSpore 2.10 by tests/ut/nn/_optim_ops_cases.py)
+    for x, y in zip(
+        run(ops.SparseApplyFtrlV2(lr, l1, l2, 0.0, p)), run(ops.SparseApplyFtrl(lr, l1, l2, p)), strict=True
+    ):
+        np.testing.assert_allclose(x, y, rtol=1e-6)
