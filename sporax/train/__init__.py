@@ -39,4 +39,5 @@ from .serialization import (
 )
 from ._export import export
 from ._mindir_io import export_split_mindir, load
+from ._export_obf import load_obf_params_into_net, obfuscate_ckpt
 from ..common._mindir_file import load_mindir, save_mindir  # top-level mindspore.save_mindir / load_mindir

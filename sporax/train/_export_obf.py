@@ -1,0 +1,342 @@
+"""``mindspore.obfuscate_ckpt`` / ``load_obf_params_into_net``: MindSpore's weight obfuscation of
+checkpoints (``mindspore.safeguard``), on sporax's checkpoint files.
+
+``obfuscate_ckpt`` draws the obfuscation metadata an ``obf_config`` describes (``random``: integers in
+``[1, obfuscate_scale)`` as float16; ``rearrange``: a permutation, or a permutation matrix for 2-D shapes),
+applies each matching parameter's ``weight_obf_ops`` (``mul``, ``matmul``, ``permuate``) to every ``.ckpt``
+under ``ckpt_files`` (one level of sub-folders too), saves ``<name>_obf.ckpt`` under ``saved_path`` and returns
+the metadata marked ``save_metadata`` (through its ``metadata_op``: ``invert`` gives the reciprocal), which
+the deployed network multiplies back. The legacy ``target_modules`` form (``['path/to/cells', 'fc1|fc2'
+(, 'obfuscate_layers:N')]``) becomes the equivalent ``obf_config``. ``load_obf_params_into_net`` checks its
+arguments and returns the network, as MindSpore 2.10's does.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import os
+import re
+from string import Template
+from typing import Any
+
+import numpy as np
+
+__all__ = ["obfuscate_ckpt", "load_obf_params_into_net"]
+
+_log = logging.getLogger("sporax")
+
+_CONFIG_TYPES = ("obf_metadata_config", "weight_obf_config", "network_obf_config")
+_METADATA_TYPES = ("random", "rearrange")
+_METADATA_OPS = ("mul", "matmul", "invert")  # MindSpore's list; only 'invert' takes the one metadata tensor
+
+
+# ------------------------------------------------------------------ argument checks
+def _check_dir(name: str, path: Any) -> None:
+    if not isinstance(path, str):
+        raise TypeError(f"{name} must be string, but got {type(path)}.")
+    if not os.path.exists(path):
+        raise ValueError(f"{path} is not exist, please check the input {name}.")
+    if not os.path.isdir(path):
+        raise TypeError(f"{name} must be a directory path, but got {path}.")
+
+
+def _check_target_modules(network: Any, target_modules: Any) -> None:
+    from ..nn import CellList
+
+    if not isinstance(target_modules, list):
+        raise TypeError(f"target_modules type should be list, but got {type(target_modules)}.")
+    if len(target_modules) < 2:
+        raise ValueError(
+            "target_modules should contain at least two string values, in the form of ['A/B/C', 'D1|D2'],"
+            f"but got {target_modules}."
+        )
+    path, targets = target_modules[0], target_modules[1]
+    if not isinstance(path, str) or not isinstance(targets, str):
+        raise TypeError(f"The values of target_modules should be string, but got {type(path)} and {type(targets)}.")
+    if not targets:
+        raise ValueError(f"{targets} should be a non-empty string value, in the form of 'D1|D2'")
+    if not re.fullmatch(r"[A-Za-z0-9_/]*", path) or not re.fullmatch(r"[A-Za-z0-9_|]*", targets):
+        raise ValueError(
+            f"please check the input 'target_modules'{target_modules},it should be in the form of ['A/B/C', 'D1|D2']."
+            "target_modules[0] can only contain uppercase and lowercase letters, numbers, '_' and '/',"
+            "target_modules[1] can only contain uppercase and lowercase letters, numbers, '_' and '|'"
+        )
+    cells, found = [network], 0
+    for part in path.split("/") if path else []:
+        nxt = []
+        for cell in cells:
+            sub = getattr(cell, part, None)
+            if sub is None:
+                continue
+            nxt.extend(list(sub) if isinstance(sub, CellList) else [sub])
+        if not nxt:
+            raise ValueError(f"the path {path} does not exist.")
+        cells = nxt
+    for name in targets.split("|"):
+        if any(hasattr(cell, name) for cell in cells):
+            found += 1
+        else:
+            _log.warning("%s does not exist in the path %s", name, path)
+    if not found:
+        raise ValueError(f"all targets {targets.split('|')} do not exist in the path {path}.")
+    if len(target_modules) >= 3:
+        layers = str(target_modules[2]).split(":")
+        if len(layers) != 2 or layers[0] != "obfuscate_layers" or not (layers[1] == "all" or layers[1].isdigit()):
+            raise ValueError(
+                "The third value of target_modules should be in the format of 'obfuscate_layers:all' or"
+                "'obfuscate_layers:int'"
+            )
+
+
+def _config_from_target_modules(target_modules: list[str]) -> dict[str, list[dict[str, Any]]]:
+    """The obf_config MindSpore derives from the legacy ``target_modules``."""
+    path, targets = target_modules[0], target_modules[1].split("|")
+    meta: dict[str, Any] = {
+        "name": "obf_metadata",
+        "shape": [1],
+        "type": "random",
+        "save_metadata": True,
+        "metadata_op": "invert",
+    }
+    ratio = "obf_metadata"
+    layers: list[int] = []
+    if len(target_modules) >= 3:
+        count = target_modules[2].split(":")[1]
+        layers = list(range(12 if count == "all" else int(count)))
+        path = path.replace("blocks", "blocks/${layer}")
+        ratio = "obf_metadata_${layer}"
+        meta.update(name=ratio, layers=layers)
+    weights, network = [], []
+    for target in targets:
+        for kind in ("weight", "bias"):
+            entry = {"target": "/".join([path, target, kind]), "weight_obf_ops": [
+                {"name": "mul", "input_x": "weight", "input_y": ratio}]}  # fmt: skip
+            if layers:
+                entry["layers"] = layers
+            weights.append(entry)
+        network.append({"module": "/" + path, "target": target, "insert_new_input": [{"name": ratio}],
+                        "insert_ops": [{"name": "mul", "input_x": "weight", "input_y": ratio}]})  # fmt: skip
+    return {"obf_metadata_config": [meta], "weight_obf_config": weights, "network_obf_config": network}
+
+
+def _check_ops(ops_info: list[Any]) -> None:
+    for op in ops_info:
+        for key in ("name", "input_x", "input_y"):
+            if not isinstance(op.get(key), str):
+                what = "op_name" if key == "name" else f"{key}_name"
+                raise TypeError(f"{what} type should be str, but got {type(op.get(key))}.")
+        for key in ("transpose_a", "transpose_b"):
+            if not isinstance(op.get(key, False), bool):
+                raise TypeError(f"{key} type should be bool, but got {type(op.get(key))}.")
+
+
+def _check_entry(kind: str, config: dict[str, Any]) -> None:
+    def need_str(key: str) -> None:
+        if not config.get(key) or not isinstance(config.get(key), str):
+            raise TypeError(f"obf_config[][]['{key}'] type should be str, but got {type(config.get(key))}.")
+
+    if kind == "obf_metadata_config":
+        need_str("name")
+        shape = config.get("shape")
+        if not shape or not isinstance(shape, list):
+            raise TypeError(f"obf_config[][]['shape'] type should be list, but got {type(shape)}.")
+        for item in shape:
+            if not isinstance(item, int):
+                raise TypeError(f"shape[] type should be int, but got {type(item)}.")
+        if not isinstance(config.get("save_metadata", True), bool):
+            raise TypeError(
+                f"obf_config[][]['save_metadata'] type should be bool, but got {type(config.get('save_metadata'))}."
+            )
+        mtype = config.get("type")
+        if mtype is not None and (not isinstance(mtype, str) or mtype not in _METADATA_TYPES):
+            raise TypeError(
+                f"obf_config[][]['type'] should be str and must in {list(_METADATA_TYPES)}, but got {type(mtype)}."
+            )
+    elif kind == "weight_obf_config":
+        need_str("target")
+        ops_info = config.get("weight_obf_ops", [])
+        if not isinstance(ops_info, list):
+            raise TypeError(f"obf_config[][]['weight_obf_ops'] type should be list, but got {type(ops_info)}.")
+        _check_ops(ops_info)
+    else:
+        need_str("target")
+        need_str("module")
+        new_inputs = config.get("insert_new_input", [])
+        if not isinstance(new_inputs, list):
+            raise TypeError(f"obf_config[][]['insert_new_input'] type should be list, but got {type(new_inputs)}.")
+        for item in new_inputs:
+            if not isinstance(item.get("name"), str):
+                raise TypeError(
+                    f"obf_config[][]['insert_new_input'][]['name'] type should be str, but got {type(item.get('name'))}."
+                )
+        ops_info = config.get("insert_ops", [])
+        if not isinstance(ops_info, list):
+            raise TypeError(f"obf_config[][]['insert_ops'] type should be list, but got {type(ops_info)}.")
+        _check_ops(ops_info)
+    layers = config.get("layers")
+    if layers is not None:
+        if not isinstance(layers, list):
+            raise TypeError(f"obf_config[][]['layers'] type should be list, but got {type(layers)}.")
+        for layer in layers:
+            if not isinstance(layer, int):
+                raise TypeError(f"obf_config[][]['layers'][] type should be int, but got {type(layer)}.")
+
+
+def _check_config(obf_config: Any, kind: str) -> None:
+    if not isinstance(obf_config, dict):
+        raise TypeError(f"obf_config type should be dict, but got {type(obf_config)}.")
+    for key in obf_config:
+        if not isinstance(key, str) or key not in _CONFIG_TYPES:
+            raise TypeError(f"config_type must be str, and in {list(_CONFIG_TYPES)}, but got {key}.")
+    entries = obf_config.get(kind)
+    if not isinstance(entries, list):
+        raise TypeError(f"obf_config[] type of should be list, but got {type(entries)}.")
+    for entry in entries:
+        if not isinstance(entry, dict):
+            raise TypeError(f"obf_config[][] type should be dict, but got {type(entry)}.")
+        _check_entry(kind, entry)
+
+
+def _resolve_config(network: Any, target_modules: Any, obf_config: Any, kinds: tuple[str, ...]) -> dict:
+    from ..nn import Cell
+
+    if not isinstance(network, Cell):
+        raise TypeError(f"network must be nn.Cell, but got {type(network)}.")
+    if obf_config is None:
+        _check_target_modules(network, target_modules)
+        _log.warning(
+            "'target_modules and obf_ratios' will be deprecated and removed in a future version, use 'obf_config' "
+            "instead."
+        )
+        obf_config = _config_from_target_modules(target_modules)
+    if not isinstance(obf_config, dict):
+        raise TypeError(f"obf_config type should be dict, but got {type(obf_config)}.")
+    if not obf_config:
+        raise ValueError("'obf_config' is empty or not valid, please check the input.")
+    for kind in kinds:
+        _check_config(obf_config, kind)
+    return obf_config
+
+
+# ------------------------------------------------------------------ obfuscation
+def _draw(shape: list[int], kind: str | None, scale: float) -> np.ndarray | None:
+    if kind == "random":
+        return np.random.randint(1, scale, size=shape).astype(np.float16)
+    if kind == "rearrange" and len(shape) == 1:
+        return np.random.permutation(shape[0]).astype(np.int32)
+    if kind == "rearrange" and len(shape) == 2:
+        return np.identity(shape[0], dtype=np.int32)[:, np.random.permutation(shape[1])]
+    return None
+
+
+def _metadata(configs: list[dict[str, Any]], scale: float) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    drawn: dict[str, Any] = {}
+    saved: dict[str, np.ndarray] = {}
+    for config in configs:
+        names = (
+            [Template(config["name"]).safe_substitute(layer=str(i)) for i in config["layers"]]
+            if config.get("layers")
+            else [config["name"]]
+        )
+        for name in names:
+            if name in drawn and not config.get("layers"):
+                continue
+            value = _draw(config.get("shape"), config.get("type"), scale)
+            drawn[name] = value
+            if config.get("save_metadata", False) and value is not None:
+                op = config.get("metadata_op")
+                if op is not None and op not in _METADATA_OPS:
+                    raise KeyError(f"'op name' must be in {list(_METADATA_OPS)}, but got {op}.")
+                if op in ("mul", "matmul"):
+                    raise TypeError(f"For 'obfuscate_ckpt', the metadata_op '{op}' needs two inputs; use 'invert'.")
+                saved[name] = (1.0 / value.astype(np.float32)).astype(value.dtype) if op == "invert" else value
+    return drawn, saved
+
+
+def _apply(value: np.ndarray, ops_info: list[dict[str, Any]], drawn: dict[str, Any], layer: int) -> np.ndarray:
+    out = value
+    for op in ops_info:
+        sub = {"layer": str(layer)}
+        if op["name"] == "mul":
+            out = out * np.asarray(drawn[Template(op["input_y"]).safe_substitute(sub)]).astype(value.dtype)
+        elif op["name"] == "permuate":
+            out = out[np.asarray(drawn[Template(op["input_x"]).safe_substitute(sub)])]
+        elif op["name"] == "matmul":
+            x_name, y_name = (Template(op[k]).safe_substitute(sub) for k in ("input_x", "input_y"))
+            x = np.asarray(drawn[x_name] if x_name.startswith("obf_metadata") else out).astype(value.dtype)
+            y = np.asarray(drawn[y_name] if y_name.startswith("obf_metadata") else out).astype(value.dtype)
+            out = (x.T if op.get("transpose_a") else x) @ (y.T if op.get("transpose_b") else y)
+        else:
+            raise ValueError(f"unsupported op, op must be matmul or permuate or mul, but got {op['name']}.")
+    return out.astype(value.dtype)
+
+
+def _obfuscate_file(path: str, drawn: dict[str, Any], configs: list[dict[str, Any]], saved_path: str) -> None:
+    from ..common.tensor import Tensor
+    from .serialization import load_checkpoint, save_checkpoint
+
+    params = load_checkpoint(path)
+    out = []
+    for name, param in params.items():
+        value = param.asnumpy()
+        param_path = "/".join(name.split("."))
+        for config in configs:
+            layers = config.get("layers") or [None]
+            for layer in layers:
+                target = (
+                    config["target"] if layer is None else Template(config["target"]).safe_substitute(layer=str(layer))
+                )
+                if target == param_path:
+                    value = _apply(value, config["weight_obf_ops"], drawn, 0 if layer is None else layer)
+        out.append({"name": name, "data": Tensor(value)})
+    stem = os.path.basename(path).split(".")[0]
+    save_checkpoint(out, os.path.join(os.path.realpath(saved_path), f"{stem}_obf.ckpt"))
+
+
+def obfuscate_ckpt(
+    network: Any,
+    ckpt_files: str,
+    target_modules: Any = None,
+    obf_config: Any = None,
+    saved_path: str = "./",
+    obfuscate_scale: Any = 100,
+) -> dict[str, np.ndarray]:
+    """Obfuscate the ``.ckpt`` files in the folder ``ckpt_files`` into ``saved_path``; returns the metadata
+    the deployed network needs (name -> array)."""
+    _check_dir("ckpt_files", ckpt_files)
+    _check_dir("saved_path", saved_path)
+    obf_config = _resolve_config(network, target_modules, obf_config, ("obf_metadata_config", "weight_obf_config"))
+    if isinstance(obfuscate_scale, bool) or not isinstance(obfuscate_scale, (float, int)) or obfuscate_scale <= 1:
+        raise ValueError(f"obfuscate_scale must be float or int, and larger than 1, but got {obfuscate_scale}.")
+    drawn, saved = _metadata(copy.deepcopy(obf_config.get("obf_metadata_config", [])), obfuscate_scale)
+    configs = obf_config.get("weight_obf_config", [])
+    for config in configs:
+        if not config.get("target") or not config.get("weight_obf_ops"):
+            raise KeyError("target or obf_ops is None.")
+    for entry in sorted(os.listdir(ckpt_files)):
+        full = os.path.join(os.path.realpath(ckpt_files), entry)
+        if os.path.isdir(full):
+            out_dir = os.path.join(os.path.realpath(saved_path), entry)
+            os.makedirs(out_dir, mode=0o700, exist_ok=True)
+            for name in sorted(os.listdir(full)):
+                if name.endswith(".ckpt"):
+                    _obfuscate_file(os.path.join(full, name), drawn, configs, out_dir)
+        elif entry.endswith(".ckpt"):
+            _obfuscate_file(full, drawn, configs, saved_path)
+    return saved
+
+
+def load_obf_params_into_net(
+    network: Any,
+    target_modules: Any = None,
+    obf_ratios: Any = None,
+    obf_config: Any = None,
+    data_parallel_num: Any = 1,
+    **kwargs: Any,
+) -> Any:
+    """Check the obfuscation arguments and return ``network`` (MindSpore 2.10 no longer rewrites it here)."""
+    _resolve_config(network, target_modules, obf_config, ("network_obf_config",))
+    if isinstance(data_parallel_num, bool) or not isinstance(data_parallel_num, int) or data_parallel_num <= 0:
+        raise ValueError(f"data_parallel_num must be positive number, but got {data_parallel_num}.")
+    return network
