@@ -4,6 +4,7 @@ as an optimizer's ``learning_rate``. Step ``i`` belongs to epoch ``floor(i / ste
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from .. import _checkparam as validator
@@ -56,6 +57,11 @@ def piecewise_constant_lr(milestone: Any, learning_rates: Any) -> list[float]:
     return lr
 
 
+def _per_step(total_step: int, step_per_epoch: int, lr_of_epoch: Callable[[int], float]) -> list[float]:
+    """The learning rate of each of ``total_step`` steps: ``lr_of_epoch`` of the step's epoch."""
+    return [lr_of_epoch(math.floor(i / step_per_epoch)) for i in range(total_step)]
+
+
 def _check_inputs(
     learning_rate: Any, decay_rate: Any, total_step: Any, step_per_epoch: Any, decay_epoch: Any, is_stair: Any
 ) -> None:
@@ -89,14 +95,11 @@ def exponential_decay_lr(
         list[float], of size `total_step`.
     """
     _check_inputs(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair)
-    lr = []
-    for i in range(total_step):
-        epoch = math.floor(i / step_per_epoch)
-        if is_stair:
-            lr.append(learning_rate * decay_rate ** math.floor(epoch / decay_epoch))
-        else:
-            lr.append(learning_rate * decay_rate ** (epoch / decay_epoch))
-    return lr
+    if is_stair:
+        return _per_step(
+            total_step, step_per_epoch, lambda e: learning_rate * decay_rate ** math.floor(e / decay_epoch)
+        )
+    return _per_step(total_step, step_per_epoch, lambda e: learning_rate * decay_rate ** (e / decay_epoch))
 
 
 def natural_exp_decay_lr(
@@ -122,13 +125,13 @@ def natural_exp_decay_lr(
         list[float], of size `total_step`.
     """
     _check_inputs(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair)
-    lr = []
-    for i in range(total_step):
-        epoch = math.floor(i / step_per_epoch)
-        if is_stair:
-            epoch = math.floor(epoch / decay_epoch) * decay_epoch
-        lr.append(learning_rate * math.e ** (-decay_rate * epoch))
-    return lr
+    if is_stair:
+        return _per_step(
+            total_step,
+            step_per_epoch,
+            lambda e: learning_rate * math.e ** (-decay_rate * math.floor(e / decay_epoch) * decay_epoch),
+        )
+    return _per_step(total_step, step_per_epoch, lambda e: learning_rate * math.e ** (-decay_rate * e))
 
 
 def inverse_decay_lr(
@@ -153,14 +156,11 @@ def inverse_decay_lr(
         list[float], of size `total_step`.
     """
     _check_inputs(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair)
-    lr = []
-    for i in range(total_step):
-        epoch = math.floor(i / step_per_epoch)
-        if is_stair:
-            lr.append(learning_rate / (1 + decay_rate * math.floor(epoch / decay_epoch)))
-        else:
-            lr.append(learning_rate / (1 + decay_rate * epoch / decay_epoch))
-    return lr
+    if is_stair:
+        return _per_step(
+            total_step, step_per_epoch, lambda e: learning_rate / (1 + decay_rate * math.floor(e / decay_epoch))
+        )
+    return _per_step(total_step, step_per_epoch, lambda e: learning_rate / (1 + decay_rate * e / decay_epoch))
 
 
 def cosine_decay_lr(
@@ -193,11 +193,11 @@ def cosine_decay_lr(
             f"{max_lr}, 'min_lr' value: {min_lr}."
         )
     delta = 0.5 * (max_lr - min_lr)
-    lr = []
-    for i in range(total_step):
-        epoch = min(math.floor(i / step_per_epoch), decay_epoch)
-        lr.append(min_lr + delta * (1 + math.cos(math.pi * epoch / decay_epoch)))
-    return lr
+    return _per_step(
+        total_step,
+        step_per_epoch,
+        lambda e: min_lr + delta * (1 + math.cos(math.pi * min(e, decay_epoch) / decay_epoch)),
+    )
 
 
 def polynomial_decay_lr(
@@ -270,8 +270,4 @@ def warmup_lr(learning_rate: float, total_step: int, step_per_epoch: int, warmup
     validator.check_positive_int(warmup_epoch, "warmup_epoch")
     validator.check_positive_int(total_step, "total_step")
     validator.check_positive_int(step_per_epoch, "step_per_epoch")
-    lr = []
-    for i in range(total_step):
-        epoch = min(warmup_epoch, math.floor(i / step_per_epoch))
-        lr.append(learning_rate * epoch / warmup_epoch)
-    return lr
+    return _per_step(total_step, step_per_epoch, lambda e: learning_rate * min(warmup_epoch, e) / warmup_epoch)
