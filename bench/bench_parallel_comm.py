@@ -18,6 +18,8 @@ all-to-all / collective-permute, ``sporax._engine._spmd.comm_bytes``) and compar
 - column/row (Megatron: layers alternate column and row splits): each row-split layer all-reduces its
   partial output (2 B H), each column-split layer but the first all-reduces its input gradient (1 B H).
 
+The step is given the whole batch (``full_batch=True``; by default the batch arrives split over the devices,
+MindSpore's data-parallel dataset layout, and the model-parallel strategies add the gathering of the input).
 The loss's all-reduce (4 bytes) is measured and not in the analytic column; "ratio" compares the collectives
 the analytic figure names.
 
@@ -70,7 +72,7 @@ class MLP(nn.Cell):
 
 def measure(strategies, **ctx):
     ms.reset_auto_parallel_context()
-    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", device_num=N, **ctx)
+    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", device_num=N, full_batch=True, **ctx)
     net = MLP(strategies)
     opt = nn.Momentum(net.trainable_params(), 0.01, 0.9)
     shard_optimizer_state(opt)  # what TrainOneStepCell does; this step computes the loss once (value_and_grad)

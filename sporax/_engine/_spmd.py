@@ -150,14 +150,18 @@ def register_batch_policy(fn: Any) -> None:
 
 
 def global_inputs(xs: list[Any]) -> list[Any]:
-    """Across processes, with per-rank batches: each process's step inputs as its part of one batch split
-    along dimension 0 over the mesh (rank order); the inputs themselves otherwise (and in one process)."""
-    if jax.process_count() == 1 or _batch_policy[0] is None:
+    """A compiled step's inputs as one batch split along dimension 0 over the mesh, when the batch policy
+    says so (MindSpore's data-parallel dataset layout): across processes each process's inputs are its part
+    of the batch (rank order); in one process the whole batch is laid out split (an input whose dimension 0
+    does not divide stays as it is). The inputs themselves otherwise."""
+    if _batch_policy[0] is None:
         return xs
     n = _batch_policy[0]()
     if not n:
         return xs
     sharding = NamedSharding(mesh((n,), ("batch",)), PartitionSpec("batch"))
+    if jax.process_count() == 1:
+        return [jax.device_put(x, sharding) if np.ndim(x) >= 1 and np.shape(x)[0] % n == 0 and n > 1 else x for x in xs]
     return [
         jax.make_array_from_process_local_data(sharding, np.asarray(x))
         if np.ndim(x) >= 1 and getattr(x, "is_fully_addressable", True)

@@ -56,8 +56,8 @@ def test_semi_auto_parallel_trains_as_one_device(n, tmp_path):
     assert opt["diff"] < 1e-5 and opt["moment"] == [n // 2, 1]
     assert opt["functional_diff"] < 1e-5 and opt["functional_moment"] == [n // 2, 1]  # a jit step, no TrainOneStepCell
     # pipeline: 2 micro-batches, loss = sum of their means = twice the batch mean; weights as one device
-    # AUTO_PARALLEL: the one strategy given holds, the rest is XLA's propagation; the same training
-    assert out["auto"]["diff"] < 1e-5 and out["auto"]["w1"] == [1, n]
+    # AUTO_PARALLEL without strategies: data parallel over every device (the gradients all-reduced)
+    assert out["auto"]["diff"] < 1e-5 and out["auto"]["comm"].get("all-reduce", 0) >= (8 * 16 + 16 * 4) * 4
     # Model.infer_*_layout: MindSpore's parameter_layout_dict ([device matrix, tensor map, ...]), no update
     inf = out["infer"]
     want = {"w1": [[1, 1, n], [-1, 0]], "w2": [[1, n, 1], [1, -1]]}
