@@ -580,6 +580,10 @@ def _utils_reference() -> dict:
     out["stress_bad_type"] = utils.stress_detect("x")
     out["dispatch"] = _dispatch_reference(utils.MsDispatchMode, Tensor)
     out["exec_order"] = _exec_order_reference()
+    a = Tensor(np.random.RandomState(0).randn(8, 16).astype(np.float32))
+    started = utils.sdc_detect_start()
+    _ = (a @ a.T).asnumpy()
+    out["sdc"] = [started, utils.get_sdc_detect_result(), utils.sdc_detect_stop()]
     out["tft_values"] = {k: getattr(utils.TFTCommValue, k) for k in ("ENABLE_MINDX", "NEED_MINDIO", "DISABLE_WATCHDOG")}
     out["tft_init"] = _err(utils._tft_handler.init)
     out["tft_get"] = utils._tft_handler.get_tft()

@@ -21,6 +21,9 @@ __all__ = [
     "MsDispatchMode",
     "comm_exec_order_check",
     "runtime_execution_order_check",
+    "sdc_detect_start",
+    "sdc_detect_stop",
+    "get_sdc_detect_result",
 ]
 
 _KDL_CPU, _KDL_CUDA = 1, 2
@@ -68,4 +71,5 @@ def from_dlpack(dlpack: Any) -> Any:
 from . import dryrun  # noqa: E402
 from .ms_dispatch import MsDispatchMode  # noqa: E402
 from ._exec_order import comm_exec_order_check, runtime_execution_order_check  # noqa: E402
+from ._sdc import get_sdc_detect_result, sdc_detect_start, sdc_detect_stop  # noqa: E402
 from ._reliability import ExitByRequest, RSCPluginHandle, TFTCommValue, _tft_handler, stress_detect  # noqa: E402

@@ -209,3 +209,34 @@ def test_comm_exec_order_check_records_collectives(tmp_path, monkeypatch, caplog
     ]
     cycle, ranks = utils.runtime_execution_order_check(str(tmp_path))
     assert cycle is None and ranks is None
+
+
+def test_sdc_detect(monkeypatch):
+    """Clean products leave the flag clear (as MindSpore 2.10's on a healthy device); a product that comes out
+    wrong, eager or compiled, sets it."""
+    from sporax import ops
+
+    rng = np.random.RandomState(0)
+    a = Tensor(rng.randn(64, 128).astype(np.float32))
+    b = Tensor(rng.randn(128, 32).astype(np.float32))
+    started = utils.sdc_detect_start()
+    ops.matmul(a, b)
+    _ = a @ b
+    ms.jit(lambda x, y: ops.matmul(x, y) * 2)(a, b)
+    ops.bmm(a.reshape(1, 64, 128), b.reshape(1, 128, 32))
+    assert [started, utils.get_sdc_detect_result(), utils.sdc_detect_stop()] == REF["sdc"]
+    good = ops.matmul
+
+    def corrupted(x, y):  # one column off by 0.5: what a faulty unit would produce
+        out = good(x, y)
+        return out + (ops.arange(out.shape[-1]) == 3).astype(out.dtype) * 0.5
+
+    monkeypatch.setattr(ops, "matmul", corrupted)
+    for run in (corrupted, ms.jit(lambda x, y: ops.matmul(x, y))):
+        utils.sdc_detect_start()
+        assert utils.get_sdc_detect_result() is False
+        out = ops.matmul(a, b) if run is corrupted else run(a, b)
+        out.asnumpy()
+        assert utils.get_sdc_detect_result() is True
+        utils.sdc_detect_stop()
+    assert utils.get_sdc_detect_result() is True  # readable after stop
