@@ -11,6 +11,7 @@ import zlib
 
 import numpy as np
 import pytest
+from _grad_check import assert_fd_grads
 
 import sporax as ms
 from sporax import nn, ops
@@ -74,24 +75,7 @@ def fd_check(f, x, params, rtol=1e-6, atol=1e-8, eps=1e-6):
         gx, gw = ms.grad(f, 0, params)(x)
     else:
         gx, gw = ms.grad(f, 0)(x), ()
-    xv = x.asnumpy().copy()
-    for p, g in zip([None, *params], [gx, *gw]):
-        base = xv if p is None else p.asnumpy().copy()
-        num = np.zeros_like(base)
-        for idx in np.ndindex(base.shape):
-            vals = []
-            for sgn in (1, -1):
-                v = base.copy()
-                v[idx] += sgn * eps
-                if p is None:
-                    vals.append(float(f(T(v)).asnumpy()))
-                else:
-                    p.set_data(T(v))
-                    vals.append(float(f(x).asnumpy()))
-            num[idx] = (vals[0] - vals[1]) / (2 * eps)
-        if p is not None:
-            p.set_data(T(base))
-        np.testing.assert_allclose(g.asnumpy(), num, rtol=rtol, atol=atol)
+    assert_fd_grads(f, x, params, [gx, *gw], rtol, atol, eps)
 
 
 # ---------------------------------------------------------------------- Conv2d

@@ -5,6 +5,7 @@ import math
 
 import numpy as np
 import pytest
+from _grad_check import assert_fd_grads
 
 import sporax as ms
 from sporax import nn, ops
@@ -25,26 +26,7 @@ def fd_check(net, x, rtol=1e-6, atol=1e-8, eps=1e-6):
         return ops.sum(net(inp) * proj)
 
     gx, gw = ms.grad(f, 0, params)(x)
-    holders = [("x", None)] + [(p.name, p) for p in params]
-    got = [gx] + list(gw)
-    xv = x.asnumpy().copy()
-    for (name, p), g in zip(holders, got):
-        base = xv if p is None else p.asnumpy().copy()
-        num = np.zeros_like(base)
-        for idx in np.ndindex(base.shape):
-            vals = []
-            for sgn in (1, -1):
-                v = base.copy()
-                v[idx] += sgn * eps
-                if p is None:
-                    vals.append(float(f(T(v)).asnumpy()))
-                else:
-                    p.set_data(T(v))
-                    vals.append(float(f(x).asnumpy()))
-            num[idx] = (vals[0] - vals[1]) / (2 * eps)
-        if p is not None:
-            p.set_data(T(base))
-        np.testing.assert_allclose(g.asnumpy(), num, rtol=rtol, atol=atol, err_msg=name)
+    assert_fd_grads(f, x, params, [gx, *gw], rtol, atol, eps)
 
 
 # ------------------------------------------------------------------------ Dense
