@@ -268,6 +268,86 @@ for p in net2.trainable_params():
     arrays["ls_after/" + p.name] = p.asnumpy()
 reset_autoboost()
 
+
+# 7. LessBN's BatchNorm removal (MindSpore's less_bn graph pass, GRAPH_MODE), inference outputs of a stem, two
+# bottleneck blocks (convolution and identity shortcuts) and a basic block with a convolution shortcut
+class Bottleneck(nn.Cell):
+    def __init__(self, cin, cout, down_sample):
+        super().__init__()
+        self.conv1 = nn.Conv2d(cin, 2, 1)
+        self.bn1 = nn.BatchNorm2d(2)
+        self.conv2 = nn.Conv2d(2, 2, 3)
+        self.bn2 = nn.BatchNorm2d(2)
+        self.conv3 = nn.Conv2d(2, cout, 1)
+        self.bn3 = nn.BatchNorm2d(cout)
+        self.relu = nn.ReLU()
+        self.down_sample = down_sample
+        if down_sample:
+            self.down_sample_layer = nn.SequentialCell([nn.Conv2d(cin, cout, 1), nn.BatchNorm2d(cout)])
+
+    def construct(self, x):
+        identity = x
+        out = self.conv1(x)
+        out = self.bn1(out)
+        out = self.relu(out)
+        out = self.conv2(out)
+        out = self.bn2(out)
+        out = self.relu(out)
+        out = self.conv3(out)
+        out = self.bn3(out)
+        if self.down_sample:
+            identity = self.down_sample_layer(identity)
+        out = out + identity
+        return self.relu(out)
+
+
+class BasicBlock(nn.Cell):
+    def __init__(self, cin, cout):
+        super().__init__()
+        self.conv1 = nn.Conv2d(cin, cout, 3)
+        self.bn1 = nn.BatchNorm2d(cout)
+        self.conv2 = nn.Conv2d(cout, cout, 3)
+        self.bn2 = nn.BatchNorm2d(cout)
+        self.relu = nn.ReLU()
+        self.down_sample_layer = nn.SequentialCell([nn.Conv2d(cin, cout, 1), nn.BatchNorm2d(cout)])
+
+    def construct(self, x):
+        identity = x
+        out = self.conv1(x)
+        out = self.bn1(out)
+        out = self.relu(out)
+        out = self.conv2(out)
+        out = self.bn2(out)
+        identity = self.down_sample_layer(identity)
+        out = out + identity
+        return self.relu(out)
+
+
+def residual_net():
+    return nn.SequentialCell(
+        [nn.Conv2d(3, 3, 1), nn.ReLU(), Bottleneck(3, 4, True), Bottleneck(4, 4, False), BasicBlock(4, 5)]
+    )
+
+
+ms.set_context(mode=ms.GRAPH_MODE)
+res = residual_net()
+for p in res.get_parameters():
+    v = rng.standard_normal(p.shape) * 0.5 + (1.0 if "gamma" in p.name or "moving_variance" in p.name else 0.0)
+    v = np.abs(v) if "moving_variance" in p.name else v
+    p.set_data(Tensor(v.astype(np.float32)))
+    arrays["res_param/" + p.name] = v.astype(np.float32)
+xr = rng.standard_normal((2, 3, 5, 5)).astype(np.float32)
+arrays["res_x"] = xr
+res.set_train(False)
+arrays["res_plain"] = res(Tensor(xr)).asnumpy()
+res2 = residual_net()
+for p in res2.get_parameters():
+    p.set_data(Tensor(arrays["res_param/" + p.name]))
+lb_res = boost.LessBN(res2)
+lb_res.set_train(False)
+arrays["res_lessbn"] = lb_res(Tensor(xr)).asnumpy()
+ms.set_context(mode=ms.PYNATIVE_MODE)
+
 with open(os.path.join(OUT, "boost_reference.json"), "w") as f:
     json.dump(js, f, indent=1, sort_keys=True)
 np.savez(os.path.join(OUT, "boost_reference.npz"), **arrays)

@@ -3,10 +3,12 @@
 As MindSpore 2.10's ``mindspore.boost.LessBN``: the network is flagged ``less_bn`` (``Cell.set_boost``) and,
 with ``fn_flag``, the last ``Dense`` of every cell becomes :class:`CommonHeadLastFN` (L2-normalized input and
 weight rows, times a learned scale), keeping the Dense's Parameters and names. MindSpore then removes, in
-graph compilation, the BatchNorms of a bottleneck residual branch except the one before the residual
-``Add`` (its ``less_bn`` pass). sporax does the same on the cells: :func:`_remove_residual_bn` reads each
-flagged cell's ``construct``, follows the branch that flows into the ``+`` back through the child calls, and
-where it matches the pattern of MindSpore's pass, those BatchNorm children become ``Identity``.
+graph compilation, BatchNorms of residual blocks (its ``less_bn`` pass: in a cell's graph, at an ``Add`` whose
+two branches match one of its ResNet patterns, e.g. the first bottleneck of a stage loses bn1, bn2 and the
+shortcut's BatchNorm). sporax does the same on the cells: :func:`_remove_residual_bn` reads each cell's
+``construct``, walks both branches of each ``+`` back through the child calls as the pass walks the graph,
+and the BatchNorms the matching pattern removes become ``Identity`` (checked against MindSpore 2.10's
+outputs). MindSpore's MobileNet/DenseNet patterns are not carried over.
 """
 
 from __future__ import annotations
@@ -103,31 +105,49 @@ class LessBN(Cell):
 
 
 # ----------------------------------------------------------------------------- the residual-branch pass
-# MindSpore's pass walks back from a residual Add along its first input; per layer its graph has
-# TupleGetItem+BatchNorm (one "bn" step here), Conv2D ("conv"), ReLU ("relu"). Its three patterns share the
-# first branch below (a bottleneck: bn3 conv3 relu bn2 conv2 relu bn1 conv1 from the Add) and remove the
-# BatchNorms at steps 3 and 6 (bn2, bn1); the second branch is a convolution shortcut (bn conv) or the
-# block's input (MindSpore asks that input to be the previous block's ReLU, which a cell cannot see).
-_FIRST = ["bn", "conv", "relu", "bn", "conv", "relu", "bn", "conv"]
-_DROP = (3, 6)
-_SHORTCUT = ["bn", "conv"]
+# MindSpore's pass looks at each cell's graph: at an ``Add`` of two computed values it walks each input
+# back along first inputs. A BatchNorm layer is two graph nodes (BatchNorm and the TupleGetItem of its
+# output: "G", "B"), a Conv2d one ("C"), ReLU "R", MaxPool "M"; a value that is an argument of the cell
+# ends the walk. Each pattern gives, per branch, how many nodes must match (its kinds repeat cyclically)
+# and which node positions (counted over both branches) are removed; only BatchNorms are removed.
+_PATTERNS = (
+    # residual block, convolution shortcut
+    ((12, "GBCR", (4, 11)), (3, "GBC", (12, 14))),
+    # residual block, ReLU shortcut
+    ((12, "GBCR", (4, 11)), (1, "R", (12, 2))),
+    # the first residual block of a stage (its first convolution reads the cell's input)
+    ((11, "GBCRGBCRGBC", (4, 10)), (3, "GBC", (11, 13))),
+    # basic block, convolution shortcut
+    ((8, "GBCR", (4, 6)), (3, "GBC", (8, 11))),
+    # the first basic block after a max-pool
+    ((7, "GBCRGBC", (4, 6)), (1, "M", (7, 10))),
+    # basic block, ReLU shortcut
+    ((8, "GBCR", (4, 6)), (1, "R", (8, 11))),
+)
 
 
-def _kind(cell: Any) -> list[str]:
+def _kind(cell: Any) -> list[tuple[str, str]]:
+    """The graph nodes of a call of ``cell``, last first, each with the path (below ``cell``) of the
+    BatchNorm it belongs to ([] when the walk cannot go through it)."""
     from ..nn.layer.activation import ReLU
     from ..nn.layer.container import SequentialCell
     from ..nn.layer.conv import Conv2d
     from ..nn.layer.normalization import _BatchNorm
+    from ..nn.layer.pooling import MaxPool2d
 
     if isinstance(cell, _BatchNorm):
-        return ["bn"]
-    if isinstance(cell, Conv2d):
-        return ["conv"]
-    if isinstance(cell, ReLU):
-        return ["relu"]
-    if isinstance(cell, SequentialCell):  # a shortcut SequentialCell(conv, bn): its steps, last first
-        steps = [_kind(c) for c in reversed(list(cell.cells()))]
-        return [k for part in steps for k in part] if all(steps) else []
+        return [("G", ""), ("B", "")]
+    for cls, kind in ((Conv2d, "C"), (ReLU, "R"), (MaxPool2d, "M")):
+        if isinstance(cell, cls):
+            return [(kind, "")]
+    if isinstance(cell, SequentialCell):  # its layers, last first (inlined into the caller's graph)
+        out = []
+        for name, child in reversed(list(cell.name_cells().items())):
+            part = _kind(child)
+            if not part:
+                return []
+            out += [(k, name + ("." + sub if sub else "")) if k == "B" else (k, "") for k, sub in part]
+        return out
     return []
 
 
@@ -141,29 +161,32 @@ def _is_self_call(node: ast.AST) -> bool:
     )
 
 
-def _branch(node: ast.AST, assigns: dict, line: int, cell: Cell, args: set) -> tuple[list, bool]:
-    """The (kind, child attribute) steps ``node`` flows back through (``self.c(x)`` steps into ``x``, a name
-    to its last assignment before ``line``), and whether it ends at an argument of ``construct``."""
+def _branch(node: ast.AST, assigns: dict, line: int, cell: Cell) -> list[tuple[str, str]]:
+    """The (node kind, child attribute of a BatchNorm) of the graph nodes ``node`` flows back through
+    (``self.c(x)`` steps into ``x``, a name to its last assignment before ``line``)."""
     out: list[tuple[str, str]] = []
     for _ in range(64):
         if isinstance(node, ast.Name):
             earlier = [(ln, v) for ln, v in assigns.get(node.id, []) if ln < line]
             if not earlier:
-                return out, node.id in args
+                break  # an argument of the cell (not a node of its graph)
             line, node = earlier[-1]
             continue
         if _is_self_call(node):
             kinds = _kind(cell._cells.get(node.func.attr))
             if not kinds:
+                out.append(("?", ""))
                 break
-            out += [(k, node.func.attr if len(kinds) == 1 else "") for k in kinds]
+            attr = node.func.attr
+            out += [(k, attr + ("." + sub if sub else "")) if k == "B" else (k, "") for k, sub in kinds]
             node = node.args[0]
             continue
+        out.append(("?", ""))
         break
-    return out, False
+    return out
 
 
-def _assignments(tree: ast.AST, cell: Cell) -> dict:
+def _assignments(fn: ast.FunctionDef, cell: Cell) -> dict:
     """{name: [(line, value)]} of ``construct``'s assignments, leaving out those under an
     ``if self.<flag>:`` whose flag is False on this cell (MindSpore resolves those when it compiles)."""
     assigns: dict[str, list] = {}
@@ -182,9 +205,27 @@ def _assignments(tree: ast.AST, cell: Cell) -> dict:
             elif isinstance(stmt, (ast.For, ast.While, ast.With)):
                 visit(stmt.body, live)
 
-    fn = tree.body[0]
     visit(fn.body, True)
     return assigns
+
+
+def _match(first: list, second: list) -> list[str]:
+    """The BatchNorm attributes the first matching pattern removes ([] when none matches)."""
+    for (n1, kinds1, range1), (n2, kinds2, range2) in _PATTERNS:
+        if len(first) < n1 or len(second) < n2:
+            continue
+        if any(first[i][0] != kinds1[i % len(kinds1)] for i in range(n1)):
+            continue
+        if any(second[i][0] != kinds2[i % len(kinds2)] for i in range(n2)):
+            continue
+        nodes = [(i, first[i]) for i in range(n1)] + [(n1 + i, second[i]) for i in range(n2)]
+        out = []
+        for pos, (kind, name) in nodes:
+            lo, hi = range1 if pos < n1 else range2
+            if kind == "B" and name and lo <= pos <= hi:
+                out.append(name)
+        return out
+    return []
 
 
 def _residual_bn_to_remove(cell: Cell) -> list[str]:
@@ -198,27 +239,27 @@ def _residual_bn_to_remove(cell: Cell) -> list[str]:
     fn = tree.body[0]
     if not isinstance(fn, ast.FunctionDef):
         return []
-    args = {a.arg for a in fn.args.args[1:]}
-    assigns = _assignments(tree, cell)
+    assigns = _assignments(fn, cell)
     removed: list[str] = []
     for node in ast.walk(fn):
-        if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add)):
-            continue
-        first, _ = _branch(node.left, assigns, node.lineno, cell, args)
-        second, at_input = _branch(node.right, assigns, node.lineno, cell, args)
-        second_kinds = [k for k, _ in second]
-        if [k for k, _ in first[: len(_FIRST)]] == _FIRST and (
-            second_kinds[:2] == _SHORTCUT or (not second and at_input)
-        ):
-            removed += [first[i][1] for i in _DROP if first[i][1]]
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            removed += _match(
+                _branch(node.left, assigns, node.lineno, cell), _branch(node.right, assigns, node.lineno, cell)
+            )
     return removed
 
 
 def _remove_residual_bn(network: Cell) -> None:
     """Replace the BatchNorms MindSpore's ``less_bn`` pass removes by ``Identity`` (their Parameters go)."""
     from ..nn.layer.basic import Identity
+    from ..nn.layer.container import SequentialCell
 
     for _, cell in list(network.cells_and_names()):
-        for name in dict.fromkeys(_residual_bn_to_remove(cell)):
-            cell._cells[name] = Identity()
-            object.__setattr__(cell, name, cell._cells[name])
+        for path in dict.fromkeys(_residual_bn_to_remove(cell)):
+            parent_path, _, name = path.rpartition(".")
+            parent = cell.get_sub_cell(parent_path) if parent_path else cell
+            if isinstance(parent, SequentialCell):
+                parent[list(parent.name_cells()).index(name)] = Identity()
+            else:
+                parent._cells[name] = Identity()
+                object.__setattr__(parent, name, parent._cells[name])

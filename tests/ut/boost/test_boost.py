@@ -257,26 +257,54 @@ class Bottleneck(nn.Cell):
         return self.relu(out)
 
 
-class Plain(nn.Cell):
-    def __init__(self):
+class BasicBlock(nn.Cell):
+    """ResNet-18's block with a convolution shortcut."""
+
+    def __init__(self, cin, cout):
         super().__init__()
-        self.conv = nn.Conv2d(4, 4, 3)
-        self.bn = nn.BatchNorm2d(4)
+        self.conv1 = nn.Conv2d(cin, cout, 3)
+        self.bn1 = nn.BatchNorm2d(cout)
+        self.conv2 = nn.Conv2d(cout, cout, 3)
+        self.bn2 = nn.BatchNorm2d(cout)
+        self.relu = nn.ReLU()
+        self.down_sample_layer = nn.SequentialCell([nn.Conv2d(cin, cout, 1), nn.BatchNorm2d(cout)])
 
     def construct(self, x):
-        return self.bn(self.conv(x)) + x
+        identity = x
+        out = self.conv1(x)
+        out = self.bn1(out)
+        out = self.relu(out)
+        out = self.conv2(out)
+        out = self.bn2(out)
+        identity = self.down_sample_layer(identity)
+        out = out + identity
+        return self.relu(out)
 
 
-def test_less_bn_removes_the_residual_branch_batchnorms():
-    net = nn.SequentialCell([Bottleneck(3, 4, True), Bottleneck(4, 4, False), Plain()])
+def residual_net():
+    return nn.SequentialCell(
+        [nn.Conv2d(3, 3, 1), nn.ReLU(), Bottleneck(3, 4, True), Bottleneck(4, 4, False), BasicBlock(4, 5)]
+    )
+
+
+def test_less_bn_removes_the_batchnorms_mindspore_removes():
+    net = residual_net()
+    for p in net.get_parameters():
+        p.set_data(Tensor(ARR["res_param/" + p.name]))
+    net.set_train(False)
+    x = Tensor(ARR["res_x"])
+    np.testing.assert_allclose(net(x).asnumpy(), ARR["res_plain"], rtol=1e-5, atol=1e-5)
     before = len(net.trainable_params())
-    boost.LessBN(net)
-    for block in list(net.cells())[:2]:
-        assert isinstance(block.bn1, nn.Identity) and isinstance(block.bn2, nn.Identity)
-        assert isinstance(block.bn3, nn.BatchNorm2d)  # the one before the residual add stays
-    assert isinstance(list(net.cells())[0].down_sample_layer[1], nn.BatchNorm2d)
-    assert isinstance(list(net.cells())[2].bn, nn.BatchNorm2d)  # no bottleneck: untouched
-    assert len(net.trainable_params()) == before - 8
+    lb = boost.LessBN(net)
+    first, second, basic = list(net.cells())[2:]
+    # the first bottleneck of the stage (MindSpore's pattern 3): bn1, bn2 and the shortcut's BatchNorm go
+    assert isinstance(first.bn1, nn.Identity) and isinstance(first.bn2, nn.Identity)
+    assert isinstance(first.down_sample_layer[1], nn.Identity) and isinstance(first.bn3, nn.BatchNorm2d)
+    # an identity shortcut (the cell's own input) and the basic block match no pattern
+    assert all(isinstance(b, nn.BatchNorm2d) for b in (second.bn1, second.bn2, second.bn3, basic.bn1, basic.bn2))
+    assert len(net.trainable_params()) == before - 6
+    lb.set_train(False)
+    np.testing.assert_allclose(lb(x).asnumpy(), ARR["res_lessbn"], rtol=1e-5, atol=1e-5)
 
 
 def test_parameter_process_and_optimizer_process():
