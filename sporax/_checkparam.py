@@ -501,6 +501,15 @@ def check_instance(arg_value: Any, cls: type, arg_name: str, prim_name: str) -> 
     return arg_value
 
 
+def check_real(arg_value: Any, arg_name: str, prim_name: str) -> float:
+    """An int or float (not a bool), as a float: ``For 'HShrink', the type of 'lambd' must be float, but got str.``"""
+    if isinstance(arg_value, bool) or not isinstance(arg_value, (int, float)):
+        raise TypeError(
+            f"For '{prim_name}', the type of '{arg_name}' must be float, but got {type(arg_value).__name__}."
+        )
+    return float(arg_value)
+
+
 def check_arg_instance(arg_value: Any, cls: type, arg_name: str, prim_name: str) -> Any:
     """An instance of ``cls``, with the runtime's message: ``For 'wait_stream', the argument 'stream' should be
     Stream, but got <class 'int'>.``"""

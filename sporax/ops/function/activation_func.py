@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from ... import _checkparam as validator
 from ..._engine import jax, jnp
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
@@ -303,15 +304,9 @@ def prelu(input: Any, weight: Any) -> Tensor:
     return wrap(jnp.where(a > 0, a, a * w))
 
 
-def _check_lambd(lambd: Any, op: str) -> float:
-    if isinstance(lambd, bool) or not isinstance(lambd, (int, float)):
-        raise TypeError(f"For '{op}', the type of 'lambd' must be float, but got {type(lambd).__name__}.")
-    return float(lambd)
-
-
 def hardshrink(input: Any, lambd: float = 0.5) -> Tensor:
     """``input`` where ``|input| > lambd``, 0 elsewhere."""
-    lam = _check_lambd(lambd, "HShrink")
+    lam = validator.check_real(lambd, "lambd", "HShrink")
     a = as_tensor_array(input)
     if a.dtype not in (jnp.float16, jnp.float32, jnp.bfloat16):
         raise TypeError(
@@ -323,7 +318,7 @@ def hardshrink(input: Any, lambd: float = 0.5) -> Tensor:
 
 def softshrink(input: Any, lambd: float = 0.5) -> Tensor:
     """``input - lambd`` above ``lambd``, ``input + lambd`` below ``-lambd``, 0 between; ``lambd >= 0``."""
-    lam = _check_lambd(lambd, "SoftShrink")
+    lam = validator.check_real(lambd, "lambd", "SoftShrink")
     if lam < 0:
         raise RuntimeError(f"For 'SoftShrink', the values for lambd should be greater or equal to 0, but got {lambd}.")
     a = as_tensor_array(input)

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from ... import _checkparam as validator
 from ..._engine import jax, jnp
 from ..._engine._checks import check_in_range
 from ...common import dtype as mstype
@@ -35,10 +36,7 @@ __all__ = [
 
 
 # ----------------------------------------------------------------------- losses
-def _check_reduction(reduction: str, op: str, extra: tuple[str, ...] = ()) -> None:
-    allowed = ("mean", "sum", "none", *extra)
-    if reduction not in allowed:
-        raise ValueError(f"For '{op}', the 'reduction' must be in {list(allowed)}, but got {reduction}.")
+_REDUCTIONS = ("mean", "sum", "none")
 
 
 def _reduce(loss: Any, reduction: str) -> Any:
@@ -174,7 +172,7 @@ def cross_entropy(
 def _cross_entropy(
     input: Any, target: Any, weight: Any, ignore_index: int, reduction: str, label_smoothing: float
 ) -> Tensor:
-    _check_reduction(reduction, "cross_entropy")
+    validator.check_value_in(reduction, _REDUCTIONS, "reduction", "cross_entropy")
     if not 0.0 <= label_smoothing <= 1.0:
         raise ValueError(f"For 'cross_entropy', the 'label_smoothing' must be in [0, 1], but got {label_smoothing}.")
     logits = _float_in(input, "cross_entropy")
@@ -200,7 +198,7 @@ def nll_loss(
 
 @compiled_op
 def _nll_loss(inputs: Any, target: Any, weight: Any, ignore_index: int, reduction: str, label_smoothing: float) -> Any:
-    _check_reduction(reduction, "nll_loss")
+    validator.check_value_in(reduction, _REDUCTIONS, "reduction", "nll_loss")
     logp = _float_in(inputs, "nll_loss")
     labels = as_tensor_array(target)
     if not jnp.issubdtype(labels.dtype, jnp.integer):
@@ -251,14 +249,14 @@ def _pair_inputs(input: Any, target: Any, op: str) -> tuple[Any, Any]:
 
 @compiled_op
 def mse_loss(input: Any, target: Any, reduction: str = "mean") -> Tensor:
-    _check_reduction(reduction, "mse_loss")
+    validator.check_value_in(reduction, _REDUCTIONS, "reduction", "mse_loss")
     a, b = _pair_inputs(input, target, "mse_loss")
     return wrap(_reduce(jnp.square(a - b), reduction))
 
 
 @compiled_op
 def l1_loss(input: Any, target: Any, reduction: str = "mean") -> Tensor:
-    _check_reduction(reduction, "l1_loss")
+    validator.check_value_in(reduction, _REDUCTIONS, "reduction", "l1_loss")
     a, b = _pair_inputs(input, target, "l1_loss")
     return wrap(_reduce(jnp.abs(a - b), reduction))
 
@@ -267,7 +265,7 @@ def l1_loss(input: Any, target: Any, reduction: str = "mean") -> Tensor:
 @compiled_op
 def smooth_l1_loss(input: Any, target: Any, beta: float = 1.0, reduction: str = "none") -> Tensor:
     """``0.5 d^2 / beta`` where ``|d| < beta``, ``|d| - 0.5 beta`` elsewhere."""
-    _check_reduction(reduction, "smooth_l1_loss")
+    validator.check_value_in(reduction, _REDUCTIONS, "reduction", "smooth_l1_loss")
     if beta <= 0:
         raise ValueError(f"For 'smooth_l1_loss', the 'beta' must be > 0, but got {beta}.")
     a, b = _pair_inputs(input, target, "smooth_l1_loss")
@@ -279,7 +277,7 @@ def smooth_l1_loss(input: Any, target: Any, beta: float = 1.0, reduction: str = 
 @compiled_op
 def huber_loss(input: Any, target: Any, reduction: str = "mean", delta: float = 1.0) -> Tensor:
     """``0.5 d^2`` where ``|d| < delta``, ``delta (|d| - 0.5 delta)`` elsewhere."""
-    _check_reduction(reduction, "huber_loss")
+    validator.check_value_in(reduction, _REDUCTIONS, "reduction", "huber_loss")
     if delta <= 0:
         raise ValueError(f"For 'huber_loss', the 'delta' must be > 0, but got {delta}.")
     a, b = _pair_inputs(input, target, "huber_loss")
@@ -292,7 +290,7 @@ def huber_loss(input: Any, target: Any, reduction: str = "mean", delta: float = 
 def binary_cross_entropy(logits: Any, labels: Any, weight: Any = None, reduction: str = "mean") -> Tensor:
     """``-w (y log(x + eps) + (1 - y) log(1 - x + eps))`` for probabilities ``logits``, ``eps = 1e-12``
     (MindSpore's kernel: a probability of exactly 0 or 1 costs ``-log(1e-12) = 27.63``)."""
-    _check_reduction(reduction, "binary_cross_entropy")
+    validator.check_value_in(reduction, _REDUCTIONS, "reduction", "binary_cross_entropy")
     x, y = _pair_inputs(logits, labels, "binary_cross_entropy")
     if tuple(x.shape) != tuple(as_tensor_array(labels).shape):
         raise ValueError(
@@ -316,7 +314,7 @@ def binary_cross_entropy_with_logits(
     input: Any, target: Any, weight: Any = None, pos_weight: Any = None, reduction: str = "mean"
 ) -> Tensor:
     """``-w (pw y log sigmoid(x) + (1 - y) log(1 - sigmoid(x)))``, computed stably from logits."""
-    _check_reduction(reduction, "binary_cross_entropy_with_logits")
+    validator.check_value_in(reduction, _REDUCTIONS, "reduction", "binary_cross_entropy_with_logits")
     x, y = _pair_inputs(input, target, "binary_cross_entropy_with_logits")
     ls_pos = _jnn_log_sigmoid(x)
     ls_neg = _jnn_log_sigmoid(-x)

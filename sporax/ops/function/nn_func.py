@@ -49,7 +49,6 @@ from .activation_func import (  # noqa: F401  (re-exported: nn_func keeps its na
 )
 from .attention_func import multi_head_attention_forward  # noqa: F401  (MindSpore's ops.function.nn_func path)
 from .loss_func import (  # noqa: F401
-    _check_reduction,
     _reduce,
     binary_cross_entropy,
     binary_cross_entropy_with_logits,
