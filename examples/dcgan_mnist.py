@@ -44,21 +44,9 @@ def create_dataset(data_path, batch_size=64, num_samples=None):
 
 
 # ------------------------------------------------------------------------------------------- networks
-def conv_t(in_channels, out_channels, kernel_size, stride, padding, pad_mode="pad"):
-    return nn.Conv2dTranspose(
-        in_channels,
-        out_channels,
-        kernel_size,
-        stride,
-        pad_mode=pad_mode,
-        padding=padding,
-        has_bias=False,
-        weight_init=Normal(0.02),
-    )
-
-
-def conv(in_channels, out_channels, kernel_size, stride, padding, pad_mode="pad"):
-    return nn.Conv2d(
+def conv(cell, in_channels, out_channels, kernel_size, stride, padding, pad_mode="pad"):
+    """nn.Conv2d or nn.Conv2dTranspose without bias, DCGAN's N(0, 0.02) weights."""
+    return cell(
         in_channels,
         out_channels,
         kernel_size,
@@ -80,13 +68,13 @@ class Generator(nn.Cell):
     def __init__(self, nz=100, ngf=64):
         super().__init__()
         self.generator = nn.SequentialCell(
-            conv_t(nz, ngf * 4, 7, 1, 0, pad_mode="valid"),
+            conv(nn.Conv2dTranspose, nz, ngf * 4, 7, 1, 0, pad_mode="valid"),
             bn(ngf * 4),
             nn.ReLU(),
-            conv_t(ngf * 4, ngf * 2, 4, 2, 1),
+            conv(nn.Conv2dTranspose, ngf * 4, ngf * 2, 4, 2, 1),
             bn(ngf * 2),
             nn.ReLU(),
-            conv_t(ngf * 2, 1, 4, 2, 1),
+            conv(nn.Conv2dTranspose, ngf * 2, 1, 4, 2, 1),
             nn.Tanh(),
         )
 
@@ -100,12 +88,12 @@ class Discriminator(nn.Cell):
     def __init__(self, ndf=64):
         super().__init__()
         self.discriminator = nn.SequentialCell(
-            conv(1, ndf, 4, 2, 1),
+            conv(nn.Conv2d, 1, ndf, 4, 2, 1),
             nn.LeakyReLU(0.2),
-            conv(ndf, ndf * 2, 4, 2, 1),
+            conv(nn.Conv2d, ndf, ndf * 2, 4, 2, 1),
             bn(ndf * 2),
             nn.LeakyReLU(0.2),
-            conv(ndf * 2, 1, 7, 1, 0, pad_mode="valid"),
+            conv(nn.Conv2d, ndf * 2, 1, 7, 1, 0, pad_mode="valid"),
             nn.Flatten(),
         )
 

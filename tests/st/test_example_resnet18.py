@@ -13,10 +13,10 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def tool():
-    """The fixture tool (it loads the examples), with ``mindspore`` aliased to sporax while this file runs."""
+def ex():
+    """The example module, with ``mindspore`` aliased to sporax (as ``sporax run`` does) while this file runs."""
     compat.alias_mindspore()
-    spec = importlib.util.spec_from_file_location("fixture_tool", ROOT / "tools" / "make_example_model_fixtures.py")
+    spec = importlib.util.spec_from_file_location("resnet18_cifar10", ROOT / "examples" / "resnet18_cifar10.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     yield mod
@@ -35,12 +35,11 @@ class LossRecorder:
         self.callback = _CB()
 
 
-def test_resnet18_learns_tiny_cifar10_binaries(tool, tmp_path):
+def test_resnet18_learns_tiny_cifar10_binaries(ex, tmp_path):
     import mindspore as ms
     import mindspore.dataset as ds
     from mindspore.train import Callback
 
-    ex = tool.load_example("resnet18_cifar10")
     ex.write_synthetic_cifar10(str(tmp_path), num_train=192, num_test=64, seed=0, per_file=96)
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "batches.meta.txt",
