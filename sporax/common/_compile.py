@@ -58,15 +58,21 @@ _KEEP = 64
 _programs: list[tuple[weakref.ref, Callable[[], Any]]] = []
 
 
-def _owner_ref(fn: Any) -> Callable[[], Any]:
-    owner = getattr(fn, "__self__", None)
-    owner = getattr(owner, "network", owner)  # Model's step wraps the network it runs
-    if owner is None:
+def _ref(obj: Any) -> Callable[[], Any]:
+    if obj is None:
         return lambda: None
     try:
-        return weakref.ref(owner)
+        return weakref.ref(obj)
     except TypeError:
         return lambda: None
+
+
+def _owner_ref(fn: Any) -> Callable[[], Any]:
+    owner = getattr(fn, "__self__", None)
+    if owner is not None and not callable(getattr(type(owner), "construct", None)):
+        # Model's step and a sink run a network: `network` / `fn`
+        owner = getattr(owner, "network", None) or getattr(owner, "fn", None) or owner
+    return _ref(owner)
 
 
 def compiled_programs() -> list[tuple[StatefulJit, Any]]:

@@ -158,13 +158,21 @@ def ms_memory_recycle() -> None:
     gc.collect()
 
 
+def _contains(outer: Any, inner: Any) -> bool:
+    """Whether Cell ``inner`` is one of Cell ``outer``'s cells (a sink may run a wrapper of the train network)."""
+    cells = getattr(outer, "cells_and_names", None)
+    return inner is not None and callable(cells) and any(c is inner for _, c in cells())
+
+
 def flops_of(owner: Any) -> float | None:
     """The FLOPs of one call of the program compiled last for ``owner`` (a Cell, as ``Model``'s step runs it);
     None if it has none (not compiled yet, or running eagerly)."""
     for sjit, o in compiled_programs():
-        if o is owner:
+        if o is owner or _contains(o, owner) or _contains(owner, o):
             flops = program_flops(sjit)
             if flops is not None:
+                # a sink's program loops over sink_size steps: XLA's cost analysis counts a loop's body once,
+                # so the figure is one step's (as MindSpore's for a sunk graph)
                 return flops
     return None
 

@@ -286,3 +286,17 @@ def test_summary_collector_lineage_files(tmp_path):
                 json.loads(g.pop("metric"))["loss"], json.loads(w.pop("metric"))["loss"], rtol=1e-5
             )
             assert g == w
+
+
+def test_flops_utilization_collector_sink_mode(capsys):
+    """In sink mode the figure is one step's (the compiled scan runs sink_size steps per call)."""
+    flops = {}
+    for sink in (False, True):
+        net = nn.Dense(4, 3, has_bias=False)
+        model = Model(net, nn.MSELoss(), nn.SGD(net.trainable_params(), 0.1))
+        model.train(
+            1, _data(16), callbacks=[FlopsUtilizationCollector(2)], dataset_sink_mode=sink, sink_size=2 if sink else -1
+        )
+        out = capsys.readouterr().out
+        flops[sink] = float(re.search(r"Shard model flops is ([\d.e+]+)", out).group(1))
+    np.testing.assert_allclose(flops[True], flops[False], rtol=0.05)
