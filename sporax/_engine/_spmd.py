@@ -132,8 +132,10 @@ def constrain(x: Any, sharding: NamedSharding) -> Any:
 def place(x: Any, sharding: NamedSharding) -> Any:
     """A concrete array laid out as ``sharding`` (across processes: each process gives the whole array); also
     while a function is traced (the placement happens now, not in the program)."""
+    if getattr(x, "sharding", None) == sharding:
+        return x
     with jax.ensure_compile_time_eval():
-        if jax.process_count() == 1:
+        if jax.process_count() == 1 or not getattr(x, "is_fully_addressable", True):
             return jax.device_put(x, sharding)
         x = np.asarray(x)
         return jax.make_array_from_callback(x.shape, sharding, lambda idx: x[idx])
