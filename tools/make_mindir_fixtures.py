@@ -127,9 +127,9 @@ class Zoo(EX.ModelSpec):
 
 
 SPECS = {s.name: s for s in (LeNet5(), ResNet18(), SentimentLSTM(), TransformerLM(), Zoo())}
-DEFAULT = list(SPECS)  # the four models and LeNet5; the other examples by name
 for _name, _spec in getattr(EX, "SPECS", {}).items():
     SPECS.setdefault(_name, _spec)
+DEFAULT = [n for n in ("lenet5", "resnet18", "sentiment_lstm", "transformer_lm", "zoo", "dcgan") if n in SPECS]
 
 
 def load_example(stem: str):

@@ -124,6 +124,20 @@ def _conv(g: _Onnx, n: MsNode, x: str, w: str) -> str:
     )
 
 
+def _conv_transpose(g: _Onnx, n: MsNode) -> str:
+    a = n.attrs or {}
+    t, b, left, right = a["pad"]
+    return g.op(
+        "ConvTranspose",
+        [g.ref(n.inputs[0]), g.ref(n.inputs[1])],
+        kernel_shape=list(a["kernel_size"]),
+        pads=[t, left, b, right],
+        strides=list(a["stride"][2:]),
+        dilations=list(a["dilation"][2:]),
+        output_shape=list(n.inputs[2][2:]),
+    )
+
+
 def _max_pool(g: _Onnx, n: MsNode, x: str) -> str:
     a = n.attrs or {}
     kw = {"kernel_shape": list(a["kernel_size"][2:]), "strides": list(a["strides"][2:])}
@@ -276,6 +290,7 @@ def _h_is_finite(g: _Onnx, n: MsNode) -> str:
 _HANDLERS: dict[str, Callable[[_Onnx, MsNode], str]] = {
     "Conv2D": lambda g, n: _conv(g, n, g.ref(n.inputs[0]), g.ref(n.inputs[1])),
     "MaxPool": lambda g, n: _max_pool(g, n, g.ref(n.inputs[0])),
+    "Conv2DTranspose": _conv_transpose,
     "Reshape": _h_reshape,
     "Transpose": _h_transpose,
     "BroadcastTo": _h_broadcast,

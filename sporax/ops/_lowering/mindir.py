@@ -79,6 +79,7 @@ class _Builder:
     def __init__(self, prog: FlatProgram) -> None:
         self.graph = MsGraph(prog.params, prog.inputs)
         self.alias: dict[int, Any] = {}
+        self.reversed_from: dict[int, tuple[Any, tuple[int, ...]]] = {}  # a ReverseV2 output -> (input, dims)
         ids = [v.id for v in (*prog.params, *prog.inputs)] + [o.id for e in prog.eqns for o in e.outputs]
         self._next = max(ids, default=0)
 
@@ -319,10 +320,14 @@ def _map_conv(b: _Builder, e: Eqn, x: Any, w: Any) -> Any:
     p = e.params
     dn = p["dimension_numbers"]
     specs = (tuple(dn.lhs_spec), tuple(dn.rhs_spec), tuple(dn.out_spec))
+    if len(np.shape(x)) == 4 and specs == ((0, 1, 2, 3), (1, 0, 2, 3), (0, 1, 2, 3)):
+        return _map_conv_transpose(b, e, x, w)
     if len(np.shape(x)) != 4 or specs != ((0, 1, 2, 3),) * 3:
         raise TypeError("export to MINDIR: only 2-D NCHW convolutions ('conv_general_dilated') are mapped (Conv2D).")
-    if any(int(d) != 1 for d in p["lhs_dilation"]) or int(p["batch_group_count"]) != 1:
-        raise TypeError("export to MINDIR: transposed convolutions have no MindSpore operator mapped.")
+    if any(int(d) != 1 for d in p["lhs_dilation"]):
+        return _map_conv_transpose(b, e, x, w)
+    if int(p["batch_group_count"]) != 1:
+        raise TypeError("export to MINDIR: convolutions with batch groups have no MindSpore operator mapped.")
     (pt, pb), (pl, pr) = (tuple(int(v) for v in pair) for pair in p["padding"])
     pad = (pt, pb, pl, pr)
     if min(pad) < 0:
@@ -345,6 +350,51 @@ def _map_conv(b: _Builder, e: Eqn, x: Any, w: Any) -> Any:
         "output_names": ["output"],
     }
     return b.node("Conv2D", [x, w], _out(e).shape, _out(e).dtype, attrs)
+
+
+def _map_conv_transpose(b: _Builder, e: Eqn, x: Any, w_flipped: Any) -> Any:
+    """A transposed convolution as XLA writes it (input dilated by the stride, the kernel flipped, [in, out]
+    kernel layout) -> MindSpore's Conv2DTranspose on the unflipped [in, out, kh, kw] weight."""
+    p = e.params
+    dn = p["dimension_numbers"]
+    if (tuple(dn.lhs_spec), tuple(dn.rhs_spec), tuple(dn.out_spec)) != ((0, 1, 2, 3), (1, 0, 2, 3), (0, 1, 2, 3)):
+        raise TypeError(
+            "export to MINDIR: only NCHW transposed convolutions with [in, out, kh, kw] kernels are mapped."
+        )
+    if any(int(v) != 1 for v in p["window_strides"]) or int(p["feature_group_count"]) != 1:
+        raise TypeError("export to MINDIR: grouped or strided-window transposed convolutions are not mapped.")
+    src = b.reversed_from.get(getattr(w_flipped, "id", -1))
+    if src is not None and src[1] == (2, 3):
+        w = src[0]
+    elif isinstance(w_flipped, np.ndarray):
+        w = np.flip(w_flipped, (2, 3)).copy()
+    else:
+        w = b.node("ReverseV2", [w_flipped, (2, 3)], tuple(np.shape(w_flipped)), w_flipped.dtype)
+    kh, kw = (int(d) for d in np.shape(w)[2:])
+    dil = tuple(int(d) for d in p["rhs_dilation"])
+    (lo_h, hi_h), (lo_w, hi_w) = (tuple(int(v) for v in pair) for pair in p["padding"])
+    pad = (dil[0] * (kh - 1) - lo_h, dil[0] * (kh - 1) - hi_h, dil[1] * (kw - 1) - lo_w, dil[1] * (kw - 1) - hi_w)
+    if min(pad) < 0:
+        raise TypeError(
+            "export to MINDIR: a transposed convolution with this padding has no MindSpore operator mapped."
+        )
+    attrs = {
+        "kernel_size": (kh, kw),
+        "mode": 1,
+        "out_channel": int(np.shape(w)[0]),
+        "input_names": ["out_backprop", "filter", "input_size"],
+        "pad": pad,
+        "pad_mode": "PAD",
+        "format": "NCHW",
+        "pad_list": pad,
+        "groups": 1,
+        "stride": _tuple4(p["lhs_dilation"]),
+        "group": 1,
+        "dilation": _tuple4(dil),
+        "output_names": ["output"],
+    }
+    out_shape = tuple(int(d) for d in _out(e).shape)
+    return b.node("Conv2DTranspose", [x, w, out_shape], out_shape, _out(e).dtype, attrs)
 
 
 def _same_pads(size: int, k: int, s: int) -> tuple[int, int]:
@@ -460,7 +510,12 @@ def _map_unstack(b: _Builder, e: Eqn, x: Any) -> list[Any]:
 
 
 def _map_rev(b: _Builder, e: Eqn, x: Any) -> Any:
-    return b.node("ReverseV2", [x, tuple(int(d) for d in e.params["dimensions"])], _out(e).shape, _out(e).dtype)
+    dims = tuple(int(d) for d in e.params["dimensions"])
+    if isinstance(x, np.ndarray):
+        return np.flip(x, dims).copy()
+    out = b.node("ReverseV2", [x, dims], _out(e).shape, _out(e).dtype)
+    b.reversed_from[out.id] = (x, dims)
+    return out
 
 
 def _map_cumsum(b: _Builder, e: Eqn, x: Any) -> Any:
@@ -534,4 +589,16 @@ def to_mindspore(prog: FlatProgram) -> MsGraph:
         for o, r in zip(e.outputs, outs, strict=True):
             b.alias[o.id] = r
     b.graph.outputs = [b.value(o) for o in prog.outputs]
+    _drop_unused(b.graph)
     return b.graph
+
+
+def _drop_unused(graph: MsGraph) -> None:
+    """Remove nodes no output depends on (a kernel flip a transposed convolution folded away)."""
+    live = {o.id for o in graph.outputs if isinstance(o, Var)}
+    kept = []
+    for node in reversed(graph.nodes):
+        if node.out.id in live:
+            kept.append(node)
+            live.update(x.id for x in node.inputs if isinstance(x, Var))
+    graph.nodes = kept[::-1]

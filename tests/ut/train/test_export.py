@@ -178,8 +178,8 @@ def tool():
     compat.unalias_mindspore()
 
 
-@pytest.mark.skipif(not os.environ.get("SPORAX_RUN_SLOW"), reason="slow (four models, two formats): SPORAX_RUN_SLOW=1")
-@pytest.mark.parametrize("name", ["lenet5", "resnet18", "sentiment_lstm", "transformer_lm"])
+@pytest.mark.skipif(not os.environ.get("SPORAX_RUN_SLOW"), reason="slow (six models, two formats): SPORAX_RUN_SLOW=1")
+@pytest.mark.parametrize("name", ["lenet5", "resnet18", "sentiment_lstm", "transformer_lm", "zoo", "dcgan"])
 @pytest.mark.parametrize("fmt", ["MINDIR", "STABLEHLO"])
 def test_example_models_round_trip(tmp_path, tool, name, fmt):
     spec = tool.SPECS[name]

@@ -1,5 +1,5 @@
 """ms.export(file_format="ONNX") (the optional 'onnx' extra), checked with onnxruntime against sporax's own
-outputs: a small network by default, the examples' four models with SPORAX_RUN_SLOW=1."""
+outputs: a small network by default, the examples' models and a zoo network with SPORAX_RUN_SLOW=1."""
 
 from __future__ import annotations
 
@@ -48,8 +48,8 @@ def test_missing_extra_says_how_to_install(tmp_path, monkeypatch):
         ms.export(net, ms.Tensor(np.ones((1, 3), np.float32)), file_name=str(tmp_path / "d"), file_format="ONNX")
 
 
-@pytest.mark.skipif(not os.environ.get("SPORAX_RUN_SLOW"), reason="slow (four models): SPORAX_RUN_SLOW=1")
-@pytest.mark.parametrize("name", ["lenet5", "resnet18", "sentiment_lstm", "transformer_lm"])
+@pytest.mark.skipif(not os.environ.get("SPORAX_RUN_SLOW"), reason="slow (six models): SPORAX_RUN_SLOW=1")
+@pytest.mark.parametrize("name", ["lenet5", "resnet18", "sentiment_lstm", "transformer_lm", "zoo", "dcgan"])
 def test_example_models_match_onnxruntime(tmp_path, tool, name):  # noqa: F811  (the imported fixture)
     spec = tool.SPECS[name]
     net = tool.build(spec)

@@ -1,5 +1,6 @@
 """ms.load + nn.GraphCell on MindIR files written by real MindSpore 2.10 (tools/make_mindir_fixtures.py):
-the examples' LeNet5, ResNet-18, LSTM sentiment classifier and Transformer LM and a zoo of other layers, outputs within 1e-5 of MindSpore's; corrupt,
+the examples' LeNet5, ResNet-18, LSTM sentiment classifier, Transformer LM and DCGAN, and a zoo of other
+layers, outputs within 1e-5 of MindSpore's; corrupt,
 truncated, encrypted or foreign files give clear errors and run nothing."""
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import sporax as ms
 from sporax import nn
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures", "mindir")
-MODELS = ["lenet5", "resnet18", "sentiment_lstm", "transformer_lm", "zoo"]
+MODELS = ["lenet5", "resnet18", "sentiment_lstm", "transformer_lm", "zoo", "dcgan"]
 
 
 def _io(name):
