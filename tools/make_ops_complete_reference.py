@@ -159,6 +159,32 @@ def main():
     cases["ftrl_v2_attrs"] = lambda: [
         getattr(ops.SparseApplyFtrlV2(0.1, 0.01, 0.02, 0.03, -0.5), n) for n in ("lr", "l2_shrinkage", "use_locking")
     ]
+
+    def ada_factor(cls, flags, shape, global_norm=None):
+        rng = np.random.default_rng(0)
+        grad = Tensor(rng.standard_normal(shape).astype(f32))
+        param = Parameter(Tensor(rng.standard_normal(shape).astype(f32)), "p")
+        rows, cols = (shape[:-1], shape[:-2] + shape[-1:]) if len(shape) > 1 else ((1,), (1,))
+        states = [
+            Parameter(Tensor(np.full(s, v, f32)), n)
+            for s, v, n in ((shape, 0.05, "ea"), (rows, 0.01, "er"), (cols, 0.02, "ec"), (shape if len(shape) == 1 else (1,), 0.03, "es"))
+        ]  # fmt: skip
+        hyper = [Tensor(np.array([1e-30, 1e-3], f32))] + [Tensor(x, ms.float32) for x in (1.0, 0.9, 0.8, 0.01, 0.1)]
+        extra = [] if global_norm is None else [Tensor(global_norm, ms.float32)]
+        cls(*flags)(*hyper, grad, param, *states, *extra)
+        return [param, *states]
+
+    for name, flags, shape in (
+        ("none", (False, False, False), (3, 4)), ("all", (True, True, True), (3, 4)), ("scale", (True, False, False), (3, 4)),
+        ("first", (False, True, False), (3, 4)), ("wd", (False, False, True), (3, 4)), ("vec_all", (True, True, True), (5,)),
+        ("vec_none", (False, False, False), (5,)), ("batched", (True, True, False), (2, 3, 4)),
+    ):  # fmt: skip
+        cases[f"ada_factor_{name}"] = lambda f=flags, s=shape: ada_factor(ops.FusedAdaFactor, f, s)
+    for gn in (4.0, 0.5):
+        cases[f"ada_factor_global_norm_{gn}"] = lambda gn=gn: ada_factor(
+            ops.FusedAdaFactorWithGlobalNorm, (False, True, True), (3, 4), gn
+        )
+    cases["ada_factor_flag_type"] = lambda: ops.FusedAdaFactor(enable_weight_decay=1)
     results = {name: _case(fn) for name, fn in cases.items()}
     p = Parameter(Tensor(np.zeros((3, 2), f32)), name="p")
     out = ops.index_add(p, Tensor([0, 2], ms.int32), Tensor(np.ones((2, 2), f32)), 0)

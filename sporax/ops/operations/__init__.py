@@ -134,3 +134,9 @@ if not TYPE_CHECKING:
     __all__ += [n for n in optim_ops.__all__ if n not in __all__]
 
 from ._ms_kernel import _ms_pyfunc, kernel, ms_kernel  # noqa: E402, F401  (MindSpore's operations holds them)
+
+from . import adafactor_ops  # noqa: E402
+from .adafactor_ops import *  # noqa: E402, F403
+
+if not TYPE_CHECKING:
+    __all__ += adafactor_ops.__all__

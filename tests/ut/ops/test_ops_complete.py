@@ -502,3 +502,36 @@ def test_sparse_apply_ftrl_v2_against_the_documented_formula():
         run(ops.SparseApplyFtrlV2(lr, l1, l2, 0.0, p)), run(ops.SparseApplyFtrl(lr, l1, l2, p)), strict=True
     ):
         np.testing.assert_allclose(x, y, rtol=1e-6)
+
+
+def _ada_factor(cls, flags, shape, global_norm=None):
+    rng = np.random.default_rng(0)
+    grad = T(rng.standard_normal(shape).astype(F32))
+    param = ms.Parameter(T(rng.standard_normal(shape).astype(F32)), name="p")
+    rows, cols = (shape[:-1], shape[:-2] + shape[-1:]) if len(shape) > 1 else ((1,), (1,))
+    states = [
+        ms.Parameter(T(np.full(s, v, F32)), name=n)
+        for s, v, n in ((shape, 0.05, "ea"), (rows, 0.01, "er"), (cols, 0.02, "ec"), (shape if len(shape) == 1 else (1,), 0.03, "es"))
+    ]  # fmt: skip
+    hyper = [T([1e-30, 1e-3], F32)] + [T(np.float32(x)) for x in (1.0, 0.9, 0.8, 0.01, 0.1)]
+    extra = [] if global_norm is None else [T(np.float32(global_norm))]
+    out = cls(*flags)(*hyper, grad, param, *states, *extra)
+    np.testing.assert_array_equal(out.asnumpy(), param.asnumpy())
+    return [param, *states]
+
+
+@pytest.mark.parametrize(
+    "name,flags,shape",
+    [("none", (False, False, False), (3, 4)), ("all", (True, True, True), (3, 4)), ("scale", (True, False, False), (3, 4)),
+     ("first", (False, True, False), (3, 4)), ("wd", (False, False, True), (3, 4)), ("vec_all", (True, True, True), (5,)),
+     ("vec_none", (False, False, False), (5,)), ("batched", (True, True, False), (2, 3, 4))],
+)  # fmt: skip
+def test_fused_ada_factor_against_mindspore(name, flags, shape):
+    _replay(f"ada_factor_{name}", lambda: _ada_factor(ops.FusedAdaFactor, flags, shape))
+    if name == "none":
+        for gn in (4.0, 0.5):
+            _replay(
+                f"ada_factor_global_norm_{gn}",
+                lambda gn=gn: _ada_factor(ops.FusedAdaFactorWithGlobalNorm, (False, True, True), (3, 4), gn),
+            )
+        _replay("ada_factor_flag_type", lambda: ops.FusedAdaFactor(enable_weight_decay=1))
