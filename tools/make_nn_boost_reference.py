@@ -348,6 +348,35 @@ lb_res.set_train(False)
 arrays["res_lessbn"] = lb_res(Tensor(xr)).asnumpy()
 ms.set_context(mode=ms.PYNATIVE_MODE)
 
+# 8. DimReduce: three steps on a linear least-squares model with a 2-row PCA matrix (one device)
+dr_a = rng.standard_normal((6, 4)).astype(np.float32)
+dr_t = rng.standard_normal((6,)).astype(np.float32)
+dr_w0 = (rng.standard_normal((4,)) * 0.1).astype(np.float32)
+dr_pca = np.linalg.qr(rng.standard_normal((4, 2)))[0].T.astype(np.float32)
+
+
+class Lin(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = ms.Parameter(Tensor(dr_w0.copy()), name="w")
+
+    def construct(self, x, y):
+        return ((ms.ops.matmul(x, self.w) - y) ** 2).mean()
+
+
+lin = Lin()
+dr_opt = nn.SGD(lin.trainable_params(), learning_rate=1.0)
+dr_weights = dr_opt.parameters
+dr_clone = ms.ParameterTuple(dr_weights).clone(prefix="weights_clone", init="same")
+dr = boost.DimReduce(lin, dr_opt, dr_weights, dr_pca, 2, 0.55, 0.9, 0.001, 0.4, 0, 1)
+dr_grad = ms.value_and_grad(lin, None, dr_weights)
+dr_steps = []
+for _ in range(3):
+    dr_loss, dr_g = dr_grad(Tensor(dr_a), Tensor(dr_t))
+    dr(dr_loss, dr_g, Tensor(1.0, ms.float32), dr_weights, dr_clone, Tensor(dr_a), Tensor(dr_t))
+    dr_steps.append(lin.w.asnumpy().copy())
+arrays.update(dr_a=dr_a, dr_t=dr_t, dr_w0=dr_w0, dr_pca=dr_pca, dr_steps=np.array(dr_steps))
+
 with open(os.path.join(OUT, "boost_reference.json"), "w") as f:
     json.dump(js, f, indent=1, sort_keys=True)
 np.savez(os.path.join(OUT, "boost_reference.npz"), **arrays)

@@ -441,12 +441,8 @@ def np_dim_reduce_step(w, grad_fn, loss_fn, pca, state, rho=0.55, gamma=0.9, alp
     return w - (alpha * state["mom"] - found_rho * dn)
 
 
-def test_dim_reduce_against_numpy():
-    rng = np.random.default_rng(3)
-    a = rng.standard_normal((6, 4)).astype(np.float32)
-    t = rng.standard_normal((6,)).astype(np.float32)
-    w0 = rng.standard_normal((4,)).astype(np.float32) * 0.1
-    pca = np.linalg.qr(rng.standard_normal((4, 2)))[0].T.astype(np.float32)  # 2 orthonormal rows
+def test_dim_reduce_against_mindspore_and_numpy():
+    a, t, w0, pca = ARR["dr_a"], ARR["dr_t"], ARR["dr_w0"], ARR["dr_pca"]  # pca: 2 orthonormal rows
 
     class Lin(nn.Cell):
         def __init__(self):
@@ -464,7 +460,7 @@ def test_dim_reduce_against_numpy():
     grad_fn = ms.value_and_grad(net, None, weights)
     state = {"bk": np.eye(2), "init": False, "gk_last": np.zeros((2, 1)), "sk": np.zeros((2, 1)), "mom": 0}
     w = w0.astype(np.float64)
-    for _ in range(3):
+    for step in range(3):
         loss, grads = grad_fn(Tensor(a), Tensor(t))
         dr(loss, grads, Tensor(1.0, ms.float32), weights, clone, Tensor(a), Tensor(t))
         w = np_dim_reduce_step(
@@ -475,6 +471,7 @@ def test_dim_reduce_against_numpy():
             state,
         )
         np.testing.assert_allclose(net.w.asnumpy(), w, rtol=1e-4, atol=1e-5)
+        np.testing.assert_allclose(net.w.asnumpy(), ARR["dr_steps"][step], rtol=1e-5, atol=1e-6)
         np.testing.assert_allclose(clone[0].asnumpy(), net.w.asnumpy())
 
 
