@@ -21,6 +21,8 @@ import jax
 import numpy as np
 from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
+from . import _progress
+
 AXIS = "dp"
 
 # Set by `sporax launch` for each process it starts.
@@ -52,12 +54,18 @@ def join() -> None:
     size = int(os.environ[ENV_NUM_PROCESSES])
     rank = int(os.environ[ENV_PROCESS_ID])
     local_rank = int(os.environ.get(ENV_LOCAL_RANK, "0"))
+    # The launcher's hang detection counts joining as this rank's first collective (_progress), and the
+    # cluster's start waits as long as msrun's --cluster_time_out (MS_TOPO_TIMEOUT; 0 or negative: without end),
+    # a little longer than the launcher, so that the launcher names a rank that never joined.
+    _progress.entered("joining the process group")
+    topo = int(os.environ.get("MS_TOPO_TIMEOUT", "300"))
     try:
         jax.distributed.initialize(
             coordinator_address=os.environ[ENV_COORDINATOR],
             num_processes=size,
             process_id=rank,
             local_device_ids=[local_rank] if _has_gpu_plugin() else None,
+            initialization_timeout=topo + 30 if topo > 0 else 10**7,
         )
     except RuntimeError as err:
         raise RuntimeError(

@@ -1,8 +1,8 @@
 """How far this rank got, for the launcher's hang detection (``sporax/_launch.py``).
 
-Under ``sporax launch`` / ``sporax msrun`` each rank gets ``SPORAX_PROGRESS_FILE``. Every program with
-collectives that this rank starts (a data-parallel train step, an eager collective, the first barrier)
-counts as one collective entered: :func:`entered` writes ``"<count> <program name>"`` at the start of that
+Under ``sporax launch`` / ``sporax msrun`` each rank gets ``SPORAX_PROGRESS_FILE``. Joining the process group,
+and every program with collectives that this rank starts (the first barrier, a data-parallel train step, an
+eager collective) count as one collective entered: :func:`entered` writes ``"<count> <program name>"`` at the start of that
 file (one ``pwrite``, a few microseconds). The launcher reads the files; a rank whose count stays behind the
 count the other ranks wait at, for longer than the hang timeout, is the one that stopped making progress.
 """
