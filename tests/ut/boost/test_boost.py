@@ -611,3 +611,25 @@ def test_boost_steps_compile_in_graph_mode(recwarn):
     scales = [float(cell(x, y)[2].asnumpy()) for _ in range(3)]
     assert scales == [1024.0, 2048.0, 2048.0]
     assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]  # compiled, no eager fallback
+
+
+def test_adasum_two_ranks(tmp_path):
+    """boost.AdaSum across 2 processes of `sporax launch -n 2` (scripts/adasum_two_ranks.py)."""
+    import pathlib
+    import subprocess
+    import sys
+
+    script = pathlib.Path(__file__).parent / "scripts" / "adasum_two_ranks.py"
+    r = subprocess.run(
+        [sys.executable, "-m", "sporax", "launch", "-n", "2", "--log-dir", "logs", str(script)],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        cwd=tmp_path,
+    )
+    logs = [(tmp_path / "logs" / f"worker_{i}.log").read_text() for i in range(2)]
+    assert r.returncode == 0, r.stderr[-2000:] + logs[0][-2000:] + logs[1][-2000:]
+    for i, text in enumerate(logs):
+        o = json.loads(next(line for line in text.splitlines() if line.startswith("{")))
+        assert o["rank"] == i and o["size"] == 2 and o["calc_times"] == 1
+        assert o["err"] < 1e-5, o
