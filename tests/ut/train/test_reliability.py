@@ -159,7 +159,8 @@ class _Ends(Callback):
         self.ends.append((p.cur_epoch_num, p.cur_step_num))
 
 
-def test_backup_and_restore_of_a_finished_run(tmp_path):
+@pytest.mark.parametrize("sink", [False, True])
+def test_backup_and_restore_of_a_finished_run(tmp_path, sink):
     def run():
         ms.set_seed(1)
         net = nn.Dense(4, 1)
@@ -172,7 +173,7 @@ def test_backup_and_restore_of_a_finished_run(tmp_path):
             ModelCheckpoint("net", str(tmp_path), CheckpointConfig(save_checkpoint_steps=2)),
             ends,
         ]
-        model.train(2, data, callbacks=cbs, dataset_sink_mode=False)
+        model.train(2, data, callbacks=cbs, dataset_sink_mode=sink)
         return net.weight.asnumpy(), ends.ends
 
     w1, ends1 = run()
