@@ -510,6 +510,13 @@ def check_real(arg_value: Any, arg_name: str, prim_name: str) -> float:
     return float(arg_value)
 
 
+def check_seed(seed: Any) -> int:
+    """A generator's seed: an int (NumPy ints accepted, a bool not), as a Python int."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError("Seed must be an integer.")
+    return int(seed)
+
+
 def check_arg_instance(arg_value: Any, cls: type, arg_name: str, prim_name: str) -> Any:
     """An instance of ``cls``, with the runtime's message: ``For 'wait_stream', the argument 'stream' should be
     Stream, but got <class 'int'>.``"""

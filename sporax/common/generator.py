@@ -15,17 +15,12 @@ from typing import Any
 
 import numpy as np
 
+from .. import _checkparam as validator
 from .._engine import jax, jnp, state
 from . import dtype as mstype
 from . import seed as _seed_mod
 
 __all__ = ["Generator", "default_generator", "seed", "manual_seed", "initial_seed", "set_rng_state", "get_rng_state"]
-
-
-def _check_seed(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError("Seed must be an integer.")
-    return int(value)
 
 
 def _key_data(seed_value: int) -> Any:
@@ -52,7 +47,7 @@ class Generator:
 
     def manual_seed(self, seed: int) -> Generator:  # noqa: F811
         """Set the seed (and restart the stream); returns the generator."""
-        self._reseed(_check_seed(seed))
+        self._reseed(validator.check_seed(seed))
         return self
 
     def seed(self) -> int:  # noqa: F811

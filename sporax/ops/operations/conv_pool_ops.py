@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from ... import _checkparam as validator
 from ...common import dtype as mstype
 from .._utils import as_tensor_array, wrap
 from ..function import _conv_pool as CP
@@ -59,12 +60,6 @@ def _check_pad(pad: Any, n: int, pad_mode: str, name: str) -> Any:
     return pads
 
 
-def _check_mode(mode: Any, name: str) -> int:
-    if mode != 1:
-        raise ValueError(f"For '{name}', the 'mode' must be 1, but got {mode}.")
-    return 1
-
-
 class Conv3D(Primitive):
     """3-D convolution, NCDHW input and OIDHW weight; ``pad``: an int or 6 ints (head, tail, top, bottom,
     left, right)."""
@@ -86,7 +81,7 @@ class Conv3D(Primitive):
             raise ValueError(f"For 'Conv3D', the 'data_format' must be 'NCDHW', but got '{data_format}'.")
         self.out_channel = out_channel
         self.kernel_size = CP.tuple_n(kernel_size, 3, "kernel_size", "Conv3D", allow_long=True)
-        self.mode = _check_mode(mode, "Conv3D")
+        self.mode = validator.check_equal_int(mode, 1, "mode", "Conv3D")
         self.pad_mode = _prim_pad_mode(pad_mode, "Conv3D")
         self.pad = _check_pad(pad, 6, self.pad_mode, "Conv3D")
         self.stride, self.dilation, self.group, self.data_format = stride, dilation, group, data_format
@@ -139,7 +134,7 @@ class Conv2DBackpropInput(Primitive):
         self.pad_mode = _prim_pad_mode(pad_mode, self.name)
         self.pad = _check_pad(pad, 4, self.pad_mode, self.name)
         self.pad_list = pad_list
-        self.mode = _check_mode(mode, self.name)
+        self.mode = validator.check_equal_int(mode, 1, "mode", self.name)
         self.stride, self.dilation, self.group, self.data_format = stride, dilation, group, data_format
         self.attrs.update(
             out_channel=out_channel,
@@ -191,7 +186,7 @@ class Conv3DTranspose(Primitive):
             raise ValueError(f"For 'Conv3DTranspose', the 'data_format' must be 'NCDHW', but got '{data_format}'.")
         self.in_channel, self.out_channel = in_channel, out_channel
         self.kernel_size = CP.tuple_n(kernel_size, 3, "kernel_size", "Conv3DTranspose")
-        self.mode = _check_mode(mode, "Conv3DTranspose")
+        self.mode = validator.check_equal_int(mode, 1, "mode", "Conv3DTranspose")
         self.pad_mode = _prim_pad_mode(pad_mode, "Conv3DTranspose")
         self.pad = _check_pad(pad, 6, self.pad_mode, "Conv3DTranspose")
         self.output_padding = CP.tuple_n(output_padding, 3, "output_padding", "Conv3DTranspose", 0, allow_long=True)
