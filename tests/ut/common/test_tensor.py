@@ -230,6 +230,9 @@ def _i():
 
 V = ms.Tensor(np.array([1.0, 2.0, 3.0], np.float32))
 ARGS = {
+    "assign_value_cpp": (np.ones((2, 2)),),
+    "convert_bytes_to_tensor": (np.ones(2, np.float32).tobytes(), (2,), ms.float32),
+    "index": ((ms.Tensor([0, 1]),),),
     "astype": (ms.float16,),
     "type_as": (ms.Tensor([1], ms.int32),),
     "set_dtype": (ms.float64,),
@@ -294,7 +297,8 @@ ARGS = {
     "softmax": (1,),
 }
 INT_METHODS = {"bitwise_and", "bitwise_or", "bitwise_xor", "bincount", "gcd", "lcm"}
-SKIP = {"cross"}  # needs a dimension of size 3: covered below
+SKIP = {"cross", "set_device_address"}  # cross needs a dimension of size 3: covered below; set_device_address
+# raises as MindSpore's off Ascend (tests/ut/common/test_parameter_members.py)
 BINARY_SELF = {
     "logical_and", "logical_or", "logical_xor", "pow", "add", "sub", "mul", "div", "matmul", "maximum", "minimum",
     "equal", "ne", "eq", "gt", "ge", "lt", "le", "isclose", "true_divide", "floor_divide", "remainder", "fmod",
