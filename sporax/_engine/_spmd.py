@@ -152,24 +152,38 @@ def register_batch_policy(fn: Any) -> None:
 
 
 def global_inputs(xs: list[Any]) -> list[Any]:
-    """A compiled step's inputs as one batch split along dimension 0 over the mesh, when the batch policy
-    says so (MindSpore's data-parallel dataset layout): across processes each process's inputs are its part
-    of the batch (rank order); in one process the whole batch is laid out split (an input whose dimension 0
-    does not divide stays as it is). The inputs themselves otherwise."""
+    """A compiled step's inputs laid out as the batch policy says (MindSpore's dataset layout): a device
+    count ``n``: each input split along dimension 0 over ``n`` devices; ``(n, strategies)``: input ``i`` split
+    as ``strategies[i]``. Across processes each process's inputs are its part (rank order); in one process the
+    whole inputs are laid out (an input the layout does not divide stays as it is). The inputs themselves
+    when the policy says 0."""
     if _batch_policy[0] is None:
         return xs
-    n = _batch_policy[0]()
-    if not n:
+    policy = _batch_policy[0]()
+    if not policy:
         return xs
-    sharding = NamedSharding(mesh((n,), ("batch",)), PartitionSpec("batch"))
-    if jax.process_count() == 1:
-        return [jax.device_put(x, sharding) if np.ndim(x) >= 1 and np.shape(x)[0] % n == 0 and n > 1 else x for x in xs]
-    return [
-        jax.make_array_from_process_local_data(sharding, np.asarray(x))
-        if np.ndim(x) >= 1 and getattr(x, "is_fully_addressable", True)
-        else x
-        for x in xs
-    ]
+    n, strategies = policy if isinstance(policy, tuple) else (policy, None)
+    out = []
+    for i, x in enumerate(xs):
+        ndim = np.ndim(x)
+        if strategies is not None:
+            if i >= len(strategies) or len(strategies[i]) != ndim:
+                out.append(x)
+                continue
+            strategy = tuple(strategies[i])
+        else:
+            strategy = (n,) + (1,) * (ndim - 1) if ndim else ()
+        if not ndim or math.prod(strategy) <= 1:
+            out.append(x)
+            continue
+        sharding = sharding_for_strategy(strategy, n)
+        if jax.process_count() > 1:
+            if getattr(x, "is_fully_addressable", True):
+                x = jax.make_array_from_process_local_data(sharding, np.asarray(x))
+        elif all(d % s == 0 for d, s in zip(np.shape(x), strategy)):
+            x = jax.device_put(x, sharding)
+        out.append(x)
+    return out
 
 
 def gather_local(x: Any) -> Any:

@@ -131,14 +131,18 @@ def semi_auto_devices() -> int:
     return n if n > 1 else _spmd.device_count()
 
 
-def _per_rank_batches() -> int:
-    """MindSpore's input rule of semi-auto parallel: with ``full_batch=False`` (its default) and the
-    ``"data_parallel"`` dataset strategy, each rank feeds its own part of the batch (its dataset shard); the
-    devices the batch is split over, 0 otherwise."""
+def _per_rank_batches() -> Any:
+    """MindSpore's input rule of semi-auto parallel: with ``full_batch=False`` (its default) each rank feeds
+    its own part of the inputs (its dataset shard), laid out by ``dataset_strategy``: ``"data_parallel"``
+    (dimension 0 over every device: returns the device count) or one strategy tuple per input (returns
+    ``(device count, strategies)``); 0 when the inputs come whole (``full_batch``, ``"full_batch"``)."""
     n = semi_auto_devices()
     if not n or get_auto_parallel_context("full_batch"):
         return 0
-    return n if get_auto_parallel_context("dataset_strategy") == "data_parallel" else 0
+    strategy = get_auto_parallel_context("dataset_strategy")
+    if isinstance(strategy, tuple):
+        return (n, strategy)
+    return n if strategy == "data_parallel" else 0
 
 
 _spmd.register_batch_policy(_per_rank_batches)

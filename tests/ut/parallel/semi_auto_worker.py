@@ -211,6 +211,12 @@ net = MLP()
 train(net)
 out["auto"] = {"diff": diff(weights(ref), weights(net)), "comm": comm_of_last_step()}
 
+# 6b. dataset_strategy: one strategy per step input (the inputs' layout when full_batch is off)
+ms.set_auto_parallel_context(dataset_strategy=((2, N // 2), (N, 1)))
+laid = _spmd.global_inputs([np.ones((8, 8), np.float32), np.ones((8, 4), np.float32), np.float32(1)])
+out["dataset_strategy"] = [spec(Parameter(Tensor(a), name=f"i{i}")) for i, a in enumerate(laid[:2])]
+ms.set_auto_parallel_context(dataset_strategy="data_parallel")
+
 # 7. Model.infer_predict_layout / infer_train_layout: the strategies' layouts, weights untouched
 import sporax.dataset as ds  # noqa: E402
 

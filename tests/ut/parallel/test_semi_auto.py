@@ -58,6 +58,8 @@ def test_semi_auto_parallel_trains_as_one_device(n, tmp_path):
     # pipeline: 2 micro-batches, loss = sum of their means = twice the batch mean; weights as one device
     # AUTO_PARALLEL without strategies: data parallel over every device (the gradients all-reduced)
     assert out["auto"]["diff"] < 1e-5 and out["auto"]["comm"].get("all-reduce", 0) >= (8 * 16 + 16 * 4) * 4
+    # dataset_strategy ((2, n/2), (n, 1)): each step input laid out by its own strategy
+    assert out["dataset_strategy"] == [[2, n // 2], [n, 1]]
     # Model.infer_*_layout: MindSpore's parameter_layout_dict ([device matrix, tensor map, ...]), no update
     inf = out["infer"]
     want = {"w1": [[1, 1, n], [-1, 0]], "w2": [[1, n, 1], [1, -1]]}
