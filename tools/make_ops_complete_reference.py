@@ -185,6 +185,14 @@ def main():
             ops.FusedAdaFactorWithGlobalNorm, (False, True, True), (3, 4), gn
         )
     cases["ada_factor_flag_type"] = lambda: ops.FusedAdaFactor(enable_weight_decay=1)
+    sdbb = ops.SampleDistortedBoundingBoxV2
+    isz, box = Tensor(np.array([40, 60, 3], np.int32)), Tensor(np.array([[[0.1, 0.2, 0.6, 0.7]]], f32))
+    cases["sdbb_impossible"] = lambda: sdbb(seed=1, area_range=(0.05, 0.06))(isz, box, Tensor(np.array([1.0], f32)))
+    cases["sdbb_no_boxes"] = lambda: sdbb(seed=1)(isz, Tensor(np.zeros((1, 0, 4), f32)), Tensor(np.array([0.1], f32)))
+    cases["sdbb_max_attempts"] = lambda: sdbb(max_attempts=0)
+    cases["sdbb_uint8"] = lambda: [
+        x.dtype == ms.uint8 for x in sdbb(seed=1)(Tensor(np.array([40, 60, 3], np.uint8)), box, Tensor(np.array([0.5], f32)))
+    ]  # fmt: skip
     results = {name: _case(fn) for name, fn in cases.items()}
     p = Parameter(Tensor(np.zeros((3, 2), f32)), name="p")
     out = ops.index_add(p, Tensor([0, 2], ms.int32), Tensor(np.ones((2, 2), f32)), 0)

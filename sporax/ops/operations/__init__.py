@@ -135,8 +135,9 @@ if not TYPE_CHECKING:
 
 from ._ms_kernel import _ms_pyfunc, kernel, ms_kernel  # noqa: E402, F401  (MindSpore's operations holds them)
 
-from . import adafactor_ops  # noqa: E402
+from . import adafactor_ops, sample_box_ops  # noqa: E402
 from .adafactor_ops import *  # noqa: E402, F403
+from .sample_box_ops import *  # noqa: E402, F403
 
 if not TYPE_CHECKING:
-    __all__ += adafactor_ops.__all__
+    __all__ += adafactor_ops.__all__ + sample_box_ops.__all__

@@ -535,3 +535,33 @@ def test_fused_ada_factor_against_mindspore(name, flags, shape):
                 lambda gn=gn: _ada_factor(ops.FusedAdaFactorWithGlobalNorm, (False, True, True), (3, 4), gn),
             )
         _replay("ada_factor_flag_type", lambda: ops.FusedAdaFactor(enable_weight_decay=1))
+
+
+def test_sample_distorted_bounding_box_v2():
+    sdbb = ops.SampleDistortedBoundingBoxV2
+    isz, box = T([40, 60, 3], np.int32), T([[[0.1, 0.2, 0.6, 0.7]]], F32)
+    _replay("sdbb_impossible", lambda: sdbb(seed=1, area_range=(0.05, 0.06))(isz, box, T([1.0], F32)))
+    _replay("sdbb_no_boxes", lambda: sdbb(seed=1)(isz, T(np.zeros((1, 0, 4), F32)), T([0.1], F32)))
+    _replay("sdbb_max_attempts", lambda: sdbb(max_attempts=0))
+    _replay(
+        "sdbb_uint8", lambda: [x.dtype == ms.uint8 for x in sdbb(seed=1)(T([40, 60, 3], np.uint8), box, T([0.5], F32))]
+    )
+    # random crops (MindSpore's draws differ): each within the image, of the asked aspect and area, covering
+    # at least half of the box; an op seed repeats its sequence
+    box_px = np.array([0.1 * 40, 0.2 * 60, 0.6 * 40, 0.7 * 60])
+    for seed in range(6):
+        begin, size, bbox = (x.asnumpy() for x in sdbb(seed=seed, seed2=1)(isz, box, T([0.5], F32)))
+        (y, x, _), (h, w, c) = begin, size
+        assert c == -1 and 0 <= y and y + h <= 40 and 0 <= x and x + w <= 60
+        assert 0.05 * 2400 <= h * w <= 2400 and 0.75 - 0.05 <= w / h <= 1.33 + 0.05
+        inter = max(0, min(y + h, box_px[2]) - max(y, box_px[0])) * max(0, min(x + w, box_px[3]) - max(x, box_px[1]))
+        assert inter / ((box_px[2] - box_px[0]) * (box_px[3] - box_px[1])) >= 0.5
+        np.testing.assert_allclose(bbox[0, 0], [y / 40, x / 60, (y + h) / 40, (x + w) / 60], rtol=1e-6)
+    draws = []
+    for _ in range(2):
+        ms.set_seed(5)
+        op = sdbb(seed=3, seed2=4)
+        draws.append([[x.asnumpy().tolist() for x in op(isz, box, T([0.5], F32))] for _ in range(2)])
+    assert draws[0] == draws[1]  # the same sequence after set_seed
+    whole = sdbb(seed=2, use_image_if_no_bounding_boxes=True)(isz, T(np.zeros((1, 0, 4), F32)), T([0.1], F32))
+    assert whole[1].asnumpy()[2] == -1
