@@ -200,13 +200,42 @@ def trace_flat(fn: Callable[..., Any], holders: Sequence[Any], args: Sequence[An
 
 
 # ------------------------------------------------------------------ StableHLO
-def export_stablehlo(fn: Callable[..., Any], holders: Sequence[Any], args: Sequence[Any]) -> tuple[bytes, int, bool]:
+def _symbolic_specs(shapes: Sequence[tuple[Sequence[int], Any]]) -> list[Any]:
+    """ShapeDtypeStructs for argument shapes where -1 marks a dynamic dimension: every dynamic leading
+    dimension is one symbol, ``batch``; other dynamic dimensions get a symbol each."""
+    scope = jax.export.SymbolicScope()
+    out, k = [], 0
+    for shape, dtype in shapes:
+        dims = []
+        for axis, d in enumerate(shape):
+            if int(d) >= 0:
+                dims.append(str(int(d)))
+            elif axis == 0:
+                dims.append("batch")
+            else:
+                k += 1
+                dims.append(f"d{k}")
+        sym = jax.export.symbolic_shape(", ".join(dims), scope=scope) if dims else ()
+        out.append(jax.ShapeDtypeStruct(sym, np.dtype(dtype)))
+    return out
+
+
+def export_stablehlo(
+    fn: Callable[..., Any],
+    holders: Sequence[Any],
+    args: Sequence[Any],
+    arg_shapes: Sequence[tuple[Sequence[int], Any]] | None = None,
+) -> tuple[bytes, int, bool]:
     """Serialize ``fn`` as ``program(param_values, arg_leaves) -> out_leaves`` with ``jax.export``; returns
-    the bytes, the number of output leaves, and whether ``fn`` returns one value (not a tuple or list)."""
+    the bytes, the number of output leaves, and whether ``fn`` returns one value (not a tuple or list).
+    ``arg_shapes`` (shape, dtype) per argument leaf, -1 for a dynamic dimension, replaces the leaves' own."""
     values, flat_args, pure, box = _pure(fn, holders, args)
 
     specs = [jax.ShapeDtypeStruct(np.shape(v), v.dtype) for v in values]
-    arg_specs = [jax.ShapeDtypeStruct(np.shape(a), a.dtype) for a in flat_args]
+    if arg_shapes is None:
+        arg_specs = [jax.ShapeDtypeStruct(np.shape(a), a.dtype) for a in flat_args]
+    else:
+        arg_specs = _symbolic_specs(arg_shapes)
     try:  # one file for every XLA platform (each gets its own lowering inside the module)
         exported = jax.export.export(jax.jit(pure), platforms=PLATFORMS)(specs, arg_specs)
     except Exception:  # an operation without a lowering on some platform: this backend's only
@@ -225,5 +254,5 @@ def load_stablehlo(data: bytes) -> tuple[Callable[..., Any], list[tuple[tuple[in
     here = jax.default_backend()
     if here not in exported.platforms and not (here == "gpu" and {"cuda", "rocm"} & set(exported.platforms)):
         raise ValueError(f"the program was exported for {list(exported.platforms)}, not for this backend ({here})")
-    avals = [(tuple(a.shape), np.dtype(a.dtype)) for a in exported.in_avals]
+    avals = [(tuple(d if isinstance(d, int) else -1 for d in a.shape), np.dtype(a.dtype)) for a in exported.in_avals]
     return exported.call, avals

@@ -28,6 +28,15 @@ _FORMATS = ("AIR", "ONNX", "MINDIR", "STABLEHLO")
 _SUFFIX = {"MINDIR": ".mindir", "ONNX": ".onnx", "STABLEHLO": ".stablehlo"}
 
 
+def _check_static(inputs: tuple[Any, ...], file_format: str) -> None:
+    for x in inputs:
+        if any(int(d) < 0 for d in x.shape):
+            raise ValueError(
+                f"For 'export', the input shape {list(x.shape)} has a dynamic dimension (-1): sporax exports "
+                f"{file_format} with static shapes; export 'STABLEHLO' for a dynamic batch, or give a concrete input."
+            )
+
+
 def _check_inputs(inputs: tuple[Any, ...]) -> tuple[Any, ...]:
     if not inputs:
         raise ValueError("For 'export', the 'inputs' of the network must be given to trace it, but got none.")
@@ -133,6 +142,8 @@ def export(net: Any, *inputs: Any, file_name: str, file_format: str, **kwargs: A
     inputs = _check_inputs(inputs)
     path = _file_path(file_name, _SUFFIX[file_format])
     _log.info("exporting model file:%s format:%s.", path, file_format)
+    if file_format != "STABLEHLO":
+        _check_static(inputs, file_format)
     if file_format == "MINDIR":
         _save_mindir(net, inputs, path)
     elif file_format == "STABLEHLO":

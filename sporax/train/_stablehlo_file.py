@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from .._engine import _export as engine_export
+from ..common import dtype as mstype
 from ..common.tensor import Tensor
 from ..nn.graph_cell import FuncGraph
 from ..ops._lowering import force_lowering
@@ -43,7 +44,9 @@ def stablehlo_bytes(net: Any, inputs: tuple[Any, ...]) -> bytes:
         net.set_train(False)
     try:
         with force_lowering(conv="plain", maxpool="plain"):  # portable: no CPU-specific im2col programs
-            program, n_out, single = engine_export.export_stablehlo(net, [p for _, p in named], inputs)
+            program, n_out, single = engine_export.export_stablehlo(
+                net, [p for _, p in named], inputs, [(tuple(x.shape), mstype.to_np(x.dtype)) for x in inputs]
+            )
     finally:
         if was_training:
             net.set_train(True)
@@ -51,7 +54,7 @@ def stablehlo_bytes(net: Any, inputs: tuple[Any, ...]) -> bytes:
         "format": _FORMAT,
         "version": _VERSION,
         "parameters": [p.name for _, p in named],
-        "inputs": [[list(x.shape), str(np.dtype(x.asnumpy().dtype))] for x in inputs],
+        "inputs": [[list(x.shape), str(mstype.to_np(x.dtype))] for x in inputs],  # -1: a dynamic dimension
         "outputs": n_out,
         "single_output": single and n_out == 1,
     }

@@ -27,11 +27,12 @@ class SmallNet(nn.Cell):
         self.conv = nn.Conv2d(2, 4, 3, stride=2, pad_mode="pad", padding=1, has_bias=True)
         self.bn = nn.BatchNorm2d(4)
         self.pool = nn.MaxPool2d(2, 2)
+        self.flatten = nn.Flatten()
         self.fc = nn.Dense(4 * 2 * 2, 3)
 
     def construct(self, x):
         y = self.pool(ops.relu(self.bn(self.conv(x))))
-        logits = self.fc(ops.reshape(y, (x.shape[0], -1)))
+        logits = self.fc(self.flatten(y))
         return logits, ops.softmax(logits, -1)
 
 
@@ -96,6 +97,21 @@ def test_mindir_uses_mindspore_operators(tmp_path, small):
     refs = {p.ref_key for p in model.graph.parameter}
     assert {"conv.weight", "conv.bias", "bn.moving_mean", "fc.weight"} <= refs
     assert model.mind_ir_version == 3 and model.little_endian
+
+
+def test_stablehlo_dynamic_batch(tmp_path, small):
+    net, _, _ = small
+    ms.export(
+        net, ms.Tensor(shape=[None, 2, 8, 8], dtype=ms.float32), file_name=str(tmp_path / "d"), file_format="STABLEHLO"
+    )
+    loaded = nn.GraphCell(ms.load(str(tmp_path / "d.stablehlo")))
+    for batch in (1, 3):
+        x = ms.Tensor(np.random.default_rng(batch).standard_normal((batch, 2, 8, 8)).astype(np.float32))
+        np.testing.assert_allclose(loaded(x)[0].asnumpy(), net(x)[0].asnumpy(), rtol=1e-5, atol=1e-6)
+    with pytest.raises(ValueError, match="dynamic dimension"):
+        ms.export(
+            net, ms.Tensor(shape=[None, 2, 8, 8], dtype=ms.float32), file_name=str(tmp_path / "d"), file_format="MINDIR"
+        )
 
 
 def test_unmapped_operation_names_it(tmp_path):
