@@ -6,6 +6,7 @@ Writes tests/ut/boost/fixtures/boost_reference.json (settings, names, sequences)
 (values). Inputs are made from a fixed NumPy seed and stored too, so sporax runs the same steps.
 """
 
+import importlib.util
 import json
 import os
 import sys
@@ -26,32 +27,13 @@ def reset_autoboost():
 
 
 # 1. AutoBoost: the level and config dict -> boost_config and hyperparameters
-cases = {
-    "O0": ("O0", ""),
-    "O1": ("O1", ""),
-    "O2": ("O2", ""),
-    "bad_level": ("O9", ""),
-    "manual": (
-        "O1",
-        {
-            "boost": {"mode": "manual", "less_bn": False, "grad_accumulation": True},
-            "grad_accumulation": {"grad_accumulation_step": 4},
-            "common": {"gradient_split_groups": [2, 4], "device_number": 2},
-            "grad_freeze": {"freeze_p": 0.1},
-        },
-    ),
-    "enable_all": (
-        "O0",
-        {
-            "boost": {"mode": "enable_all"},
-            "grad_freeze": {"param_groups": 3, "freeze_type": 0},
-            "less_bn": {"fn_flag": False, "gc_flag": False},
-            "dim_reduce": {"rho": 0.5, "n_components": 4, "timeout": 5},
-        },
-    ),
-    "disable_all": ("O2", {"boost": {"mode": "disable_all"}, "grad_freeze": {"param_groups": 3}}),
-    "auto": ("O1", {"boost": {"mode": "auto"}, "grad_freeze": {"total_steps": 100}, "adasum": {"x": 1}}),
-}
+_spec = importlib.util.spec_from_file_location(
+    "boost_cases",
+    os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "ut", "boost", "_boost_cases.py"),
+)
+_cases = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_cases)
+cases = _cases.CASES
 attrs = [
     "_fn_flag",
     "_gc_flag",
