@@ -5,80 +5,26 @@ Writes tests/ut/ops/fixtures/custom_op_reference.json: the DataType table, the g
 few RegOp chains, and ops.Custom pyfunc outputs and gradients (with bprop).
 """
 
+import importlib.util
 import json
 import pathlib
 
 import mindspore as ms
 import numpy as np
 from mindspore import Tensor, ops
-from mindspore.ops import AiCPURegOp, AkgGpuRegOp, CpuRegOp, CustomRegOp, DataType, TBERegOp
+from mindspore.ops import DataType
 
+_spec = importlib.util.spec_from_file_location(
+    "custom_op_cases", pathlib.Path(__file__).resolve().parent.parent / "tests" / "ut" / "ops" / "_custom_op_cases.py"
+)
+_cases = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_cases)
 OUT = pathlib.Path(__file__).resolve().parent.parent / "tests" / "ut" / "ops" / "fixtures" / "custom_op_reference.json"
 
 
 def main():
     ref = {"DataType": {k: list(v) for k, v in vars(DataType).items() if not k.startswith("_")}}
-    ref["CpuRegOp"] = (
-        CpuRegOp("Add")
-        .input(0, "x1", "required")
-        .input(1, "x2", "required")
-        .output(0, "y", "required")
-        .attr("alpha", "float", "1.0")
-        .dtype_format(DataType.F32_Default, DataType.F32_Default, DataType.F32_Default)
-        .get_op_info()
-    )
-    ref["AiCPURegOp"] = (
-        AiCPURegOp("Cast")
-        .fusion_type("OPAQUE")
-        .attr("axis", "int")
-        .input(0, "x", "dynamic")
-        .output(0, "y", "required")
-        .dtype_format(DataType.I8_Default, DataType.I8_Default)
-        .get_op_info()
-    )
-    ref["AkgGpuRegOp"] = (
-        AkgGpuRegOp("Mul")
-        .fusion_type("ELEMWISE")
-        .input(0, "x")
-        .input(1, "y")
-        .output(0, "output")
-        .attr("k", "required", "int")
-        .dtype_format(DataType.F16_Default, DataType.F16_Default, DataType.F16_Default)
-        .get_op_info()
-    )
-    ref["TBERegOp"] = (
-        TBERegOp("Abs")
-        .fusion_type("ELEMWISE")
-        .async_flag(False)
-        .binfile_name("abs.so")
-        .compute_cost(10)
-        .kernel_name("abs")
-        .partial_flag(True)
-        .op_pattern("formatAgnostic")
-        .dynamic_shape(True)
-        .need_check_supported(True)
-        .dynamic_rank_support(True)
-        .dynamic_compile_static(True)
-        .attr("format", "required", "str", "all")
-        .input(0, "x", None, "required", None)
-        .output(0, "y", True, "required", "all")
-        .real_input_index([0])
-        .input_to_attr_index([])
-        .unknown_shape_formats(["ND", "ND"])
-        .reshape_type("NC")
-        .is_dynamic_format(True)
-        .dtype_format(DataType.F16_None, DataType.F16_None)
-        .get_op_info()
-    )
-    ref["CustomRegOp"] = (
-        CustomRegOp("my_add")
-        .input(0, "x", "dynamic")
-        .output(0, "y")
-        .attr("scale", "required", "float", "1.0")
-        .dtype_format(DataType.F16_Default, DataType.F16_Default)
-        .target("CPU")
-        .get_op_info()
-    )
+    ref.update({name: reg_op.get_op_info() for name, reg_op in _cases.reg_op_chains(ops).items()})
 
     def f(x, y):
         return x * y + np.sin(x)

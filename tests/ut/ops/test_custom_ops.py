@@ -7,13 +7,12 @@ import shutil
 
 import numpy as np
 import pytest
+from _custom_op_cases import reg_op_chains
 
 import sporax as ms
 from sporax import Tensor, ops
 from sporax.ops import (
-    AiCPURegOp,
     AkgAscendRegOp,
-    AkgGpuRegOp,
     CpuRegOp,
     Custom,
     CustomOpBuilder,
@@ -39,68 +38,9 @@ def test_datatype_table_is_mindsporeS():
 
 
 def test_reg_op_info_is_mindsporeS():
-    cpu = (
-        CpuRegOp("Add")
-        .input(0, "x1", "required")
-        .input(1, "x2", "required")
-        .output(0, "y", "required")
-        .attr("alpha", "float", "1.0")
-        .dtype_format(DataType.F32_Default, DataType.F32_Default, DataType.F32_Default)
-    )
-    assert _plain(cpu.get_op_info()) == REF["CpuRegOp"]
-    aicpu = (
-        AiCPURegOp("Cast")
-        .fusion_type("OPAQUE")
-        .attr("axis", "int")
-        .input(0, "x", "dynamic")
-        .output(0, "y", "required")
-        .dtype_format(DataType.I8_Default, DataType.I8_Default)
-    )
-    assert _plain(aicpu.get_op_info()) == REF["AiCPURegOp"]
-    akg = (
-        AkgGpuRegOp("Mul")
-        .fusion_type("ELEMWISE")
-        .input(0, "x")
-        .input(1, "y")
-        .output(0, "output")
-        .attr("k", "required", "int")
-        .dtype_format(DataType.F16_Default, DataType.F16_Default, DataType.F16_Default)
-    )
-    assert _plain(akg.get_op_info()) == REF["AkgGpuRegOp"]
+    for name, reg_op in reg_op_chains(ops).items():
+        assert _plain(reg_op.get_op_info()) == REF[name], name
     assert AkgAscendRegOp("Mul").get_op_info()["processor"] == "AiCore"
-    tbe = (
-        TBERegOp("Abs")
-        .fusion_type("ELEMWISE")
-        .async_flag(False)
-        .binfile_name("abs.so")
-        .compute_cost(10)
-        .kernel_name("abs")
-        .partial_flag(True)
-        .op_pattern("formatAgnostic")
-        .dynamic_shape(True)
-        .need_check_supported(True)
-        .dynamic_rank_support(True)
-        .dynamic_compile_static(True)
-        .attr("format", "required", "str", "all")
-        .input(0, "x", None, "required", None)
-        .output(0, "y", True, "required", "all")
-        .real_input_index([0])
-        .input_to_attr_index([])
-        .unknown_shape_formats(["ND", "ND"])
-        .reshape_type("NC")
-        .is_dynamic_format(True)
-        .dtype_format(DataType.F16_None, DataType.F16_None)
-    )
-    assert _plain(tbe.get_op_info()) == REF["TBERegOp"]
-    custom = (
-        CustomRegOp("my_add")
-        .input(0, "x", "dynamic")
-        .output(0, "y")
-        .attr("scale", "required", "float", "1.0")
-        .dtype_format(DataType.F16_Default, DataType.F16_Default)
-        .target("CPU")
-    )
-    assert _plain(custom.get_op_info()) == REF["CustomRegOp"]
 
 
 def test_reg_op_errors():
