@@ -61,7 +61,11 @@ def test_summary_record_scalars_histograms_images_tensors(tmp_path):
         assert rec.record(7, plugin_filter=lambda plugin: plugin == "scalar")
         path = rec.log_dir
     name = os.path.basename(path)
-    assert name.startswith("events.out.events.summary.") and name.endswith("_MS") and os.path.dirname(path) == str(tmp_path)
+    assert (
+        name.startswith("events.out.events.summary.")
+        and name.endswith("_MS")
+        and os.path.dirname(path) == str(tmp_path)
+    )
     events = _event.read_events(path)
     assert events[0]["file_version"] == "brain.Event:2"
     vals = _values(events)
