@@ -148,12 +148,18 @@ def _per_rank_batches() -> Any:
 _spmd.register_batch_policy(_per_rank_batches)
 
 
-def _sharding(spec: Any, ndim: int, n: int) -> Any:
+def _sharding(spec: Any, shape: tuple, n: int) -> Any:
     if isinstance(spec, Layout):
         return spec.sharding()
     spec = tuple(spec)
-    if len(spec) != ndim:
-        raise ValueError(f"The strategy {spec} has {len(spec)} dimensions, but the tensor has {ndim}.")
+    if len(spec) != len(shape):
+        raise ValueError(f"The strategy {spec} has {len(spec)} dimensions, but the tensor has {len(shape)}.")
+    for i, (d, s) in enumerate(zip(shape, spec)):
+        if s < 1 or d % s:
+            raise ValueError(
+                f"The strategy {spec} cannot split the tensor of shape {tuple(shape)}: its dimension {i} ({d}) is "
+                f"not divisible by {s}."
+            )
     return _spmd.sharding_for_strategy(spec, n)
 
 
@@ -163,7 +169,7 @@ def annotate(x: Any, spec: Any, n: int | None = None) -> Any:
     n = semi_auto_devices() if n is None else n
     if not n or spec is None or not isinstance(x, Tensor):
         return x
-    return Tensor._from_data(_spmd.constrain(x._data, _sharding(spec, x.ndim, n)))
+    return Tensor._from_data(_spmd.constrain(x._data, _sharding(spec, tuple(x.shape), n)))
 
 
 def annotate_args(args: tuple, specs: Any) -> tuple:

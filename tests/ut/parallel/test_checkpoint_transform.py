@@ -264,6 +264,8 @@ def test_layout_and_primitive_shard_as_mindspore():
     try:
         with pytest.raises(ValueError, match="asks for 4 devices, but this job has 1"):
             mm(x, Tensor(np.ones((3, 2), np.float32)))
+        with pytest.raises(ValueError, match=r"cannot split the tensor of shape \(3, 3\): its dimension 0 \(3\)"):
+            mm(Tensor(np.ones((3, 3), np.float32)), Tensor(np.ones((3, 2), np.float32)))
     finally:
         ms.reset_auto_parallel_context()
 
