@@ -21,11 +21,10 @@ a listed name that has become covered (run ``--write`` to drop it). Class member
 
 from __future__ import annotations
 
-import enum
 import importlib
+import importlib.util
 import inspect
 import json
-import math
 import re
 import sys
 import warnings
@@ -36,41 +35,11 @@ MANIFEST = ROOT / "tests" / "api" / "mindspore_2.10_manifest.json"
 NOT_SUPPORTED = ROOT / "tests" / "api" / "not_supported.json"
 DOC = ROOT / "docs" / "api_coverage.md"
 
-_PARAM_KINDS = {
-    inspect.Parameter.POSITIONAL_ONLY: "positional_only",
-    inspect.Parameter.POSITIONAL_OR_KEYWORD: "positional_or_keyword",
-    inspect.Parameter.VAR_POSITIONAL: "var_positional",
-    inspect.Parameter.KEYWORD_ONLY: "keyword_only",
-    inspect.Parameter.VAR_KEYWORD: "var_keyword",
-}
-
-
-def encode_default(value):
-    """The manifest's JSON form of a default value (the same rule as tools/make_api_manifest.py)."""
-    if value is inspect.Parameter.empty:
-        return {"empty": True}
-    if value is None or isinstance(value, bool | int | str):
-        return value
-    if isinstance(value, float):
-        if math.isnan(value) or math.isinf(value):
-            return {"float": repr(value)}
-        return value
-    if isinstance(value, tuple | list) and all(v is None or isinstance(v, bool | int | float | str) for v in value):
-        return {"tuple" if isinstance(value, tuple) else "list": list(value)}
-    if isinstance(value, enum.Enum):
-        return {"enum": f"{type(value).__name__}.{value.name}"}
-    text = repr(value)
-    if " at 0x" in text or "object at" in text:
-        return {"opaque": type(value).__name__}
-    return {"repr": text}
-
-
-def read_signature(obj):
-    try:
-        sig = inspect.signature(obj)
-    except (TypeError, ValueError):
-        return None
-    return [[p.name, _PARAM_KINDS[p.kind], encode_default(p.default)] for p in sig.parameters.values()]
+# the manifest's rules for a signature (its JSON form of kinds and defaults), from the script that writes it
+_spec = importlib.util.spec_from_file_location("make_api_manifest", Path(__file__).with_name("make_api_manifest.py"))
+_manifest = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_manifest)
+encode_default, read_signature = _manifest.encode_default, _manifest.read_signature
 
 
 def _defaults_equal(a, b):
