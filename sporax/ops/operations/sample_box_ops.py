@@ -92,7 +92,8 @@ class SampleDistortedBoundingBoxV2(_Random):
                 raise ValueError(
                     f"For '{self.name}', the '{name}' must be an increasing positive pair, but got {(lo, hi)}."
                 )
-        self.aspect_ratio_range, self.area_range = tuple(aspect_ratio_range), tuple(area_range)
+        self.aspect_ratio_range = (float(aspect_ratio_range[0]), float(aspect_ratio_range[1]))
+        self.area_range = (float(area_range[0]), float(area_range[1]))
         self.max_attempts, self.use_image_if_no_bounding_boxes = max_attempts, use_image_if_no_bounding_boxes
         for name in ("aspect_ratio_range", "area_range", "max_attempts", "use_image_if_no_bounding_boxes"):
             self.add_prim_attr(name, getattr(self, name))
