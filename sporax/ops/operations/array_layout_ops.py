@@ -16,6 +16,7 @@ from ._primitive import Primitive
 from .math_ops import _set_attrs
 
 __all__ = [
+    "Reshard",
     "SelectView",
     "CopyWithSlice",
     "BatchToSpace",
@@ -403,3 +404,19 @@ class CopyWithSlice(Primitive):
         value = F.cast(src, self_tensor.dtype)
         self_tensor.assign_value(value)
         return value
+
+
+class Reshard(Primitive):
+    """``Reshard(in_layout, out_layout, in_strategy)(tensor)``: ``tensor`` laid out as ``out_layout`` (a tuple of
+    one called Layout) in semi-auto parallel, the same tensor otherwise (the primitive behind
+    :func:`sporax.reshard`, which is the one to use)."""
+
+    def __init__(self, in_layout: Any, out_layout: Any, in_strategy: Any) -> None:
+        super().__init__()
+        _set_attrs(self, in_layout=in_layout, out_layout=out_layout, in_strategy=in_strategy)
+
+    def __call__(self, tensor: Any) -> Any:
+        from .._sharding import reshard
+
+        layout = self.out_layout[0] if isinstance(self.out_layout, (tuple, list)) else self.out_layout
+        return reshard(tensor, layout)

@@ -565,3 +565,18 @@ def test_sample_distorted_bounding_box_v2():
     assert draws[0] == draws[1]  # the same sequence after set_seed
     whole = sdbb(seed=2, use_image_if_no_bounding_boxes=True)(isz, T(np.zeros((1, 0, 4), F32)), T([0.1], F32))
     assert whole[1].asnumpy()[2] == -1
+
+
+def test_reshard_primitive_is_reshard(monkeypatch):
+    from sporax.ops import _sharding
+    from sporax.parallel import Layout
+
+    layout = Layout((4, 2), ("dp", "mp"))
+    prim = ops.Reshard((layout("dp", "mp"),), (layout("dp", "mp"),), ((4, 2),))
+    x = T(np.ones((8, 4), F32))
+    assert prim(x) is x  # outside semi-auto parallel the tensor itself, as MindSpore's Reshard eagerly
+    assert prim.in_strategy == ((4, 2),) and prim.name == "Reshard"
+    seen = []
+    monkeypatch.setattr(_sharding, "reshard", lambda t, lay: seen.append(lay) or t)
+    prim(x)
+    assert seen and seen[0] is prim.out_layout[0]  # the one implementation: ops.reshard with the out layout
