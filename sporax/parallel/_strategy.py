@@ -23,7 +23,9 @@ from typing import Any
 import numpy as np
 
 from .._engine import _spmd
-from ._proto import node_strategy_pb2 as pb
+from ._proto import node_strategy_pb2
+
+pb: Any = node_strategy_pb2  # protoc's module builds its classes at run time (mypy sees none)
 
 __all__ = [
     "Layout1",
