@@ -441,6 +441,16 @@ def check_primitive_input_dtype(arg_name: str, dtype_name: str, valid_names: Any
     return dtype_name
 
 
+def check_ndim(ndim: int, valid: Any, arg_name: str, prim_name: str, unit: str = "") -> int:
+    """A tensor's rank among ``valid`` (an int or several): ``For 'SSIM', the dimension of 'img1' must be 4d, but
+    got 3.`` (``unit="d"``)."""
+    ranks = (valid,) if isinstance(valid, int) else tuple(valid)
+    if ndim not in ranks:
+        want = " or ".join(f"{r}{unit}" for r in ranks)
+        raise ValueError(f"For '{prim_name}', the dimension of '{arg_name}' must be {want}, but got {ndim}.")
+    return ndim
+
+
 def check_dtype_kind(arg_name: str, dtype: Any, kind: Any, kind_text: str, prim_name: str) -> Any:
     """A dtype of one kind (``mstype.Float``, ``mstype.Int``): ``For 'BCELoss', the dtype of 'logits' must be
     float16, float32 or float64, but got Int32.``"""

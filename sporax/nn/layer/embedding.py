@@ -39,21 +39,6 @@ _NUMBER_TYPES = (
 )
 
 
-def _check_number_dtype(dtype: Any, cls_name: str) -> None:
-    if dtype not in _NUMBER_TYPES:
-        raise TypeError(
-            f"For '{cls_name}', the element of 'dtype' must be one of "
-            f"{', '.join(str(t) for t in _NUMBER_TYPES)}, but got {dtype}."
-        )
-
-
-def _check_ids(ids: Any, cls_name: str, name: str = "ids") -> None:
-    if not isinstance(ids, Tensor):
-        raise TypeError(f"For '{cls_name}', the '{name}' must be a Tensor, but got {type(ids).__name__}.")
-    if not isinstance(ids.dtype, mstype.Int):
-        raise TypeError(f"For '{cls_name}', the dtype of '{name}' must be int32 or int64, but got {ids.dtype}.")
-
-
 class Embedding(Cell):
     """A lookup table ``embedding_table`` ``[vocab_size, embedding_size]`` indexed by integer ids: the output
     shape is ``ids.shape + (embedding_size,)``.
@@ -88,7 +73,7 @@ class Embedding(Cell):
         self.vocab_size = validator.check_value_type("vocab_size", vocab_size, [int], name)
         self.embedding_size = validator.check_value_type("embedding_size", embedding_size, [int], name)
         validator.check_value_type("use_one_hot", use_one_hot, [bool], name)
-        _check_number_dtype(dtype, name)
+        validator.check_tensor_dtype_valid("dtype", dtype, _NUMBER_TYPES, name)
         for n, v in (("vocab_size", vocab_size), ("embedding_size", embedding_size)):
             if v < 1:
                 raise ValueError(f"For '{name}', the '{n}' must be a positive int, but got {v}.")
@@ -108,7 +93,8 @@ class Embedding(Cell):
         self.embedding_table = Parameter(self.init_tensor, name="embedding_table")
 
     def construct(self, ids: Tensor) -> Tensor:
-        _check_ids(ids, "Embedding")
+        validator.check_instance(ids, Tensor, "ids", "Embedding")
+        validator.check_dtype_kind("ids", ids.dtype, mstype.Int, "int32 or int64", "Embedding")
         if self.use_one_hot:
             flat = ops.reshape(ids, (-1,))
             onehot = ops.one_hot(flat, self.vocab_size, 1.0, 0.0)
@@ -164,7 +150,7 @@ class EmbeddingExt(Cell):
         self.num_embeddings = validator.check_value_type("num_embeddings", num_embeddings, [int], name)
         self.embedding_dim = validator.check_value_type("embedding_dim", embedding_dim, [int], name)
         self.dtype = dtype if dtype is not None else mstype.float32
-        _check_number_dtype(self.dtype, name)
+        validator.check_tensor_dtype_valid("dtype", self.dtype, _NUMBER_TYPES, name)
         self.padding_idx = padding_idx
         if _weight is None:
             table = initializer(Normal(1, 0), [num_embeddings, embedding_dim], self.dtype).asnumpy()
@@ -258,7 +244,8 @@ class EmbeddingLookup(Cell):
             self.max_norm = validator.check_positive_float(max_norm, "max_norm", name)
 
     def _lookup(self, indices: Tensor) -> Tensor:
-        _check_ids(indices, self.cls_name, "indices")
+        validator.check_instance(indices, Tensor, "indices", self.cls_name)
+        validator.check_dtype_kind("indices", indices.dtype, mstype.Int, "int32 or int64", self.cls_name)
         if self.target == "CPU":
             out = ops.EmbeddingLookup()(self.embedding_table, indices, 0)
         else:

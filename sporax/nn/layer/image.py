@@ -6,17 +6,13 @@ from typing import Any
 
 import numpy as np
 
+from ... import _checkparam as validator
 from ... import ops
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
 from ..cell import Cell
 
 __all__ = ["ImageGradients", "SSIM", "MSSSIM", "PSNR", "CentralCrop", "LRN"]
-
-
-def _check_4d(x: Tensor, name: str, op: str) -> None:
-    if x.ndim != 4:
-        raise ValueError(f"For '{op}', the dimension of '{name}' must be 4d, but got {x.ndim}.")
 
 
 def _same_type_shape(a: Tensor, b: Tensor, op: str) -> None:
@@ -66,7 +62,7 @@ class ImageGradients(Cell):
         super().__init__()
 
     def construct(self, images: Tensor) -> tuple[Tensor, Tensor]:
-        _check_4d(images, "images", "ImageGradients")
+        validator.check_ndim(images.ndim, 4, "images", "ImageGradients", "d")
         n, c, h, w = images.shape
         zero_row = ops.zeros((n, c, 1, w), images.dtype)
         zero_col = ops.zeros((n, c, h, 1), images.dtype)
@@ -123,7 +119,7 @@ class SSIM(_SSIMBase):
     def construct(self, img1: Tensor, img2: Tensor) -> Tensor:
         if img1.dtype not in (mstype.float32, mstype.float16):
             raise TypeError(f"For 'SSIM', the 'img1' should be float32 or float16, but got {img1.dtype}.")
-        _check_4d(img1, "img1", "SSIM")
+        validator.check_ndim(img1.ndim, 4, "img1", "SSIM", "d")
         for i, name in ((2, "shape[2]"), (3, "shape[3]")):
             if img1.shape[i] < self.filter_size:
                 raise ValueError(
@@ -160,8 +156,8 @@ class MSSSIM(_SSIMBase):
         self._weights = Tensor(np.asarray(power_factors, np.float32))
 
     def construct(self, img1: Tensor, img2: Tensor) -> Tensor:
-        _check_4d(img1, "img1", "MSSSIM")
-        _check_4d(img2, "img2", "MSSSIM")
+        validator.check_ndim(img1.ndim, 4, "img1", "MSSSIM", "d")
+        validator.check_ndim(img2.ndim, 4, "img2", "MSSSIM", "d")
         if img1.dtype not in (mstype.float64, mstype.float32, mstype.float16, mstype.uint8):
             raise TypeError(
                 f"For 'MSSSIM', the 'img1' should be float64, float32, float16 or uint8, but got {img1.dtype}."
@@ -187,8 +183,8 @@ class PSNR(Cell):
         self.max_val = _positive_number(max_val, "max_val", "PSNR")
 
     def construct(self, img1: Tensor, img2: Tensor) -> Tensor:
-        _check_4d(img1, "img1", "PSNR")
-        _check_4d(img2, "img2", "PSNR")
+        validator.check_ndim(img1.ndim, 4, "img1", "PSNR", "d")
+        validator.check_ndim(img2.ndim, 4, "img2", "PSNR", "d")
         _same_type_shape(img1, img2, "PSNR")
         dmax = _dtype_max(img1.dtype)
         max_val = float(np.float32(self.max_val) * (np.float32(1.0 / dmax) if dmax > 1.0 else 1))
