@@ -32,6 +32,7 @@ from ...common.parameter import Parameter
 from ...common.tensor import Tensor
 from ..cell import Cell
 from .activation import get_activation
+from .conv import Conv2d
 from .embedding import EmbeddingLookup
 
 __all__ = ["DenseThor", "Conv2dThor", "EmbeddingThor", "EmbeddingLookupThor", "thor_statistics"]
@@ -121,17 +122,7 @@ class DenseThor(Cell):
         return s + (f", has_bias={self.has_bias}" if self.has_bias else "")
 
 
-def _pair(v: Any, name: str, cls_name: str) -> tuple[int, int]:
-    pair = (v, v) if isinstance(v, int) and not isinstance(v, bool) else tuple(v)
-    if len(pair) != 2 or any(not isinstance(k, int) or isinstance(k, bool) or k < 1 for k in pair):
-        raise ValueError(
-            f"For '{cls_name}', all elements in '{name}' must be int or tuple and equal to or greater than 1, "
-            f"but got '{name}': {v}."
-        )
-    return pair
-
-
-class Conv2dThor(Cell):
+class Conv2dThor(Conv2d):
     """A Conv2d layer (NCHW) recording THOR's ``A`` and ``G`` (see the module text). Arguments as
     ``nn.Conv2d`` (``weight_init`` default "normal", ``has_bias`` default False)."""
 
@@ -149,46 +140,19 @@ class Conv2dThor(Cell):
         weight_init: Any = "normal",
         bias_init: Any = "zeros",
     ) -> None:
-        super().__init__()
-        name = self.cls_name
-        self.in_channels = validator.check_positive_int(in_channels, "in_channels", name)
-        self.out_channels = validator.check_positive_int(out_channels, "out_channels", name)
-        self.kernel_size = _pair(kernel_size, "kernel_size", name)
-        self.stride = _pair(stride, "stride", name)
-        self.dilation = _pair(dilation, "dilation", name)
-        self.pad_mode = validator.check_string(pad_mode, ["valid", "same", "pad"], "pad_mode", name)
-        if isinstance(padding, tuple):
-            for pad in padding:
-                validator.check_non_negative_int(pad, "padding item", name)
-        elif isinstance(padding, int):
-            validator.check_non_negative_int(padding, "padding", name)
-        else:
-            raise TypeError(
-                f"For '{name}', the type of 'padding' must be int/tuple(int), but got {type(padding).__name__}."
-            )
-        self.padding = padding
-        self.group = validator.check_positive_int(group, "group", name)
         for what, n in (("in_channels", in_channels), ("out_channels", out_channels)):
-            if n % group:
+            if isinstance(n, int) and isinstance(group, int) and group > 0 and n % group:
                 raise ValueError(
-                    f"For '{name}', the '{what}' must be divisible by 'group', but got '{what}': {n} and 'group': {group}."
+                    f"For 'Conv2dThor', the '{what}' must be divisible by 'group', but got '{what}': {n} and "
+                    f"'group': {group}."
                 )
-        self.has_bias = validator.check_bool(has_bias, "has_bias", name)
-        self.bias_init = bias_init
-        self.weight = Parameter(
-            initializer(weight_init, [out_channels, in_channels // group, *self.kernel_size]), name="weight"
-        )
-        self.bias = Parameter(initializer(bias_init, [out_channels]), name="bias") if has_bias else None
-        self.conv2d = ops.Conv2D(
-            out_channel=out_channels,
-            kernel_size=self.kernel_size,
-            mode=1,
-            pad_mode=pad_mode,
-            pad=padding,
-            stride=self.stride,
-            dilation=self.dilation,
-            group=group,
-        )
+        # a Parameter given as the initial value (ConvertNetUtils) is copied, not registered as an attribute
+        weight_init = Tensor(weight_init.asnumpy()) if isinstance(weight_init, Parameter) else weight_init
+        bias_init = Tensor(bias_init.asnumpy()) if isinstance(bias_init, Parameter) else bias_init
+        super().__init__(
+            in_channels, out_channels, kernel_size, stride, pad_mode, padding, dilation, group, has_bias,
+            weight_init, bias_init,
+        )  # fmt: skip
         self.thor = True
         self.hw = self.kernel_size[0] * self.kernel_size[1]
         self.matrix_a_dim = in_channels * self.hw
@@ -217,25 +181,20 @@ class Conv2dThor(Cell):
         return patches.reshape(c * kh * kw, ho * wo)
 
     def construct(self, x: Any) -> Any:
-        if self.thor:
-            p = ops.cast(self._patches(x), mstype.float32)
-            normalizer = p.shape[1]
-            ops.assign(self.matrix_a_cov, ops.matmul(p, p.T) / normalizer)
-            ops.assign(self.a_normalizer, Tensor([normalizer], mstype.float32))
-            output = self.conv2d(x, self.weight)
-            d_hw = output.shape[2] * output.shape[3]
-            ops.assign(self.g_normalizer, Tensor([d_hw], mstype.float32))
+        if not self.thor:
+            return super().construct(x)
+        p = ops.cast(self._patches(x), mstype.float32)
+        normalizer = p.shape[1]
+        ops.assign(self.matrix_a_cov, ops.matmul(p, p.T) / normalizer)
+        ops.assign(self.a_normalizer, Tensor([normalizer], mstype.float32))
+        output = super().construct(x)  # (the bias does not change the output's gradient)
+        ops.assign(self.g_normalizer, Tensor([output.shape[2] * output.shape[3]], mstype.float32))
 
-            def g_stat(d: Any) -> Any:
-                dm = d.mean(axis=0).reshape(d.shape[1], -1)
-                return ops.matmul(dm, dm.T) / dm.shape[1]
+        def g_stat(d: Any) -> Any:
+            dm = d.mean(axis=0).reshape(d.shape[1], -1)
+            return ops.matmul(dm, dm.T) / dm.shape[1]
 
-            output = _with_g_statistic(output, self.matrix_g_cov, g_stat)
-        else:
-            output = self.conv2d(x, self.weight)
-        if self.has_bias:
-            output = ops.bias_add(output, self.bias)
-        return output
+        return _with_g_statistic(output, self.matrix_g_cov, g_stat)
 
     def extend_repr(self) -> str:
         return (
