@@ -329,3 +329,52 @@ class SQuADDataset(_Corpus):
 
 
 __all__ += ["CoNLL2000Dataset", "UDPOSDataset", "SQuADDataset"]
+
+
+class Multi30kDataset(FileRowSource):
+    """Multi30k English-German pairs (``training/train.<lang>``, ``validation/val.<lang>``,
+    ``mmt16_task1_test/test.<lang>``, line ``i`` of one language file pairing with line ``i`` of the other):
+    columns text and translation (str), in ``language_pair`` order (default ``['en', 'de']``). ``usage``: train,
+    valid, test or all (the three splits' rows interleaved, as MindSpore's readers do)."""
+
+    _FILES = {"test": ("mmt16_task1_test", "test"), "train": ("training", "train"), "valid": ("validation", "val")}
+
+    def __init__(self, dataset_dir, usage=None, language_pair=None, num_samples=None, num_parallel_workers=None,
+                 shuffle=None, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
+        import os
+
+        from ..._checkparam import check_dataset_dir, check_dataset_usage
+
+        self.dataset_dir = check_dataset_dir(dataset_dir)
+        self.usage = check_dataset_usage(usage, ("train", "test", "valid", "all"))
+        if language_pair is not None:
+            if not isinstance(language_pair, (list, tuple)):
+                raise TypeError(
+                    f"Argument language_pair with value {language_pair!r} is not of type [<class 'list'>, "
+                    f"<class 'tuple'>], but got {type(language_pair)}."
+                )
+            if len(language_pair) != 2:
+                raise ValueError(f"language_pair should be a list or tuple of length 2, but got {len(language_pair)}")
+            if list(language_pair) not in (["en", "de"], ["de", "en"]):
+                raise ValueError(f"language_pair can only be ['en', 'de'] or ['en', 'de'], but got {language_pair}")
+        self.language_pair = ["en", "de"] if language_pair is None else list(language_pair)
+        files = []
+        for u in sorted(self._FILES) if self.usage == "all" else [self.usage]:
+            folder, stem = self._FILES[u]
+            base = os.path.join(self.dataset_dir, folder, stem)
+            for lang in ("en", "de"):
+                if not os.path.isfile(f"{base}.{lang}"):
+                    raise ValueError(f"The file {base}.{lang} does not exist or permission denied!")
+            files.append(base)
+        super().__init__(files, num_samples, num_parallel_workers, "global" if shuffle is None else shuffle,
+                         num_shards, shard_id)  # fmt: skip
+
+    def _columns(self):
+        return ["text", "translation"]
+
+    def _read_file(self, path):
+        src, dst = (read_text(f"{path}.{lang}").splitlines() for lang in self.language_pair)
+        return [[np.asarray(a), np.asarray(b)] for a, b in zip(src, dst)]
+
+
+__all__ += ["Multi30kDataset"]
