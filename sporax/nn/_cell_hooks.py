@@ -22,6 +22,7 @@ from .. import _checkparam as validator
 from .. import context
 from .._engine import custom_vjp_call, state
 from ..common import dtype as mstype
+from ..common._autograd_api import saved_tensors_hooks
 from ..common.parameter import Parameter
 from ..common.tensor import Tensor
 
@@ -353,6 +354,14 @@ class _CellHooksMixin:
                 def run(*a: Any, **k: Any) -> Any:
                     return self._call_with_parameter_hooks(inner, a, k)
 
+            if d.get("_saved_tensors_pack_hook") is not None:
+                inner_saved = run
+                hooks = saved_tensors_hooks(d["_saved_tensors_pack_hook"], d["_saved_tensors_unpack_hook"])
+
+                def run(*a: Any, **k: Any) -> Any:
+                    with hooks:
+                        return inner_saved(*a, **k)
+
             if self._has_backward_hooks():
                 return self._call_with_backward_hooks(run, args, kwargs)
             return run(*args, **kwargs)
@@ -362,15 +371,22 @@ class _CellHooksMixin:
     def _wraps_call(self) -> bool:
         d = self.__dict__
         return bool(
-            (d.get("_backward_hooks") or d.get("_backward_pre_hooks") or d.get("_parameter_forward_hooks"))
+            (
+                d.get("_backward_hooks")
+                or d.get("_backward_pre_hooks")
+                or d.get("_parameter_forward_hooks")
+                or d.get("_saved_tensors_pack_hook") is not None
+            )
             and not d.get("_hooks_running")
         )
 
     def register_saved_tensors_hooks(self, pack_hook: Callable[..., Any], unpack_hook: Callable[..., Any]) -> None:
-        """Keep ``pack_hook``/``unpack_hook`` for the activations saved for the backward pass. XLA keeps the
-        saved activations inside the compiled program, so the hooks are kept and not called."""
+        """Run ``construct`` inside ``saved_tensors_hooks(pack_hook, unpack_hook)``: each operator keeps
+        ``pack_hook`` of its Tensor inputs in the forward pass and is differentiated at ``unpack_hook`` of
+        them in the backward pass."""
         self.__dict__["_saved_tensors_pack_hook"] = pack_hook
         self.__dict__["_saved_tensors_unpack_hook"] = unpack_hook
+        state.bump_epoch()
 
     # ---------------------------------------------------------------- state
     def get_extra_state(self) -> Any:
