@@ -489,7 +489,8 @@ class _CellHooksMixin:
         return compiled(*args, **kwargs)
 
     def get_func_graph_proto(self) -> bytes:
-        """The compiled program of this cell, as text (XLA's StableHLO of the last compiled inputs)."""
+        """MindSpore's ANF graph of the compiled cell, as bytes. sporax compiles to XLA and keeps no ANF
+        graph: this is ``b""`` (``mindspore.export(net, x, file_format="MINDIR")`` gives the graph)."""
         compiled = self.__dict__.get("_compiled")
         text = getattr(compiled, "last_text", None) if compiled is not None else None
         return text().encode() if callable(text) else b""
