@@ -9,6 +9,7 @@ import os
 import numpy as np
 import pytest
 from _boost_cases import CASES
+from _boost_cases import residual_net as _residual_net
 
 import sporax as ms
 from sporax import Parameter, Tensor, boost, nn, ops
@@ -198,66 +199,8 @@ def test_less_bn_fn_flag_converts_the_last_dense():
     assert names(lb2.network.trainable_params()) == names(small.trainable_params())
 
 
-class Bottleneck(nn.Cell):
-    """ModelZoo ResNet's bottleneck block (conv/bn x3, a convolution shortcut when down_sample)."""
-
-    def __init__(self, cin, cout, down_sample):
-        super().__init__()
-        self.conv1 = nn.Conv2d(cin, 2, 1)
-        self.bn1 = nn.BatchNorm2d(2)
-        self.conv2 = nn.Conv2d(2, 2, 3)
-        self.bn2 = nn.BatchNorm2d(2)
-        self.conv3 = nn.Conv2d(2, cout, 1)
-        self.bn3 = nn.BatchNorm2d(cout)
-        self.relu = nn.ReLU()
-        self.down_sample = down_sample
-        if down_sample:
-            self.down_sample_layer = nn.SequentialCell([nn.Conv2d(cin, cout, 1), nn.BatchNorm2d(cout)])
-
-    def construct(self, x):
-        identity = x
-        out = self.conv1(x)
-        out = self.bn1(out)
-        out = self.relu(out)
-        out = self.conv2(out)
-        out = self.bn2(out)
-        out = self.relu(out)
-        out = self.conv3(out)
-        out = self.bn3(out)
-        if self.down_sample:
-            identity = self.down_sample_layer(identity)
-        out = out + identity
-        return self.relu(out)
-
-
-class BasicBlock(nn.Cell):
-    """ResNet-18's block with a convolution shortcut."""
-
-    def __init__(self, cin, cout):
-        super().__init__()
-        self.conv1 = nn.Conv2d(cin, cout, 3)
-        self.bn1 = nn.BatchNorm2d(cout)
-        self.conv2 = nn.Conv2d(cout, cout, 3)
-        self.bn2 = nn.BatchNorm2d(cout)
-        self.relu = nn.ReLU()
-        self.down_sample_layer = nn.SequentialCell([nn.Conv2d(cin, cout, 1), nn.BatchNorm2d(cout)])
-
-    def construct(self, x):
-        identity = x
-        out = self.conv1(x)
-        out = self.bn1(out)
-        out = self.relu(out)
-        out = self.conv2(out)
-        out = self.bn2(out)
-        identity = self.down_sample_layer(identity)
-        out = out + identity
-        return self.relu(out)
-
-
 def residual_net():
-    return nn.SequentialCell(
-        [nn.Conv2d(3, 3, 1), nn.ReLU(), Bottleneck(3, 4, True), Bottleneck(4, 4, False), BasicBlock(4, 5)]
-    )
+    return _residual_net(nn)
 
 
 def test_less_bn_removes_the_batchnorms_mindspore_removes():
