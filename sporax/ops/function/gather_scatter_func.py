@@ -310,8 +310,9 @@ _basic_getitem_jit = jax.jit(_basic_getitem, static_argnums=2)
 
 def tensor_getitem(x: Any, index: Any) -> Tensor:
     a = as_tensor_array(x)
-    _check_int_indices(index, tuple(a.shape), "Tensor.__getitem__")
     basic = _basic_index_key(index)
+    if basic is None or basic[1]:  # (slices, None and Ellipsis alone cannot leave the shape: nothing to check)
+        _check_int_indices(index, tuple(a.shape), "Tensor.__getitem__")
     if basic is not None:
         key, ints = basic
         try:
