@@ -1,0 +1,131 @@
+"""Builds small LFW, KITTI and WIDER FACE trees in their real layouts and prints every row a dataset library gives
+on them, so MindSpore 2.10 and sporax can be diffed (the values in tests/ut/dataset/test_sources_detection.py were
+checked this way):
+
+    python tools/make_ms_dataset_sources_reference.py build /tmp/dsref
+    (cd /tmp && /work/msvenv/bin/python <repo>/tools/make_ms_dataset_sources_reference.py show mindspore /tmp/dsref) > ms.out
+    python tools/make_ms_dataset_sources_reference.py show sporax /tmp/dsref > sp.out
+    diff ms.out sp.out
+"""
+
+import importlib
+import os
+import shutil
+import sys
+
+import numpy as np
+
+
+def img(path, v, shape=(5, 6, 3)):
+    import cv2
+
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    a = np.full(shape, v, np.uint8)
+    a[0, 0] = (v * 7) % 256
+    cv2.imwrite(path, a)
+
+
+def w(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    open(path, "w").write(text)
+
+
+def build(R):
+    import cv2  # noqa: F401  (img needs it)
+
+    shutil.rmtree(R, ignore_errors=True)
+    # LFW
+    d = f"{R}/lfw"
+    for j, s in enumerate(("lfw", "lfw_funneled", "lfw-deepfunneled")):
+        for m, (name, n) in enumerate((("Ann_A", 2), ("Bob_B", 3), ("Cid_C", 1))):
+            for k in range(1, n + 1):
+                img(f"{d}/{s}/{name}/{name}_{k:04d}.jpg", 10 * k + 50 * m + 3 * j)
+    w(f"{d}/lfw-names.txt", "Ann_A\t2\nBob_B\t3\nCid_C\t1\n")
+    w(f"{d}/peopleDevTrain.txt", "2\nAnn_A\t2\nCid_C\t1\n")
+    w(f"{d}/peopleDevTest.txt", "1\nBob_B\t3\n")
+    w(f"{d}/people.txt", "2\n1\nCid_C\t1\n1\nAnn_A\t2\n")
+    w(f"{d}/pairsDevTrain.txt", "1\nBob_B\t1\t3\nAnn_A\t2\tCid_C\t1\n")
+    w(f"{d}/pairsDevTest.txt", "1\nAnn_A\t1\t2\nBob_B\t2\tAnn_A\t1\n")
+    w(f"{d}/pairs.txt", "1\t1\nBob_B\t2\t3\nCid_C\t1\tBob_B\t1\n")
+    # KITTI
+    d = f"{R}/kitti"
+    for i in range(3):
+        img(f"{d}/data_object_image_2/training/image_2/{i:06d}.png", 20 + i)
+    for i in range(2):
+        img(f"{d}/data_object_image_2/testing/image_2/{i:06d}.png", 40 + i)
+    w(
+        f"{d}/data_object_label_2/training/label_2/000000.txt",
+        "Pedestrian 0.00 0 -0.20 712.40 143.00 810.73 307.92 1.89 0.48 1.20 1.84 1.47 8.41 0.01\n"
+        "Car 0.50 2 1.5 1.0 2.0 30.5 40.25 1.5 1.6 3.9 -4.2 1.7 20.1 -1.5\n",
+    )
+    w(f"{d}/data_object_label_2/training/label_2/000001.txt", "")
+    w(
+        f"{d}/data_object_label_2/training/label_2/000002.txt",
+        "Cyclist 0.10 1 0.3 5 6 70 80 1.1 0.5 1.7 2.0 1.5 9.0 0.5\n",
+    )
+    # WIDERFace
+    d = f"{R}/wider"
+    img(f"{d}/WIDER_train/images/0--Parade/0_Parade_1.jpg", 60)
+    img(f"{d}/WIDER_train/images/0--Parade/0_Parade_0.jpg", 61)
+    img(f"{d}/WIDER_train/images/1--Handshaking/1_H_0.jpg", 62)
+    img(f"{d}/WIDER_val/images/0--Parade/0_Parade_9.jpg", 63)
+    img(f"{d}/WIDER_test/images/2--Demo/2_D_0.jpg", 64)
+    img(f"{d}/WIDER_val/images/1--Handshaking/1_H_5.jpg", 65)
+    w(
+        f"{d}/wider_face_split/wider_face_train_bbx_gt.txt",
+        "0--Parade/0_Parade_1.jpg\n2\n449 330 122 149 0 0 0 0 0 0 \n1 2 3 4 2 1 0 1 2 0 \n"
+        "0--Parade/0_Parade_0.jpg\n0\n0 0 0 0 0 0 0 0 0 0 \n"
+        "1--Handshaking/1_H_0.jpg\n1\n5 6 7 8 1 1 1 0 1 1 \n",
+    )
+    w(
+        f"{d}/wider_face_split/wider_face_val_bbx_gt.txt",
+        "0--Parade/0_Parade_9.jpg\n1\n9 9 9 9 0 1 0 0 1 0 \n1--Handshaking/1_H_5.jpg\n1\n3 3 3 3 1 0 0 0 0 1 \n",
+    )
+
+
+def cases(ds, R):
+    L = f"{R}/lfw"
+    lfw = [("people", "10fold", "original"), ("people", "train", "deepfunneled"), ("pairs", "all", None),
+           ("pairs", "10fold", "original"), ("pairs", "test", None)]  # fmt: skip
+    return {
+        "lfw": [ds.LFWDataset(L, shuffle=False)]
+        + [ds.LFWDataset(L, task=t, usage=u, image_set=s, shuffle=False) for t, u, s in lfw],
+        "kitti": [
+            ds.KITTIDataset(f"{R}/kitti", shuffle=False),
+            ds.KITTIDataset(f"{R}/kitti", usage="test", shuffle=False),
+        ],
+        "wider": [ds.WIDERFaceDataset(f"{R}/wider", usage=u, shuffle=False) for u in ("train", "valid", "test", "all")],
+    }
+
+
+def _file_of(root, raw):
+    for dirpath, _, files in sorted(os.walk(root)):
+        for f in sorted(files):
+            p = os.path.join(dirpath, f)
+            with open(p, "rb") as fh:
+                if fh.read() == raw.tobytes():
+                    return os.path.relpath(p, root)
+    return None
+
+
+def show(lib, R):
+    ds = importlib.import_module(lib + ".dataset")
+    for family, datasets in cases(ds, R).items():
+        for i, d in enumerate(datasets):
+            print("==", f"{family}{i}", d.get_col_names(), d.get_dataset_size())
+            for row in d.create_tuple_iterator(output_numpy=True):
+                out = []
+                for r in row:
+                    r = np.asarray(r)
+                    if r.dtype == np.uint8 and r.ndim == 1:
+                        out.append(("file", _file_of(R, r)))
+                    else:
+                        out.append((str(r.dtype), r.shape, r.tolist()))
+                print("  ", out)
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "build":
+        build(sys.argv[2])
+    else:
+        show(sys.argv[2], sys.argv[3])
