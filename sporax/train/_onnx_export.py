@@ -55,8 +55,6 @@ _SAME = {
     "Ceil": "Ceil",
     "Sign": "Sign",
     "Round": "Round",
-    "BatchMatMul": "MatMul",
-    "MatMul": "MatMul",
     "Select": "Where",
 }
 _REDUCE_ATTR = {"ReduceMax": "ReduceMax", "ReduceMin": "ReduceMin", "ReduceProd": "ReduceProd"}
@@ -159,7 +157,19 @@ def _lower(g: _Onnx, n: MsNode) -> str:
 
 _UNARY_SAME = {k for k in _SAME if k not in ("Add", "Sub", "Mul", "Div", "Maximum", "Minimum", "Pow", "Equal",
                                                "Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd",
-                                               "LogicalOr", "BatchMatMul", "MatMul", "Select")}  # fmt: skip
+                                               "LogicalOr", "Select")}  # fmt: skip
+
+
+def _h_matmul(g: _Onnx, n: MsNode) -> str:
+    """MatMul / BatchMatMul with MindSpore's transpose flags (a Transpose of the last two axes first)."""
+    operands = []
+    for v, flag in zip(n.inputs[:2], n.inputs[2:4], strict=True):
+        ref = g.ref(v)
+        if flag:
+            rank = len(np.shape(v))
+            ref = g.op("Transpose", [ref], perm=[*range(rank - 2), rank - 1, rank - 2])
+        operands.append(ref)
+    return g.op("MatMul", operands)
 
 
 def _h_reshape(g: _Onnx, n: MsNode) -> str:
@@ -291,6 +301,8 @@ _HANDLERS: dict[str, Callable[[_Onnx, MsNode], str]] = {
     "Conv2D": lambda g, n: _conv(g, n, g.ref(n.inputs[0]), g.ref(n.inputs[1])),
     "MaxPool": lambda g, n: _max_pool(g, n, g.ref(n.inputs[0])),
     "Conv2DTranspose": _conv_transpose,
+    "MatMul": _h_matmul,
+    "BatchMatMul": _h_matmul,
     "Reshape": _h_reshape,
     "Transpose": _h_transpose,
     "BroadcastTo": _h_broadcast,

@@ -80,6 +80,7 @@ class _Builder:
         self.graph = MsGraph(prog.params, prog.inputs)
         self.alias: dict[int, Any] = {}
         self.reversed_from: dict[int, tuple[Any, tuple[int, ...]]] = {}  # a ReverseV2 output -> (input, dims)
+        self.transposed_from: dict[int, tuple[Any, tuple[int, ...]]] = {}  # a Transpose output -> (input, perm)
         ids = [v.id for v in (*prog.params, *prog.inputs)] + [o.id for e in prog.eqns for o in e.outputs]
         self._next = max(ids, default=0)
 
@@ -113,7 +114,20 @@ class _Builder:
             return x
         if isinstance(x, np.ndarray):
             return np.ascontiguousarray(x.transpose(perm))
-        return self.node("Transpose", [x, perm], tuple(x.shape[p] for p in perm), x.dtype)
+        out = self.node("Transpose", [x, perm], tuple(x.shape[p] for p in perm), x.dtype)
+        self.transposed_from[out.id] = (x, perm)
+        return out
+
+    def untransposed(self, x: Any) -> tuple[Any, bool]:
+        """``(source, True)`` when ``x`` is a Transpose of a matrix's last two axes (a MatMul flag absorbs it)."""
+        src = self.transposed_from.get(getattr(x, "id", -1))
+        if (
+            src is not None
+            and len(src[1]) >= 2
+            and src[1] == (*range(len(src[1]) - 2), len(src[1]) - 1, len(src[1]) - 2)
+        ):
+            return src[0], True
+        return x, False
 
 
 _UNARY = {
@@ -305,10 +319,10 @@ def _map_dot(b: _Builder, e: Eqn, x: Any, y: Any) -> Any:
     xt = b.reshape(b.transpose(x, lb + lf + lc), (*batch, m, k))
     yt = b.reshape(b.transpose(y, rb + rc + rf), (*batch, k, n))
     dtype = _out(e).dtype
-    if batch:
-        z = b.node("BatchMatMul", [xt, yt, False, False], (*batch, m, n), dtype)
-    else:
-        z = b.node("MatMul", [xt, yt, False, False], (m, n), dtype)
+    xt, ta = b.untransposed(xt)  # x @ w.T (a Dense layer) is MatMul(x, w, False, True), as MindSpore writes it
+    yt, tb = b.untransposed(yt)
+    op = "BatchMatMul" if batch else "MatMul"
+    z = b.node(op, [xt, yt, ta, tb], (*batch, m, n), dtype)
     return b.reshape(z, _out(e).shape)
 
 
