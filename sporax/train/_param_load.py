@@ -96,6 +96,41 @@ def _load_dismatch_prefix_params(
                         param_not_load.remove(param.name)
 
 
+def _plan_load(net: Cell, parameter_dict: dict, strict_load: bool) -> tuple[list, list[str], list[str]]:
+    """What loading ``parameter_dict`` into ``net`` would assign, every parameter checked (raises as
+    :func:`load_param_into_net` does), nothing assigned: ``(pending (param, value) pairs, param_not_load,
+    ckpt_not_load)``. Several plans can be checked before any is applied (BackupAndRestore: network and
+    optimizer)."""
+    pending: list[tuple[Parameter, Any]] = []
+    param_not_load: list[str] = []
+    ckpt_not_load = list(parameter_dict.keys())
+    for _, param in net.parameters_and_names():
+        if param.name in parameter_dict:
+            new_param = parameter_dict[param.name]
+            if not isinstance(new_param, Parameter):  # strings and map tensors do not load into Parameters
+                continue
+            _update_param(param, new_param, strict_load, pending)
+            ckpt_not_load.remove(param.name)
+        else:
+            if param.name.startswith("accu_grads"):
+                continue
+            param_not_load.append(param.name)
+    if param_not_load and not strict_load:
+        _load_dismatch_prefix_params(net, parameter_dict, param_not_load, strict_load, pending)
+    return pending, param_not_load, ckpt_not_load
+
+
+def _warn_not_loaded(param_not_load: list[str]) -> None:
+    if param_not_load:
+        _log.warning(
+            "For 'load_param_into_net', %d parameters in the 'net' are not loaded, because they are not in the "
+            "'parameter_dict', please check whether the network structure is consistent when training and loading "
+            "checkpoint.",
+            len(param_not_load),
+        )
+        _log.warning("%s are not loaded.", param_not_load)
+
+
 def load_param_into_net(
     net: Cell, parameter_dict: dict, strict_load: bool = False, remove_redundancy: bool = False
 ) -> tuple[list[str], list[str]]:
@@ -136,30 +171,8 @@ def load_param_into_net(
 
     # Every name, shape and dtype is checked first; then all values are assigned, or none (an error leaves the
     # network as it was).
-    pending: list[tuple[Parameter, Any]] = []
-    param_not_load: list[str] = []
-    ckpt_not_load = list(parameter_dict.keys())
-    for _, param in net.parameters_and_names():
-        if param.name in parameter_dict:
-            new_param = parameter_dict[param.name]
-            if not isinstance(new_param, Parameter):  # strings and map tensors do not load into Parameters
-                continue
-            _update_param(param, new_param, strict_load, pending)
-            ckpt_not_load.remove(param.name)
-        else:
-            if param.name.startswith("accu_grads"):
-                continue
-            param_not_load.append(param.name)
-    if param_not_load and not strict_load:
-        _load_dismatch_prefix_params(net, parameter_dict, param_not_load, strict_load, pending)
+    pending, param_not_load, ckpt_not_load = _plan_load(net, parameter_dict, strict_load)
     for param, value in pending:
         param.set_data(value)
-    if param_not_load:
-        _log.warning(
-            "For 'load_param_into_net', %d parameters in the 'net' are not loaded, because they are not in the "
-            "'parameter_dict', please check whether the network structure is consistent when training and loading "
-            "checkpoint.",
-            len(param_not_load),
-        )
-        _log.warning("%s are not loaded.", param_not_load)
+    _warn_not_loaded(param_not_load)
     return param_not_load, ckpt_not_load

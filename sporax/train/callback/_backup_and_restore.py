@@ -13,8 +13,9 @@ from sporax.common.generator import _seed_mod as _seed  # the module: sporax.com
 from sporax.common.tensor import Tensor
 
 from ..._checkparam import check_bool, check_positive_int
+from .._param_load import _plan_load, _warn_not_loaded
 from .._utils import make_directory
-from ..serialization import load_checkpoint, load_param_into_net, save_checkpoint
+from ..serialization import load_checkpoint, save_checkpoint
 from ._callback import Callback
 
 _log = logging.getLogger("sporax")
@@ -107,7 +108,8 @@ class BackupAndRestore(Callback):
         _log.info("Restore checkpoint file is %s, load checkpoint into train net.", self.backup_file)
         param_dict = load_checkpoint(self.backup_file)
         train_net = cb_params.train_network
-        load_param_into_net(train_net, param_dict)
+        # the network's and the optimizer's values are all checked before any is assigned (all or nothing)
+        pending, not_loaded, _ = _plan_load(train_net, param_dict, False)
         optimizer = cb_params.get("optimizer")
         if optimizer is not None and hasattr(optimizer, "parameters_and_names"):
             ids = {id(p) for p in train_net.get_parameters()}
@@ -117,7 +119,10 @@ class BackupAndRestore(Callback):
                 if id(p) not in ids and p.name in param_dict
             }
             if own:
-                load_param_into_net(optimizer, own)
+                pending += _plan_load(optimizer, own, False)[0]
+        for param, value in pending:
+            param.set_data(value)
+        _warn_not_loaded(not_loaded)
         if _RNG_KEY in param_dict and _RNG_HOST in param_dict:
             seed = int(param_dict[_RNG_SEED].asnumpy()) if _RNG_SEED in param_dict else None
             _seed.set_rng_state(

@@ -232,3 +232,31 @@ def test_grad_of_a_non_callable_names_it():
     for make in (ms.grad, ms.value_and_grad):
         with pytest.raises(TypeError, match="^The fn should be callable, but got NoneType$"):
             make(None)(x)
+
+
+def test_backup_restore_is_all_or_nothing(tmp_path):
+    def model():
+        ms.set_seed(1)
+        net = nn.Dense(4, 1)
+        return net, Model(net, nn.MSELoss(), nn.Momentum(net.trainable_params(), 0.01, 0.9))
+
+    x = np.random.RandomState(0).randn(8, 4).astype(np.float32)
+
+    def data():
+        return ds.NumpySlicesDataset({"x": x, "y": x[:, :1]}, shuffle=False).batch(4)
+
+    bak = str(tmp_path / "bak")
+    _, m = model()
+    m.train(1, data(), callbacks=[BackupAndRestore(bak, delete_checkpoint=False)], dataset_sink_mode=False)
+    f = os.path.join(bak, "backup.ckpt")
+    saved = load_checkpoint(f)
+    moment = next(k for k in saved if k.startswith("moments."))  # the optimizer's own state, loaded last
+    entries = [{"name": k, "data": v} for k, v in saved.items() if k != moment and isinstance(v, Tensor)]
+    entries.append({"name": moment, "data": Tensor(np.zeros((7,), np.float32))})
+    strings = {k: v for k, v in saved.items() if not isinstance(v, Tensor)}  # the RNG's host state
+    save_checkpoint(entries, f, append_dict=strings)
+    net, m = model()
+    before = net.weight.asnumpy().copy()
+    with pytest.raises(RuntimeError, match="should have the same shape"):
+        m.train(2, data(), callbacks=[BackupAndRestore(bak, delete_checkpoint=False)], dataset_sink_mode=False)
+    np.testing.assert_array_equal(net.weight.asnumpy(), before)  # the network's values were not assigned
