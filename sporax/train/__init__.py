@@ -41,3 +41,9 @@ from ._export import export
 from ._mindir_io import export_split_mindir, load
 from ._export_obf import load_obf_params_into_net, obfuscate_ckpt
 from ..common._mindir_file import load_mindir, save_mindir  # top-level mindspore.save_mindir / load_mindir
+from ..parallel._checkpoint import get_ckpt_path_with_strategy, load_distributed_checkpoint, merge_sliced_parameter
+from ..parallel._strategy import build_searched_strategy, restore_group_info_list
+from .train_thor import ConvertModelUtils, ConvertNetUtils  # THOR (nn.thor)
+from ..boost import base as _boost_base  # noqa: E402
+
+_boost_base.register_checkpoint_loader(load_checkpoint)  # DimReduce reads saved weights (boost is below train)
