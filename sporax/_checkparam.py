@@ -15,6 +15,7 @@ and NumPy, so any layer may use it (it sits below ``_engine``).
 from __future__ import annotations
 
 import math
+import numbers
 import os
 import re
 from collections.abc import Iterable
@@ -643,6 +644,21 @@ def check_pipeline_int(arg_value: Any, arg_name: str, lower: int, upper: int) ->
     if not lower <= int(arg_value) <= upper:
         raise ValueError(f"Input {arg_name} is not within the required interval of [{lower}, {upper}].")
     return int(arg_value)
+
+
+def check_pipeline_float(arg_value: Any, arg_name: str, lower: float, upper: float | None = None) -> float:
+    """A real number in ``[lower, upper]`` (no upper bound when None) with the dataset pipeline's messages, as a
+    float: ``Input prob is not within the required interval of [0.0, 1.0].``"""
+    if isinstance(arg_value, bool) or not isinstance(arg_value, numbers.Real):
+        raise TypeError(
+            f"Argument {arg_name} with value {arg_value} is not of type [<class 'float'>, <class 'int'>], "
+            f"but got {type(arg_value)}."
+        )
+    if arg_value < lower or (upper is not None and arg_value > upper):
+        raise ValueError(
+            f"Input {arg_name} is not within the required interval of [{lower}, {16777216 if upper is None else upper}]."
+        )
+    return float(arg_value)
 
 
 def check_num_samples(num_samples: Any) -> int | None:

@@ -9,12 +9,12 @@ import math
 
 import numpy as np
 
-from ..._checkparam import check_pipeline_int
+from ..._checkparam import check_pipeline_float, check_pipeline_int
 from ..engine import _random
 from ..transforms.transforms import TensorOperation
 from . import _color as C
 from . import _warp
-from ._color import _check_float, _check_prob, _img
+from ._color import _img
 from ._geometry import _fill3, affine_matrix
 from .transforms import RandomResizedCrop, _pad, _resize_cv, _size_pair
 from .utils import AutoAugmentPolicy, ImageBatchFormat, Inter
@@ -270,7 +270,7 @@ class RandomSelectSubpolicy(TensorOperation):
             for op, prob in sub:
                 if not callable(op):
                     raise TypeError(f"{op!r} is not a callable transform.")
-                _check_prob(prob)
+                check_pipeline_float(prob, "prob", 0.0, 1.0)
         self.policy = policy
 
     def _apply(self, x):
@@ -306,7 +306,7 @@ class MixUpBatch(TensorOperation):
     _random = True
 
     def __init__(self, alpha=1.0) -> None:
-        self.alpha = _check_float(alpha, "alpha", 0)
+        self.alpha = check_pipeline_float(alpha, "alpha", 0)
         if self.alpha <= 0:
             raise ValueError("Input alpha is not within the required interval of (0, 16777216].")
 
@@ -331,7 +331,7 @@ class MixUp(TensorOperation):
 
     def __init__(self, batch_size, alpha, is_single=True) -> None:
         self.batch_size = check_pipeline_int(batch_size, "batch_size", 1, 2**31 - 1)
-        self.alpha = _check_float(alpha, "alpha", 0)
+        self.alpha = check_pipeline_float(alpha, "alpha", 0)
         if not isinstance(is_single, bool):
             raise TypeError(f"Argument is_single with value {is_single} is not of type [<class 'bool'>].")
         self.is_single = is_single
@@ -355,10 +355,10 @@ class CutMixBatch(TensorOperation):
 
     def __init__(self, image_batch_format, alpha=1.0, prob=1.0) -> None:
         self.image_batch_format = ImageBatchFormat(image_batch_format)
-        self.alpha = _check_float(alpha, "alpha", 0)
+        self.alpha = check_pipeline_float(alpha, "alpha", 0)
         if self.alpha <= 0:
             raise ValueError("Input alpha is not within the required interval of (0, 16777216].")
-        self.prob = _check_prob(prob)
+        self.prob = check_pipeline_float(prob, "prob", 0.0, 1.0)
 
     def __call__(self, *args):
         if len(args) != 2:
@@ -414,7 +414,7 @@ class RandomHorizontalFlipWithBBox(_BBoxOp):
     _random = True
 
     def __init__(self, prob=0.5) -> None:
-        self.prob = _check_prob(prob)
+        self.prob = check_pipeline_float(prob, "prob", 0.0, 1.0)
 
     def _apply_bbox(self, img, bb):
         if _random.rng().random() < self.prob:
@@ -557,7 +557,7 @@ class BoundingBoxAugment(_BBoxOp):
         if not callable(transform):
             raise TypeError("transform is not a callable transform.")
         self.transform = transform
-        self.ratio = _check_float(ratio, "ratio", 0.0, 1.0)
+        self.ratio = check_pipeline_float(ratio, "ratio", 0.0, 1.0)
 
     def _apply_bbox(self, img, bb):
         out = img.copy()

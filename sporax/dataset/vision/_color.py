@@ -9,7 +9,7 @@ import numbers
 import cv2
 import numpy as np
 
-from ..._checkparam import check_pipeline_int
+from ..._checkparam import check_pipeline_float, check_pipeline_int
 from ..engine import _random
 from ..transforms.transforms import TensorOperation
 
@@ -49,20 +49,6 @@ def _img(x, name: str, rgb: bool = False) -> np.ndarray:
     if rgb and (x.ndim != 3 or x.shape[2] != 3):
         raise RuntimeError(f"{name}: image shape is not <H,W,C> or channel is not 3, got image shape: {list(x.shape)}")
     return x
-
-
-def _check_float(value, name: str, lo: float, hi: float | None = None) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"Argument {name} with value {value} is not of type [<class 'float'>, <class 'int'>], "
-                        f"but got {type(value)}.")  # fmt: skip
-    if value < lo or (hi is not None and value > hi):
-        hi_txt = "16777216" if hi is None else hi
-        raise ValueError(f"Input {name} is not within the required interval of [{lo}, {hi_txt}].")
-    return float(value)
-
-
-def _check_prob(prob) -> float:
-    return _check_float(prob, "prob", 0.0, 1.0)
 
 
 def _sat_u8(x: np.ndarray) -> np.ndarray:
@@ -170,7 +156,7 @@ class AdjustBrightness(TensorOperation):
     """Multiply the pixel values by ``brightness_factor`` (0 gives black, 1 the original)."""
 
     def __init__(self, brightness_factor) -> None:
-        self.brightness_factor = _check_float(brightness_factor, "brightness_factor", 0)
+        self.brightness_factor = check_pipeline_float(brightness_factor, "brightness_factor", 0)
 
     def _apply(self, x):
         return adjust_brightness(_img(x, "AdjustBrightness", True), self.brightness_factor)
@@ -180,7 +166,7 @@ class AdjustContrast(TensorOperation):
     """Blend with the mean gray level: ``img * f + mean * (1 - f)``."""
 
     def __init__(self, contrast_factor) -> None:
-        self.contrast_factor = _check_float(contrast_factor, "contrast_factor", 0)
+        self.contrast_factor = check_pipeline_float(contrast_factor, "contrast_factor", 0)
 
     def _apply(self, x):
         return adjust_contrast(_img(x, "AdjustContrast", True), self.contrast_factor)
@@ -190,7 +176,7 @@ class AdjustSaturation(TensorOperation):
     """Blend with the grayscale image: ``img * f + gray * (1 - f)``."""
 
     def __init__(self, saturation_factor) -> None:
-        self.saturation_factor = _check_float(saturation_factor, "saturation_factor", 0)
+        self.saturation_factor = check_pipeline_float(saturation_factor, "saturation_factor", 0)
 
     def _apply(self, x):
         return adjust_saturation(_img(x, "AdjustSaturation", True), self.saturation_factor)
@@ -200,7 +186,7 @@ class AdjustHue(TensorOperation):
     """Shift the hue by ``hue_factor`` of a turn (in [-0.5, 0.5])."""
 
     def __init__(self, hue_factor) -> None:
-        self.hue_factor = _check_float(hue_factor, "hue_factor", -0.5, 0.5)
+        self.hue_factor = check_pipeline_float(hue_factor, "hue_factor", -0.5, 0.5)
 
     def _apply(self, x):
         return adjust_hue(_img(x, "AdjustHue", True), self.hue_factor)
@@ -210,7 +196,7 @@ class AdjustGamma(TensorOperation):
     """``floor(256 * gain * (img / 255) ** gamma)`` (uint8, MindSpore's table), ``gain * img ** gamma`` (float)."""
 
     def __init__(self, gamma, gain=1) -> None:
-        self.gamma = _check_float(gamma, "gamma", 0)
+        self.gamma = check_pipeline_float(gamma, "gamma", 0)
         if isinstance(gain, bool) or not isinstance(gain, numbers.Real):
             raise TypeError(f"Argument gain with value {gain} is not of type [<class 'float'>, <class 'int'>].")
         self.gain = float(gain)
@@ -223,7 +209,7 @@ class AdjustSharpness(TensorOperation):
     """Blend with a smoothed image: 0 blurs, 1 keeps, 2 sharpens."""
 
     def __init__(self, sharpness_factor) -> None:
-        self.sharpness_factor = _check_float(sharpness_factor, "sharpness_factor", 0)
+        self.sharpness_factor = check_pipeline_float(sharpness_factor, "sharpness_factor", 0)
 
     def _apply(self, x):
         return adjust_sharpness(_img(x, "AdjustSharpness"), self.sharpness_factor)
@@ -243,7 +229,7 @@ class AutoContrast(TensorOperation):
     brightest pixels, values in ``ignore`` left out."""
 
     def __init__(self, cutoff=0.0, ignore=None) -> None:
-        self.cutoff = _check_float(cutoff, "cutoff", 0.0, 50.0)
+        self.cutoff = check_pipeline_float(cutoff, "cutoff", 0.0, 50.0)
         if self.cutoff >= 50:
             raise ValueError("Input cutoff is not within the required interval of [0, 50).")
         self.ignore = _check_ignore(ignore)
@@ -280,7 +266,7 @@ def _threshold_pair(threshold, name="threshold"):
     if len(t) not in (1, 2):
         raise TypeError(f"{name} must be a single number or sequence of two numbers.")
     for v in t:
-        _check_float(v, name, 0, 255)
+        check_pipeline_float(v, name, 0, 255)
     lo, hi = (float(t[0]), 255.0) if len(t) == 1 else (float(t[0]), float(t[1]))
     if lo > hi:
         raise ValueError(f"{name} must be in order of (min, max).")
@@ -313,7 +299,7 @@ class GaussianBlur(TensorOperation):
         else:
             sg = [sigma] * 2 if isinstance(sigma, numbers.Real) else list(sigma)
             for s in sg:
-                _check_float(s, "sigma", 0)
+                check_pipeline_float(s, "sigma", 0)
         self.kernel_size, self.sigma = kernel_size, sigma
         self._ks, self._sigma = ks, sg
 
@@ -439,8 +425,8 @@ class RandomAdjustSharpness(_Prob):
     """``AdjustSharpness(degree)`` with probability ``prob``."""
 
     def __init__(self, degree, prob=0.5) -> None:
-        self.degree = _check_float(degree, "degree", 0)
-        self.prob = _check_prob(prob)
+        self.degree = check_pipeline_float(degree, "degree", 0)
+        self.prob = check_pipeline_float(prob, "prob", 0.0, 1.0)
 
     def _apply(self, x):
         return self._maybe(x, lambda im: adjust_sharpness(_img(im, "RandomAdjustSharpness"), self.degree))
@@ -451,7 +437,7 @@ class RandomAutoContrast(_Prob):
 
     def __init__(self, cutoff=0.0, ignore=None, prob=0.5) -> None:
         self._op = AutoContrast(cutoff, ignore)
-        self.cutoff, self.ignore, self.prob = cutoff, ignore, _check_prob(prob)
+        self.cutoff, self.ignore, self.prob = cutoff, ignore, check_pipeline_float(prob, "prob", 0.0, 1.0)
 
     def _apply(self, x):
         return self._maybe(x, self._op._apply)
@@ -461,7 +447,7 @@ class RandomEqualize(_Prob):
     """``Equalize`` with probability ``prob``."""
 
     def __init__(self, prob=0.5) -> None:
-        self.prob = _check_prob(prob)
+        self.prob = check_pipeline_float(prob, "prob", 0.0, 1.0)
 
     def _apply(self, x):
         return self._maybe(x, Equalize()._apply)
@@ -471,7 +457,7 @@ class RandomInvert(_Prob):
     """``Invert`` with probability ``prob``."""
 
     def __init__(self, prob=0.5) -> None:
-        self.prob = _check_prob(prob)
+        self.prob = check_pipeline_float(prob, "prob", 0.0, 1.0)
 
     def _apply(self, x):
         return self._maybe(x, lambda im: 255 - _img(im, "RandomInvert", True))
@@ -481,7 +467,7 @@ class RandomGrayscale(_Prob):
     """Gray (kept with as many channels) with probability ``prob``."""
 
     def __init__(self, prob=0.1) -> None:
-        self.prob = _check_prob(prob)
+        self.prob = check_pipeline_float(prob, "prob", 0.0, 1.0)
 
     def _apply(self, x):
         return self._maybe(x, lambda im: _gray3(_img(im, "RandomGrayscale", True)))
@@ -491,7 +477,7 @@ def _degree_range(degrees, name="degrees"):
     if not isinstance(degrees, (list, tuple)) or len(degrees) != 2:
         raise TypeError(f"Argument {name} with value {degrees} is not of type [<class 'list'>, <class 'tuple'>].")
     for d in degrees:
-        _check_float(d, name, 0)
+        check_pipeline_float(d, name, 0)
     if degrees[0] > degrees[1]:
         raise ValueError(f"{name} should be in (min,max) format. Got (max,min).")
     return float(degrees[0]), float(degrees[1])
@@ -564,7 +550,7 @@ class RandomLighting(TensorOperation):
     _EIGVEC = np.array([[-0.5675, 0.7192, 0.4009], [-0.5808, -0.0045, -0.8140], [-0.5836, -0.6948, 0.4203]], np.float32)
 
     def __init__(self, alpha=0.05) -> None:
-        self.alpha = _check_float(alpha, "alpha", 0)
+        self.alpha = check_pipeline_float(alpha, "alpha", 0)
 
     def _apply(self, x):
         img = _img(x, "RandomLighting", True)

@@ -10,11 +10,11 @@ import numbers
 import cv2
 import numpy as np
 
-from ..._checkparam import check_pipeline_int
+from ..._checkparam import check_pipeline_float, check_pipeline_int
 from ..engine import _random
 from ..transforms.transforms import TensorOperation, _is_pil
 from . import _warp
-from ._color import _check_float, _check_prob, _img
+from ._color import _img
 from .transforms import RandomResizedCrop, Resize, _decode, _pad, _resize_cv, _size_pair
 from .utils import Border, Inter, SliceMode
 
@@ -88,13 +88,13 @@ class Affine(TensorOperation):
     shear (x, y degrees) about the image centre."""
 
     def __init__(self, degrees, translate, scale, shear, resample=Inter.NEAREST, fill_value=0) -> None:
-        self.degrees = _check_float(degrees, "degrees", -180, 180)
+        self.degrees = check_pipeline_float(degrees, "degrees", -180, 180)
         if not isinstance(translate, (list, tuple)) or len(translate) != 2:
             raise TypeError("The length of translate should be 2.")
         for i, t in enumerate(translate):
-            _check_float(t, f"translate[{i}]", -1.0, 1.0)
+            check_pipeline_float(t, f"translate[{i}]", -1.0, 1.0)
         self.translate = tuple(float(t) for t in translate)
-        self.scale = _check_float(scale, "scale", 0)
+        self.scale = check_pipeline_float(scale, "scale", 0)
         if self.scale <= 0:
             raise ValueError("Input scale must be greater than 0.")
         self.shear = _shear_pair(shear)
@@ -123,7 +123,7 @@ class RandomAffine(TensorOperation):
             if len(self.translate) not in (2, 4):
                 raise TypeError("translate should be a list or tuple of length 2 or 4.")
             for t in self.translate:
-                _check_float(t, "translate", -1.0, 1.0)
+                check_pipeline_float(t, "translate", -1.0, 1.0)
         self.scale = None if scale is None else tuple(float(s) for s in scale)
         if isinstance(shear, numbers.Number):
             shear = (-float(shear), float(shear))
@@ -182,8 +182,8 @@ class RandomPerspective(TensorOperation):
     _random = True
 
     def __init__(self, distortion_scale=0.5, prob=0.5, interpolation=Inter.BICUBIC) -> None:
-        self.distortion_scale = _check_float(distortion_scale, "distortion_scale", 0.0, 1.0)
-        self.prob = _check_prob(prob)
+        self.distortion_scale = check_pipeline_float(distortion_scale, "distortion_scale", 0.0, 1.0)
+        self.prob = check_pipeline_float(prob, "prob", 0.0, 1.0)
         self.interpolation = Inter(interpolation)
 
     def _apply(self, x):
@@ -344,7 +344,7 @@ class RandomErasing(TensorOperation):
     _random = True
 
     def __init__(self, prob=0.5, scale=(0.02, 0.33), ratio=(0.3, 3.3), value=0, inplace=False, max_attempts=10) -> None:
-        self.prob = _check_prob(prob)
+        self.prob = check_pipeline_float(prob, "prob", 0.0, 1.0)
         if len(scale) != 2 or scale[0] > scale[1] or scale[0] < 0:
             raise ValueError("scale should be of kind (min, max) and in range [0, 1].")
         if len(ratio) != 2 or ratio[0] > ratio[1] or ratio[0] <= 0:
