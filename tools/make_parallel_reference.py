@@ -123,6 +123,17 @@ def main():
         for r in range(2)
     }
     ref["rank_list_none"] = ms.rank_list_for_transform(1)
+    ref["rank_list_order"] = ms.rank_list_for_transform(
+        0, str(OUT / "src_strategy.ckpt"), str(OUT / "dst_strategy.ckpt")
+    )
+    ref["rank_list_same"] = {
+        r: ms.rank_list_for_transform(r, str(OUT / "src_strategy.ckpt"), str(OUT / "src_strategy.ckpt"))
+        for r in range(4)
+    }
+    ref["rank_list_back"] = {
+        r: ms.rank_list_for_transform(r, str(OUT / "dst_strategy.ckpt"), str(OUT / "src_strategy.ckpt"))
+        for r in range(4)
+    }
     merged = ms.merge_sliced_parameter([Parameter(Tensor(slice_for("w1", r)), "w1") for r in range(4)], strat)
     ref["merge_w1"] = merged.asnumpy().tolist()
     ref["merge_axis0"] = (

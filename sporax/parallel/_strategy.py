@@ -348,17 +348,20 @@ def world_size(layouts: dict[str, Layout1]) -> int:
     return max((lay.devices for lay in layouts.values()), default=1)
 
 
-def _owners(layout: Layout1, shape: tuple[int, ...]) -> dict[tuple, int]:
-    """For each distinct slice, the first rank holding it."""
+def _owners(layout: Layout1, shape: tuple[int, ...], prefer: int) -> dict[tuple, int]:
+    """For each distinct slice, the rank read for it: ``prefer`` when it holds that slice (a rank reads its own
+    checkpoint where it can, as MindSpore plans it), else the first rank holding it."""
     out: dict[tuple, int] = {}
     for r in range(layout.devices):
         key = tuple((s.start, s.stop) for s in slice_of(layout, r, shape))
-        out.setdefault(key, r)
+        if key not in out or r == prefer:
+            out[key] = r
     return out
 
 
 def rank_list_for_transform(rank_id: int, src_strategy_file: Any = None, dst_strategy_file: Any = None) -> list[int]:
-    """The source ranks whose checkpoints destination rank ``rank_id`` needs."""
+    """The source ranks whose checkpoints destination rank ``rank_id`` needs (its own where it holds a slice it
+    needs), highest first as MindSpore lists them."""
     if not isinstance(rank_id, int) or isinstance(rank_id, bool):
         raise TypeError("The rank_id should be a int.")
     if src_strategy_file is None:
@@ -373,7 +376,7 @@ def rank_list_for_transform(rank_id: int, src_strategy_file: Any = None, dst_str
             for i, c in enumerate(lay.cuts())
         )
         want = slice_of(dst[name], rank_id, shape) if name in dst else tuple(slice(0, s) for s in shape)
-        for key, r in _owners(lay, shape).items():
+        for key, r in _owners(lay, shape, rank_id).items():
             if all(lo < w.stop and w.start < hi for (lo, hi), w in zip(key, want)):
                 need.add(r)
-    return sorted(need)
+    return sorted(need, reverse=True)  # MindSpore's order

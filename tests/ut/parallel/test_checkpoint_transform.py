@@ -69,12 +69,14 @@ def test_strategy_file_written_byte_identical(tmp_path):
 def test_rank_list_for_transform():
     for r in range(2):
         assert sorted(parallel.rank_list_for_transform(r, SRC, DST)) == REF["rank_list"][str(r)]
+    assert parallel.rank_list_for_transform(0, SRC, DST) == REF["rank_list_order"]  # highest first
     assert parallel.rank_list_for_transform(1) == REF["rank_list_none"]
     assert raised(lambda: parallel.rank_list_for_transform("0", SRC)) == REF["rank_id_type"]
     assert parallel.rank_list_for_convert is parallel.rank_list_for_transform
-    # the same layout: rank 3 needs its own w1 columns; its slices of b, w2 and m are read from the first
-    # rank holding the same ones (0 and 1)
-    assert parallel.rank_list_for_transform(3, SRC, SRC) == [0, 1, 3]
+    # the same layout: each rank reads only its own checkpoint; 2 -> 4 ranks: both source ranks
+    for r in range(4):
+        assert parallel.rank_list_for_transform(r, SRC, SRC) == REF["rank_list_same"][str(r)]
+        assert parallel.rank_list_for_transform(r, DST, SRC) == REF["rank_list_back"][str(r)]
 
 
 def test_transform_checkpoints_matches_mindspore(tmp_path):
