@@ -1,4 +1,4 @@
-"""Builds small LFW, KITTI and WIDER FACE trees in their real layouts and prints every row a dataset library gives
+"""Builds small LFW, KITTI, WIDER FACE, Cityscapes, SBD and PhotoTour trees in their real layouts and prints every row a dataset library gives
 on them, so MindSpore 2.10 and sporax can be diffed (the values in tests/ut/dataset/test_sources_detection.py were
 checked this way):
 
@@ -31,7 +31,7 @@ def w(path, text):
 
 
 def build(R):
-    import cv2  # noqa: F401  (img needs it)
+    import cv2
 
     shutil.rmtree(R, ignore_errors=True)
     # LFW
@@ -82,6 +82,48 @@ def build(R):
         "0--Parade/0_Parade_9.jpg\n1\n9 9 9 9 0 1 0 0 1 0 \n1--Handshaking/1_H_5.jpg\n1\n3 3 3 3 1 0 0 0 0 1 \n",
     )
 
+    # Cityscapes
+    d = f"{R}/city"
+    for split, cities in (("train", ("aachen", "bonn")), ("val", ("bonn",)), ("test", ("zurich",))):
+        for c in cities:
+            for i in (2, 1):
+                stem = f"{c}_{i:06d}_000019"
+                img(f"{d}/leftImg8bit/{split}/{c}/{stem}_leftImg8bit.png", 5 * i + len(c) + len(split))
+                for kind, v in (("instanceIds", 1), ("labelIds", 2), ("color", 3)):
+                    img(f"{d}/gtFine/{split}/{c}/{stem}_gtFine_{kind}.png", v + i, (5, 6))
+                w(
+                    f"{d}/gtFine/{split}/{c}/{stem}_gtFine_polygons.json",
+                    '{"imgWidth": 6, "imgHeight": 5, "objects": [{"label": "road", "polygon": [[0, 1], [2, 3]]}]}',
+                )
+    # SBD
+    from scipy.io import savemat
+    from scipy.sparse import csc_matrix
+
+    d = f"{R}/sbd"
+    w(f"{d}/train.txt", "2008_000002\n2008_000003\n")
+    w(f"{d}/val.txt", "2008_000007\n")
+    w(f"{d}/train_noval.txt", "2008_000003\n")
+    for k, n in enumerate(("2008_000002", "2008_000003", "2008_000007")):
+        img(f"{d}/img/{n}.jpg", 100 + 10 * k)
+        b = np.empty((20, 1), object)
+        for c in range(20):
+            m = np.zeros((5, 6), np.uint8)
+            m[c % 5, (c + k) % 6] = 1
+            b[c, 0] = csc_matrix(m)
+        seg = (np.arange(30).reshape(5, 6) % (3 + k)).astype(np.uint8)
+        os.makedirs(f"{d}/cls", exist_ok=True)
+        savemat(
+            f"{d}/cls/{n}.mat", {"GTcls": {"Boundaries": b, "Segmentation": seg, "CategoriesPresent": np.array([[1]])}}
+        )
+    # PhotoTour
+    d = f"{R}/photo/liberty"
+    os.makedirs(d, exist_ok=True)
+    for s in range(2):
+        sheet = ((np.arange(1024)[:, None] // 64 * 16 + np.arange(1024)[None, :] // 64 + 7 * s) % 256).astype(np.uint8)
+        cv2.imwrite(f"{d}/patches{s:04d}.bmp", sheet)
+    w(f"{d}/info.txt", "0 0\n0 0\n1 0\n2 0\n2 0\n" + "".join(f"{3 + i // 2} 0\n" for i in range(256)))
+    w(f"{d}/m50_100000_100000_0.txt", "0 0 0 1 0 0 0\n2 1 0 260 3 0 0\n259 7 0 300 7 0 0\n")
+
 
 def cases(ds, R):
     L = f"{R}/lfw"
@@ -95,6 +137,21 @@ def cases(ds, R):
             ds.KITTIDataset(f"{R}/kitti", usage="test", shuffle=False),
         ],
         "wider": [ds.WIDERFaceDataset(f"{R}/wider", usage=u, shuffle=False) for u in ("train", "valid", "test", "all")],
+        "city": [
+            ds.CityscapesDataset(f"{R}/city", usage=u, task=t, shuffle=False)
+            for u, t in (("train", "instance"), ("val", "semantic"), ("all", "color"), ("test", "polygon"))
+        ]
+        + [ds.CityscapesDataset(f"{R}/city", usage="val", task="semantic", decode=True, shuffle=False)],
+        "sbd": [
+            ds.SBDataset(f"{R}/sbd", task=t, usage=u, shuffle=False, decode=dec)
+            for t, u, dec in (
+                ("Boundaries", "all", None),
+                ("Segmentation", "train", False),
+                ("Segmentation", "val", True),
+                ("Boundaries", "train_noval", None),
+            )
+        ],
+        "photo": [ds.PhotoTourDataset(f"{R}/photo", "liberty", usage=u, shuffle=False) for u in ("train", "test")],
     }
 
 
@@ -113,12 +170,15 @@ def show(lib, R):
     for family, datasets in cases(ds, R).items():
         for i, d in enumerate(datasets):
             print("==", f"{family}{i}", d.get_col_names(), d.get_dataset_size())
-            for row in d.create_tuple_iterator(output_numpy=True):
+            rows = list(d.create_tuple_iterator(output_numpy=True))
+            for row in rows if len(rows) <= 12 else rows[:4] + rows[-4:]:
                 out = []
                 for r in row:
                     r = np.asarray(r)
                     if r.dtype == np.uint8 and r.ndim == 1:
                         out.append(("file", _file_of(R, r)))
+                    elif r.size > 40:
+                        out.append((str(r.dtype), r.shape, int(r.astype(np.int64).sum()), r.ravel()[:8].tolist()))
                     else:
                         out.append((str(r.dtype), r.shape, r.tolist()))
                 print("  ", out)

@@ -1,5 +1,5 @@
-"""Face and object-detection corpora read from their published layouts: LFW (faces, people and pairs),
-KITTI (2D object detection) and WIDER FACE.
+"""Face, detection and segmentation corpora read from their published layouts: LFW (faces, people and pairs),
+KITTI (2D object detection), WIDER FACE, Cityscapes, SBD (semantic boundaries) and PhotoTour (patch matching).
 
 Column names, dtypes, shapes and row order follow MindSpore 2.10, checked against it on small files in each
 layout (tools/make_ms_dataset_sources_reference.py, tests/ut/dataset/test_sources_detection.py).
@@ -18,7 +18,7 @@ from .datasets_image_folders import _check_bool, _ImageRows
 from .datasets_vision import _read_image
 from .errors import pipeline_error
 
-__all__ = ["KITTIDataset", "LFWDataset", "WIDERFaceDataset"]
+__all__ = ["CityscapesDataset", "KITTIDataset", "LFWDataset", "PhotoTourDataset", "SBDataset", "WIDERFaceDataset"]
 
 
 def _check_choice(value, allowed, name):
@@ -240,3 +240,194 @@ class WIDERFaceDataset(_ImageRows):
             )
         a = flat.reshape(-1, 10).astype(np.int32)
         return [a[:, :4], *(a[:, k] for k in range(4, 10))]
+
+
+# ---------------------------------------------------------------------------------------- Cityscapes
+class CityscapesDataset(_ImageRows):
+    """Cityscapes: ``leftImg8bit/<split>/<city>/<name>_leftImg8bit.png`` with ``gtFine`` / ``gtCoarse``
+    ``/<split>/<city>/<name>_<gtFine|gtCoarse>_<instanceIds|labelIds|color>.png`` or ``..._polygons.json``.
+    Columns image and task: the png files' bytes (uint8, decoded to HWC with ``decode=True``), or for
+    ``task='polygon'`` the json file re-serialised compactly with sorted keys (a str). Rows of a split are
+    ordered by image path; ``usage='all'`` reads train, test, val (fine) or train, train_extra, val (coarse)."""
+
+    _COLUMNS = ["image", "task"]
+    _SUFFIX = {
+        "instance": "instanceIds.png",
+        "semantic": "labelIds.png",
+        "color": "color.png",
+        "polygon": "polygons.json",
+    }
+
+    def __init__(self, dataset_dir, usage="train", quality_mode="fine", task="instance", num_samples=None,
+                 num_parallel_workers=None, shuffle=None, decode=None, sampler=None, num_shards=None, shard_id=None,
+                 cache=None) -> None:  # fmt: skip
+        self.dataset_dir = _check_dir(dataset_dir)
+        self.task = _check_choice(task, ("instance", "semantic", "polygon", "color"), "task")
+        self.quality_mode = _check_choice(quality_mode, ("fine", "coarse"), "quality_mode")
+        splits = ("train", "test", "val") if quality_mode == "fine" else ("train", "train_extra", "val")
+        self.usage = _check_choice(usage, (*splits, "all"), "usage")
+        self.decode = bool(_check_bool(decode, "decode"))
+        gt = "gtFine" if self.quality_mode == "fine" else "gtCoarse"
+        self._items = []
+        for split in splits if self.usage == "all" else (self.usage,):
+            pairs = {}
+            image_dir = os.path.join(self.dataset_dir, "leftImg8bit", split)
+            task_dir = os.path.join(self.dataset_dir, gt, split)
+            for d in (image_dir, task_dir):
+                if not os.path.isdir(d):
+                    raise pipeline_error(f"Invalid path, {d} is an invalid directory path.")
+            for city in os.listdir(image_dir):
+                if not os.path.isdir(os.path.join(image_dir, city)):
+                    continue
+                for f in os.listdir(os.path.join(image_dir, city)):
+                    if os.path.splitext(f)[1] != ".png":
+                        continue
+                    stem = f.split("_leftImg8bit")[0]
+                    target = os.path.join(task_dir, city, f"{stem}_{gt}_{self._SUFFIX[self.task]}")
+                    if not os.path.exists(target):
+                        raise pipeline_error(f"Invalid file, {target} not found.")
+                    pairs[os.path.join(image_dir, city, f)] = target
+            self._items += sorted(pairs.items())
+        if not self._items:
+            raise pipeline_error(
+                "Invalid data, no valid data matching the dataset API CityscapesDataset. Please check file path or "
+                "dataset API."
+            )
+        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+
+    def _extra(self, item):
+        if self.task != "polygon":
+            return [_read_image(item[1], self.decode)]
+        import json
+
+        try:
+            with open(item[1], encoding="utf-8") as f:
+                content = json.load(f)
+        except OSError:
+            raise pipeline_error(f"Invalid file, failed to open json file: {item[1]}") from None
+        return [np.asarray(json.dumps(content, separators=(",", ":"), sort_keys=True, ensure_ascii=False))]
+
+
+# ---------------------------------------------------------------------------------------- SBD
+class SBDataset(_ImageRows):
+    """Semantic Boundaries Dataset: ``img/<id>.jpg``, ``cls/<id>.mat`` (a ``GTcls`` struct) and the id lists
+    ``train.txt``, ``val.txt``, ``train_noval.txt`` (``usage='all'``: train then val). Columns image (the jpg
+    bytes, or HWC RGB with ``decode=True``) and task: for ``'Boundaries'`` the 20 class boundary maps stacked
+    ``[20, H, W]``, for ``'Segmentation'`` the ``[H, W]`` class map."""
+
+    _COLUMNS = ["image", "task"]
+
+    def __init__(self, dataset_dir, task="Boundaries", usage="all", num_samples=None, num_parallel_workers=1,
+                 shuffle=None, decode=None, sampler=None, num_shards=None, shard_id=None) -> None:  # fmt: skip
+        self.dataset_dir = _check_dir(dataset_dir)
+        self.usage = _check_choice(usage, ("train", "val", "train_noval", "all"), "usage") or "all"
+        self.task = _check_choice(task, ("Boundaries", "Segmentation"), "task") or "Boundaries"
+        self.decode = bool(_check_bool(decode, "decode"))
+        names = []
+        for split in ("train", "val") if self.usage == "all" else (self.usage,):
+            path = os.path.join(self.dataset_dir, split + ".txt")
+            if not os.path.exists(path):
+                raise FileNotFoundError(f"SBDataset: {path} not found")
+            with open(path, encoding="utf-8") as f:
+                names += [x.strip() for x in f.readlines()]
+        self._items = [
+            (os.path.join(self.dataset_dir, "img", n + ".jpg"), os.path.join(self.dataset_dir, "cls", n + ".mat"))
+            for n in names
+        ]
+        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+
+    def _image(self, path):
+        if not self.decode:
+            return np.fromfile(path, dtype=np.uint8)
+        from PIL import Image
+
+        with Image.open(path) as im:
+            return np.asarray(im.convert("RGB"))
+
+    def _fetch(self, idx):
+        items = [self._items[i] for i in idx.tolist()]
+        return [maybe_stack([self._image(it[0]) for it in items]), maybe_stack([self._extra(it)[0] for it in items])]
+
+    def _extra(self, item):
+        from scipy.io import loadmat
+
+        gt = loadmat(item[1])["GTcls"][0][self.task][0]
+        if self.task == "Segmentation":
+            from PIL import Image
+
+            return [np.asarray(Image.fromarray(gt))]
+        return [np.concatenate([gt[i][0].toarray()[None] for i in range(20)], axis=0)]
+
+
+# ---------------------------------------------------------------------------------------- PhotoTour
+_PHOTOTOUR_SIZES = {"notredame": 468159, "yosemite": 633587, "liberty": 450092, "liberty_harris": 379587,
+                    "yosemite_harris": 450912, "notredame_harris": 325295}  # fmt: skip
+
+
+def _words(path: str) -> list[str]:
+    try:
+        with open(path, encoding="utf-8") as f:
+            words = f.read().split()
+    except OSError:
+        raise pipeline_error(
+            f"Invalid file, failed to open {path}: PhotoTour info file is damaged or permission denied."
+        ) from None
+    if not words:
+        raise pipeline_error(f"Invalid file, the file size of {path} is unexpected, got size 0.")
+    return words
+
+
+class PhotoTourDataset(_ImageRows):
+    """PhotoTour (Brown) patches: ``<name>/*.bmp`` (1024x1024 grey sheets of 16x16 patches of 64x64, sheets in
+    name order), ``info.txt`` (a 3D point id per patch) and ``m50_100000_100000_0.txt`` (matches).
+    ``usage='train'`` (the default): image ``[64, 64, 1]`` uint8 for every patch listed in ``info.txt``;
+    ``usage='test'``: image1, image2 and matches (uint32: 1 when both patches show the same 3D point)."""
+
+    def __init__(self, dataset_dir, name, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
+                 sampler=None, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
+        self.dataset_dir = _check_dir(dataset_dir)
+        self.name = _check_choice(name, tuple(_PHOTOTOUR_SIZES), "name")
+        if name is None:
+            raise TypeError("Argument name with value None is not of type [<class 'str'>], but got <class 'NoneType'>.")
+        self.usage = _check_choice(usage, ("train", "test"), "usage") or "train"
+        folder = os.path.join(self.dataset_dir, self.name)
+        if not os.path.exists(folder):
+            raise pipeline_error(f"{folder} does not exist.")
+        self._sheets = sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith("bmp"))
+        self._cache: dict = {}
+        if self.usage == "train":
+            self._COLUMNS = ["image"]
+            self._items = [(i,) for i in range(len(_words(os.path.join(folder, "info.txt"))) // 2)]
+        else:
+            self._COLUMNS = ["image1", "image2", "matches"]
+            w = _words(os.path.join(folder, "m50_100000_100000_0.txt"))
+            w = [int(v) for v in w[: len(w) // 7 * 7]]
+            self._items = [(w[k], w[k + 3], np.uint32(w[k + 1] == w[k + 4])) for k in range(0, len(w), 7)]
+        if not self._items:
+            raise pipeline_error(
+                "Invalid data, data file may not suitable to read with PhotoTourDataset API.Check file in "
+                f"directory: {folder}"
+            )
+        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+
+    def _patch(self, index):
+        if index >= _PHOTOTOUR_SIZES[self.name]:
+            raise pipeline_error(f"[Internal ERROR] Index exceeds the maximum count of image, got: {index}")
+        sheet, cell = divmod(index, 256)
+        img = self._cache.get(sheet)
+        if img is None:
+            import cv2
+
+            img = self._cache[sheet] = cv2.imread(self._sheets[sheet], cv2.IMREAD_GRAYSCALE)
+        r, c = divmod(cell, 16)
+        return np.ascontiguousarray(img[r * 64 : r * 64 + 64, c * 64 : c * 64 + 64, None])
+
+    def _fetch(self, idx):
+        items = [self._items[i] for i in idx.tolist()]
+        if self.usage == "train":
+            return [maybe_stack([self._patch(it[0]) for it in items])]
+        return [
+            maybe_stack([self._patch(it[0]) for it in items]),
+            maybe_stack([self._patch(it[1]) for it in items]),
+            np.asarray([it[2] for it in items], np.uint32),
+        ]

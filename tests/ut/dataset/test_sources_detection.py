@@ -184,3 +184,103 @@ def test_wider_face(tmp_path):
     assert t.get_col_names() == ["image"] and _which(str(d), _rows(t)[0][0]).endswith("2_D_0.jpg")
     with pytest.raises(ValueError, match="Input usage is not within the valid set of"):
         ds.WIDERFaceDataset(str(d), usage="val")
+
+
+def test_cityscapes(tmp_path):
+    import json
+
+    d = tmp_path / "city"
+    polygon = {"imgWidth": 6, "imgHeight": 5, "objects": [{"label": "road", "polygon": [[0, 1], [2, 3]]}]}
+    v = 0
+    for split, cities in (("train", ("bonn", "aachen")), ("val", ("bonn",)), ("test", ("zurich",))):
+        for c in cities:
+            for i in (2, 1):
+                stem = f"{c}_{i:06d}_000019"
+                v += 4
+                _img(d / "leftImg8bit" / split / c / f"{stem}_leftImg8bit.png", v)
+                for k, kind in enumerate(("instanceIds", "labelIds", "color")):
+                    _img(d / "gtFine" / split / c / f"{stem}_gtFine_{kind}.png", v + k + 1, (5, 6))
+                _write(d / "gtFine" / split / c / f"{stem}_gtFine_polygons.json", json.dumps(polygon))
+    root = str(d)
+
+    def files(dataset):
+        return [(_which(root, a)[12:], _which(root, b)[7:]) for a, b in _rows(dataset)]
+
+    city = ds.CityscapesDataset(root, shuffle=False)  # train, fine, instance; rows in image path order
+    assert city.get_col_names() == ["image", "task"] and city.get_dataset_size() == 4
+    assert files(city) == [
+        (f"train/{c}/{c}_{i:06d}_000019_leftImg8bit.png", f"train/{c}/{c}_{i:06d}_000019_gtFine_instanceIds.png")
+        for c in ("aachen", "bonn")
+        for i in (1, 2)
+    ]
+    got = files(ds.CityscapesDataset(root, usage="all", task="color", shuffle=False))
+    assert [g[0].split("/")[0] for g in got] == ["train"] * 4 + ["test"] * 2 + ["val"] * 2
+    assert all(g[1].endswith("_gtFine_color.png") for g in got)
+    rows = _rows(ds.CityscapesDataset(root, usage="test", task="polygon", shuffle=False))
+    # the json re-serialised compactly with sorted keys, as MindSpore gives it
+    assert str(rows[0][1]) == '{"imgHeight":5,"imgWidth":6,"objects":[{"label":"road","polygon":[[0,1],[2,3]]}]}'
+    rows = _rows(ds.CityscapesDataset(root, usage="val", task="semantic", decode=True, shuffle=False))
+    assert rows[0][0].shape == (5, 6, 3) and rows[0][1].shape == (5, 6, 3) and rows[0][1].dtype == np.uint8
+    with pytest.raises(
+        ValueError, match=r"Input usage is not within the valid set of \['train', 'train_extra', 'val', 'all'\]"
+    ):
+        ds.CityscapesDataset(root, usage="test", quality_mode="coarse")
+    with pytest.raises(ValueError, match="Input task is not within the valid set of"):
+        ds.CityscapesDataset(root, task="depth")
+
+
+def test_sbd(tmp_path):
+    from scipy.io import savemat
+    from scipy.sparse import csc_matrix
+
+    d = tmp_path / "sbd"
+    _write(d / "train.txt", "2008_000002\n2008_000003\n")
+    _write(d / "val.txt", "2008_000007\n")
+    _write(d / "train_noval.txt", "2008_000003\n")
+    os.makedirs(d / "cls")
+    for k, n in enumerate(("2008_000002", "2008_000003", "2008_000007")):
+        _img(d / "img" / f"{n}.jpg", 100 + 10 * k)
+        b = np.empty((20, 1), object)
+        for c in range(20):
+            m = np.zeros((5, 6), np.uint8)
+            m[c % 5, (c + k) % 6] = 1
+            b[c, 0] = csc_matrix(m)
+        seg = (np.arange(30).reshape(5, 6) % (3 + k)).astype(np.uint8)
+        savemat(str(d / "cls" / f"{n}.mat"), {"GTcls": {"Boundaries": b, "Segmentation": seg, "CategoriesPresent": 1}})
+    s = ds.SBDataset(str(d), shuffle=False)  # Boundaries, all = train then val
+    assert s.get_col_names() == ["image", "task"] and s.get_dataset_size() == 3
+    rows = _rows(s)
+    assert [_which(str(d), r[0]) for r in rows] == ["img/2008_000002.jpg", "img/2008_000003.jpg", "img/2008_000007.jpg"]
+    for k, r in enumerate(rows):
+        assert r[1].dtype == np.uint8 and r[1].shape == (20, 5, 6) and int(r[1].sum()) == 20
+        assert all(r[1][c, c % 5, (c + k) % 6] == 1 for c in range(20))
+    rows = _rows(ds.SBDataset(str(d), task="Segmentation", usage="val", decode=True, shuffle=False))
+    assert rows[0][0].shape == (5, 6, 3) and rows[0][1].dtype == np.uint8
+    np.testing.assert_array_equal(rows[0][1], np.arange(30).reshape(5, 6) % 5)
+    assert len(_rows(ds.SBDataset(str(d), usage="train_noval", shuffle=False))) == 1
+    with pytest.raises(
+        ValueError, match=r"Input usage is not within the valid set of \['train', 'val', 'train_noval', 'all'\]"
+    ):
+        ds.SBDataset(str(d), usage="test")
+
+
+def test_phototour(tmp_path):
+    d = tmp_path / "liberty"
+    os.makedirs(d)
+    for s in range(2):  # sheets of 16 x 16 patches of 64 x 64; patch value = its index on the sheet (+ 7 on sheet 1)
+        sheet = ((np.arange(1024)[:, None] // 64 * 16 + np.arange(1024)[None, :] // 64 + 7 * s) % 256).astype(np.uint8)
+        cv2.imwrite(str(d / f"patches{s:04d}.bmp"), sheet)
+    _write(d / "info.txt", "0 0\n0 0\n1 0\n2 0\n2 0\n" + "".join(f"{3 + i // 2} 0\n" for i in range(256)))
+    _write(d / "m50_100000_100000_0.txt", "0 0 0 1 0 0 0\n2 1 0 260 3 0 0\n259 7 0 300 7 0 0\n")
+    p = ds.PhotoTourDataset(str(tmp_path), "liberty", shuffle=False)
+    assert p.get_col_names() == ["image"] and p.get_dataset_size() == 261
+    rows = _rows(p)
+    assert rows[0][0].shape == (64, 64, 1) and rows[0][0].dtype == np.uint8
+    assert [int(r[0][0, 0, 0]) for r in rows[254:]] == [254, 255, 7, 8, 9, 10, 11]
+    assert all((r[0] == r[0][0, 0, 0]).all() for r in rows[250:])
+    t = ds.PhotoTourDataset(str(tmp_path), "liberty", usage="test", shuffle=False)
+    assert t.get_col_names() == ["image1", "image2", "matches"]
+    got = [(int(a[0, 0, 0]), int(b[0, 0, 0]), int(m), m.dtype) for a, b, m in _rows(t)]
+    assert got == [(0, 1, 1, np.uint32), (2, 11, 0, np.uint32), (10, 51, 1, np.uint32)]
+    with pytest.raises(ValueError, match="Input name is not within the valid set of"):
+        ds.PhotoTourDataset(str(tmp_path), "paris")
