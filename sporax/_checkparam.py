@@ -654,11 +654,12 @@ def check_pipeline_float(arg_value: Any, arg_name: str, lower: float, upper: flo
             f"Argument {arg_name} with value {arg_value} is not of type [<class 'float'>, <class 'int'>], "
             f"but got {type(arg_value)}."
         )
-    if arg_value < lower or (upper is not None and arg_value > upper):
+    value = float(arg_value)
+    if value < lower or (upper is not None and value > upper):
         raise ValueError(
             f"Input {arg_name} is not within the required interval of [{lower}, {16777216 if upper is None else upper}]."
         )
-    return float(arg_value)
+    return value
 
 
 def check_num_samples(num_samples: Any) -> int | None:
