@@ -91,6 +91,11 @@ def test_transform_checkpoints_matches_mindspore(tmp_path):
     parallel.transform_checkpoint_by_rank(1, files, str(tmp_path / "one.ckpt"), SRC, DST)
     for k, v in load(FIX / "dst" / "rank_1" / "net1.ckpt").items():
         np.testing.assert_array_equal(load(tmp_path / "one.ckpt")[k], v)
+    # with only the files rank_list_for_transform names: the same layout needs rank 3's own file alone
+    own = {r: str(FIX / "src" / f"rank_{r}" / f"net{r}.ckpt") for r in parallel.rank_list_for_transform(3, SRC, SRC)}
+    parallel.transform_checkpoint_by_rank(3, own, str(tmp_path / "three.ckpt"), SRC, SRC)
+    for k, v in load(FIX / "src" / "rank_3" / "net3.ckpt").items():
+        np.testing.assert_array_equal(load(tmp_path / "three.ckpt")[k], v)
     assert parallel.convert_checkpoints is parallel.transform_checkpoints
     assert parallel.convert_checkpoint_by_rank is parallel.transform_checkpoint_by_rank
     with pytest.raises(ValueError, match="does not exist"):
