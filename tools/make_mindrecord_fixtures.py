@@ -1,6 +1,8 @@
 """Write the MindRecord fixtures of tests/ut/mindrecord with real MindSpore 2.10 (CPU).
 
 Run under the MindSpore venv:  /work/ms-venv/bin/python tools/make_mindrecord_fixtures.py
+``... make_mindrecord_fixtures.py encrypted`` writes only ``fixtures/encrypted/``: a file FileWriter encrypted
+with :data:`ENC_KEY` (AES-GCM, ``set_enc_key``) and what MindSpore's FileReader reads back from it.
 Writes tests/ut/mindrecord/fixtures/: the files of every case of :func:`cases` (``.mindrecord`` +
 ``.mindrecord.db``) and ``ms_minddataset.json``, what MindSpore's MindDataset yields for some unshuffled
 sharding/padding/column settings. The tests read these files, rebuild the rows with :func:`cases` (this
@@ -175,7 +177,48 @@ def mindpage_reference():
     return out
 
 
+ENC_KEY = "0123456789012345"
+
+
+def encrypted_rows():
+    return [{"label": i, "data": bytes([i] * (i + 1)), "vec": np.array([i, -i], np.float32)} for i in range(5)]
+
+
+ENCRYPTED_SCHEMA = {"label": {"type": "int32"}, "data": {"type": "bytes"}, "vec": {"type": "float32", "shape": [2]}}
+
+
+def write_encrypted():
+    """An encrypted file written by MindSpore's FileWriter under ``set_enc_key(ENC_KEY)``."""
+    from mindspore.mindrecord import FileReader, FileWriter, set_enc_key
+
+    out = os.path.join(OUT, "encrypted")
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    set_enc_key(ENC_KEY)
+    try:
+        path = os.path.join(out, "enc.mindrecord")
+        w = FileWriter(path, 1, overwrite=True)
+        w.set_page_size(PAGE)
+        w.set_header_size(HEADER)
+        w.add_schema(ENCRYPTED_SCHEMA, "encrypted")
+        w.write_raw_data(encrypted_rows())
+        w.commit()
+        r = FileReader(path)
+        read = [{"label": int(x["label"]), "data": x["data"].hex(), "vec": x["vec"].tolist()} for x in r.get_next()]
+        r.close()
+    finally:
+        set_enc_key(None)
+    shutil.rmtree(os.path.join(out, ".decrypt_mindrecord"), ignore_errors=True)
+    assert read == [{"label": r["label"], "data": r["data"].hex(), "vec": r["vec"].tolist()} for r in encrypted_rows()]
+    print("wrote", sorted(os.listdir(out)))
+
+
 def main():
+    import sys
+
+    if sys.argv[1:] == ["encrypted"]:
+        write_encrypted()
+        return
     import mindspore as ms
     import mindspore.dataset as ds
     from mindspore.mindrecord import FileWriter

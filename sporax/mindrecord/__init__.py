@@ -6,6 +6,7 @@ read here (and by ``mindspore.dataset.MindDataset``). :class:`FileReader` reads 
 """
 
 from .common.exceptions import *
+from .config import set_dec_mode, set_enc_key, set_enc_mode
 from .filereader import FileReader
 from .filewriter import FileWriter
 from .mindpage import MindPage
@@ -13,6 +14,5 @@ from .tools import Cifar10ToMR, Cifar100ToMR, CsvToMR, ImageNetToMR, MnistToMR, 
 from .tools._converters import FAILED, SUCCESS, MSRStatus
 
 __all__ = ["FileWriter", "FileReader", "MindPage", "SUCCESS", "FAILED", "MSRStatus", "MnistToMR", "Cifar10ToMR",
-           "Cifar100ToMR", "ImageNetToMR", "CsvToMR", "TFRecordToMR"]  # fmt: skip
-
-# not implemented: encryption (set_enc_key, set_enc_mode, set_dec_mode)
+           "Cifar100ToMR", "ImageNetToMR", "CsvToMR", "TFRecordToMR", "set_enc_key", "set_enc_mode",
+           "set_dec_mode"]  # fmt: skip

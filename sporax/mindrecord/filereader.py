@@ -12,6 +12,7 @@ import threading
 import numpy as np
 
 from . import _format as F
+from . import config as _config
 from .common.exceptions import ParamTypeError, ParamValueError
 
 __all__ = ["FileReader"]
@@ -22,14 +23,18 @@ class ShardFile:
 
     def __init__(self, path: str, check_db: bool = True) -> None:
         self.path = path
-        self.mm = b""
-        try:
-            with open(path, "rb") as f:
-                size = os.fstat(f.fileno()).st_size
-                if size:  # the mapping keeps the file open
-                    self.mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-        except OSError as e:
-            raise RuntimeError(f"Invalid file, failed to open mindrecord file {path}: {e.strerror}.") from None
+        self.mm: bytes | mmap.mmap = b""
+        plain = _config.decrypted_bytes(path) if os.path.isfile(path) else None
+        if plain is not None:  # an encrypted file: read from its plain bytes
+            self.mm, size = plain, len(plain)
+        else:
+            try:
+                with open(path, "rb") as f:
+                    size = os.fstat(f.fileno()).st_size
+                    if size:  # the mapping keeps the file open
+                        self.mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+            except OSError as e:
+                raise RuntimeError(f"Invalid file, failed to open mindrecord file {path}: {e.strerror}.") from None
         self.size = size
         try:
             self.header = F.read_header(path, self.mm)
@@ -105,8 +110,13 @@ def _check_db(path: str) -> None:
             f"Invalid file, the index file {db} of mindrecord file {path} does not exist (a MindRecord file is "
             "read with the .db file written next to it)."
         )
+    plain = _config.decrypted_bytes(db)
     try:
-        con = sqlite3.connect(pathlib.Path(db).absolute().as_uri() + "?mode=ro", uri=True)
+        if plain is None:
+            con = sqlite3.connect(pathlib.Path(db).absolute().as_uri() + "?mode=ro", uri=True)
+        else:  # an encrypted index, read from its plain bytes in memory
+            con = sqlite3.connect(":memory:")
+            con.deserialize(plain)
         try:
             row = con.execute("SELECT NAME FROM SHARD_NAME").fetchone()
         finally:

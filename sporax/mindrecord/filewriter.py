@@ -13,6 +13,7 @@ import tempfile
 import numpy as np
 
 from . import _format as F
+from . import config as _config
 from .common.exceptions import (
     MRMAddSchemaError,
     MRMDefineIndexError,
@@ -162,8 +163,12 @@ class FileWriter:
             for s in files.shards:
                 sh = _Shard(s.path)
                 w._shards.append(sh)
-                with open(s.path, "rb") as src:
-                    shutil.copyfileobj(src, sh.f)
+                plain = _config.decrypted_bytes(s.path)
+                if plain is not None:  # appending to an encrypted file: continue its plain bytes
+                    sh.f.write(plain)
+                else:
+                    with open(s.path, "rb") as src:
+                        shutil.copyfileobj(src, sh.f)
                 sh.pages = [_page_from_header(p) for p in s.header["_pages"]]
                 sh.rows = s.num_rows
                 sh.old_header_len = s.header["_header_len"]
@@ -499,6 +504,9 @@ class FileWriter:
                 self._check_targets()
             for sh in self._shards:
                 sh.f.close()
+                if _config.enc_key() is not None:  # set_enc_key: both files are stored encrypted
+                    _config.encrypt_file(sh.tmp)
+                    _config.encrypt_file(sh.tmp + ".db")
                 os.replace(sh.tmp, sh.path)
                 os.replace(sh.tmp + ".db", sh.path + ".db")
         except BaseException:
