@@ -208,4 +208,11 @@ def read_mindir(file_name: str) -> MindIRGraph:
     except OSError as err:
         raise ValueError(f"For 'load', the MindIR file {file_name} cannot be read: {err}") from None
     model = parse_model(data, file_name)
-    return MindIRGraph(model, file_name, os.path.dirname(os.path.realpath(file_name)))
+    try:
+        return MindIRGraph(model, file_name, os.path.dirname(os.path.realpath(file_name)))
+    except MindIRError:
+        raise
+    except (TypeError, KeyError, IndexError, AttributeError, UnicodeError) as err:  # e.g. a name that is not UTF-8
+        raise MindIRError(
+            f"For 'load', the MindIR file {file_name} is truncated or corrupted: its graph is malformed ({err!r})."
+        ) from None

@@ -94,6 +94,21 @@ def test_truncated_corrupt_and_foreign_files_fail_clearly(tmp_path):
         assert str(f) in str(err.value), what
 
 
+def test_flipped_bytes_never_escape_as_other_errors(tmp_path):
+    with open(os.path.join(FIXTURES, "zoo.mindir"), "rb") as fh:
+        data = fh.read()
+    rng = np.random.default_rng(0)
+    f = tmp_path / "flipped.mindir"
+    for _ in range(100):
+        damaged = bytearray(data)
+        damaged[int(rng.integers(0, len(damaged)))] ^= 0xFF
+        f.write_bytes(bytes(damaged))
+        try:
+            ms.load(str(f))
+        except ValueError as err:
+            assert str(f) in str(err)
+
+
 def test_loading_never_runs_code(tmp_path):
     marker = tmp_path / "ran"
 
