@@ -694,6 +694,12 @@ def check_dataset_usage(usage: Any, allowed: Any) -> str:
 # ------------------------------------------------------------------------------------- optimizers
 
 
+def check_keep_prob(keep_prob: Any, prim_name: str) -> float:
+    """A dropout's ``keep_prob``: a float in [0, 1]."""
+    check_value_type("keep_prob", keep_prob, [float], prim_name)
+    return check_float_range(keep_prob, 0.0, 1.0, INC_BOTH, "keep_prob", prim_name)
+
+
 def check_adam_hyper(beta1: Any, beta2: Any, eps: Any, prim_name: str) -> None:
     """The Adam family's (Adam, AdamWeightDecay, AdaMax, Lamb) ``beta1``/``beta2`` floats in (0, 1) and ``eps`` > 0."""
     for name, value in (("beta1", beta1), ("beta2", beta2), ("eps", eps)):

@@ -36,19 +36,6 @@ def channel_dropout(x: Any, keep_prob: float, ndim: int, op: str) -> tuple[Tenso
     return wrap(out), wrap(mask)
 
 
-def check_keep_prob(keep_prob: Any, op: str) -> float:
-    validator.check_value_type("keep_prob", keep_prob, [float], op)
-    return validator.check_float_range(keep_prob, 0.0, 1.0, validator.INC_BOTH, "keep_prob", op)
-
-
-def _check_p(p: Any, training: Any, op: str) -> None:
-    if not isinstance(p, float):
-        raise TypeError(f"For {op}, 'p' must be float, but got type {type(p)}.")
-    if p < 0 or p > 1:
-        raise ValueError(f"For {op}, the 'p' must be a number in range [0, 1], but got {p}.")
-    validator.check_bool(training, "training", op)
-
-
 def dropout1d(input: Any, p: float = 0.5, training: bool = True) -> Tensor:
     """Zero whole channels of a ``(N, C, L)`` or ``(C, L)`` input with probability ``p`` (training only).
 
@@ -58,7 +45,11 @@ def dropout1d(input: Any, p: float = 0.5, training: bool = True) -> Tensor:
         >>> ms.ops.dropout1d(ms.Tensor(np.ones([4, 3], np.float32)), 0.5).shape
         (4, 3)
     """
-    _check_p(p, training, "dropout1d")
+    if not isinstance(p, float):
+        raise TypeError(f"For dropout1d, 'p' must be float, but got type {type(p)}.")
+    if p < 0 or p > 1:
+        raise ValueError(f"For dropout1d, the 'p' must be a number in range [0, 1], but got {p}.")
+    validator.check_bool(training, "training", "dropout1d")
     if not isinstance(input, Tensor):
         raise TypeError(f"For dropout1d, 'input' must be Tensor, but got type {type(input)}.")
     if training is False:
@@ -85,7 +76,7 @@ def dropout2d(input: Any, p: float = 0.5, training: bool = True) -> Tensor:
     validator.check_bool(training, "training", "dropout2d")
     if training is False:
         return input
-    return channel_dropout(input, check_keep_prob(1.0 - p, "Dropout2D"), 4, "Dropout2D")[0]
+    return channel_dropout(input, validator.check_keep_prob(1.0 - p, "Dropout2D"), 4, "Dropout2D")[0]
 
 
 def dropout3d(input: Any, p: float = 0.5, training: bool = True) -> Tensor:
@@ -100,4 +91,4 @@ def dropout3d(input: Any, p: float = 0.5, training: bool = True) -> Tensor:
     validator.check_bool(training, "training", "dropout3d")
     if training is False:
         return input
-    return channel_dropout(input, check_keep_prob(1.0 - p, "Dropout3D"), 5, "Dropout3D")[0]
+    return channel_dropout(input, validator.check_keep_prob(1.0 - p, "Dropout3D"), 5, "Dropout3D")[0]

@@ -38,7 +38,7 @@ class _ChannelDropout(Primitive):
 
     def __init__(self, keep_prob: float = 0.5) -> None:
         super().__init__()
-        self.keep_prob = DF.check_keep_prob(keep_prob, type(self).__name__)
+        self.keep_prob = validator.check_keep_prob(keep_prob, type(self).__name__)
         self.attrs.update(keep_prob=keep_prob)
 
     def __call__(self, x: Any) -> Any:
