@@ -306,6 +306,27 @@ for _ in range(3):
     dr_steps.append(lin.w.asnumpy().copy())
 arrays.update(dr_a=dr_a, dr_t=dr_t, dr_w0=dr_w0, dr_pca=dr_pca, dr_steps=np.array(dr_steps))
 
+# 9. THOR layers' statistics (nn.DenseThor, nn.EmbeddingThor; MindSpore's CPU/GPU path): A in the forward pass,
+# G (from the gradient hook) after a backward pass of sum(out ** 2). Conv2dThor's im2col has no CPU kernel.
+thor_x = rng.standard_normal((5, 3)).astype(np.float32)
+thor_w = rng.standard_normal((2, 3)).astype(np.float32)
+dense_thor = nn.DenseThor(3, 2, weight_init=Tensor(thor_w), has_bias=False)
+ms.grad(lambda v: (dense_thor(v) ** 2).sum())(Tensor(thor_x))
+emb_thor = nn.EmbeddingThor(6, 3)
+thor_ids = np.array([[1, 2], [2, 5]], np.int32)
+emb_table = emb_thor.embedding_table.asnumpy()
+ms.grad(lambda t: (emb_thor(t) ** 2).sum())(Tensor(thor_ids))
+arrays.update(
+    thor_x=thor_x,
+    thor_w=thor_w,
+    thor_dense_a=dense_thor.matrix_a.asnumpy(),
+    thor_dense_g=dense_thor.matrix_g.asnumpy(),
+    thor_ids=thor_ids,
+    thor_table=emb_table,
+    thor_emb_a=emb_thor.matrix_a.asnumpy(),
+    thor_emb_g=emb_thor.matrix_g.asnumpy(),
+)
+
 with open(os.path.join(OUT, "boost_reference.json"), "w") as f:
     json.dump(js, f, indent=1, sort_keys=True)
 np.savez(os.path.join(OUT, "boost_reference.npz"), **arrays)

@@ -255,3 +255,18 @@ def test_thor_the_way_modelzoo_resnet_uses_it():
     model.train(4, ds, dataset_sink_mode=False)
     assert int(opt.cov_step.asnumpy()[0]) == 8
     assert model.eval(ds)["acc"] > 0.6
+
+
+def test_thor_layer_statistics_against_mindspore():
+    """A and G of DenseThor / EmbeddingThor equal MindSpore 2.10's (tools/make_nn_boost_reference.py)."""
+    import os
+
+    ref = np.load(os.path.join(os.path.dirname(__file__), "..", "boost", "fixtures", "boost_reference.npz"))
+    dense = nn.DenseThor(3, 2, weight_init=Tensor(ref["thor_w"]), has_bias=False)
+    (gg,) = ms.grad(lambda v: (dense(v) ** 2).sum(), None, [dense.matrix_g])(Tensor(ref["thor_x"]))
+    np.testing.assert_allclose(dense.matrix_a.asnumpy(), ref["thor_dense_a"], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(gg.asnumpy(), ref["thor_dense_g"], rtol=1e-5, atol=1e-5)
+    emb = nn.EmbeddingThor(6, 3, embedding_table=Tensor(ref["thor_table"]))
+    (eg,) = ms.grad(lambda t: (emb(t) ** 2).sum(), None, [emb.matrix_g])(Tensor(ref["thor_ids"]))
+    np.testing.assert_array_equal(emb.matrix_a.asnumpy(), ref["thor_emb_a"])
+    np.testing.assert_allclose(eg.asnumpy(), ref["thor_emb_g"], rtol=1e-5, atol=1e-7)
