@@ -5,8 +5,8 @@ A sharded function or Cell lays its inputs (and outputs) out as its strategies s
 propagation derives the layout of everything inside (MindSpore's "sharding propagation"). ``parameter_plan``
 places the named Parameters as their layouts say. With ``enable_parallel_optimizer`` the optimizer state of
 each weight (its moments) is split along dimension 0 over ``optimizer_weight_shard_size`` devices (all devices
-by default), so each device keeps and updates its slice: XLA turns the gradient all-reduce into a
-reduce-scatter and gathers the updated weight.
+by default), so each device keeps and updates its slice: XLA reduces each slice's gradient (XLA:CPU
+all-reduces and slices; a reduce-scatter where the backend prefers it) and gathers the updated weight.
 """
 
 from __future__ import annotations

@@ -261,6 +261,13 @@ def test_layout_and_primitive_shard_as_mindspore():
     assert raised(lambda: ops.MatMul().shard((1, 2))) == serrs["element"]
     assert raised(lambda: ops.MatMul().shard(((2.0, 1), (1, 1)))) == serrs["value"]
     assert raised(lambda: ops.MatMul().shard(None, ((1, 1),))) == serrs["out_only"]
+    # ms.shard / Cell.shard check their arguments as MindSpore's Shard does
+    with pytest.raises(TypeError, match="For 'Shard', the 'in_strategy' should be a tuple, but got list."):
+        ms.shard(ops.relu, [(1, 1)])
+    with pytest.raises(TypeError, match="the strategy can only pass in consistent type"):
+        ms.shard(ops.relu, ((1, 1), layout("dp", "mp")))
+    with pytest.raises(TypeError, match="'parameter_plan' should be a dict or None, but got list"):
+        nn.Dense(2, 2).shard(((1, 1),), parameter_plan=[1])
     # outside the semi-auto modes a strategy records and computes as before
     x = Tensor(np.ones((2, 3), np.float32))
     np.testing.assert_array_equal(mm(x, Tensor(np.ones((3, 2), np.float32))).asnumpy(), np.full((2, 2), 3.0))
