@@ -56,19 +56,15 @@ class _Optimizer(_nn.Cell):
         return True
 
 
-def _check_adam(lr, betas, eps, weight_decay, name):
-    validator.check_non_negative_float(float(lr), "lr", name)
-    validator.check_non_negative_float(float(eps), "eps", name)
-    validator.check_non_negative_float(float(weight_decay), "weight_decay", name)
-    for b in betas:
-        validator.check_float_range(float(b), 0.0, 1.0, validator.INC_LEFT, "betas", name)
-
-
 class _AdamBase(_Optimizer):
     _decoupled = True
 
     def __init__(self, params, lr, betas, eps, weight_decay, amsgrad, maximize):
-        _check_adam(lr, betas, eps, weight_decay, type(self).__name__)
+        name = type(self).__name__
+        for arg_name, value in (("lr", lr), ("eps", eps), ("weight_decay", weight_decay)):
+            validator.check_non_negative_float(float(value), arg_name, name)
+        for b in betas:
+            validator.check_float_range(float(b), 0.0, 1.0, validator.INC_LEFT, "betas", name)
         defaults = {
             "lr": lr,
             "betas": tuple(betas),

@@ -11,12 +11,6 @@ from .optimizer import Optimizer, opt_init_args_register
 __all__ = ["Adagrad"]
 
 
-def _check_param_value(accum: Any, update_slots: Any, prim_name: str) -> None:
-    validator.check_arg_type("accum", accum, [float], prim_name)
-    validator.check_arg_type("update_slots", update_slots, [bool], prim_name)
-    validator.check_non_negative_float(accum, "accum", prim_name)
-
-
 class Adagrad(Optimizer):
     r"""Adagrad: :math:`h = h + g^2` (when `update_slots`), :math:`p = p - lr\, g / \sqrt{h}`, with the
     accumulator ``accum.<name>`` starting at `accum`. Weight decay (``grad + weight_decay * param``) and the
@@ -53,7 +47,9 @@ class Adagrad(Optimizer):
         weight_decay: Any = 0.0,
     ) -> None:
         super().__init__(learning_rate, params, weight_decay, loss_scale)
-        _check_param_value(accum, update_slots, self.cls_name)
+        validator.check_arg_type("accum", accum, [float], self.cls_name)
+        validator.check_arg_type("update_slots", update_slots, [bool], self.cls_name)
+        validator.check_non_negative_float(accum, "accum", self.cls_name)
         self.accum = self._parameters.clone(prefix="accum", init=accum)
         self.update_slots = update_slots
         self.opt = ops.ApplyAdagrad(update_slots=update_slots)
