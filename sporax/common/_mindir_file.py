@@ -9,7 +9,6 @@ import stat
 from typing import Any
 
 from .. import _checkparam as validator
-from ._proto import mind_ir_pb2
 
 __all__ = ["save_mindir", "load_mindir"]
 
@@ -25,6 +24,8 @@ def load_mindir(file_name: str) -> Any:
     _log.warning(
         "The interface 'mindspore.load_mindir' is deprecated from version 2.5 and will be removed in a future version."
     )
+    from ._proto import mind_ir_pb2  # protobuf loads on first use, not with `import sporax`
+
     validator.check_file_name_by_regular(file_name)
     file_name = os.path.realpath(file_name)
     model = mind_ir_pb2.ModelProto()
@@ -39,6 +40,8 @@ def load_mindir(file_name: str) -> Any:
 
 def save_mindir(model: Any, file_name: str) -> None:
     """Write the ``ModelProto`` ``model`` to ``file_name`` (``.mindir`` added when missing), owner-read-only."""
+    from ._proto import mind_ir_pb2
+
     _log.warning(
         "The interface 'mindspore.save_mindir' is deprecated from version 2.5 and will be removed in a future version."
     )
