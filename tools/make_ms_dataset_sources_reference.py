@@ -1,4 +1,4 @@
-"""Builds small LFW, KITTI, WIDER FACE, Cityscapes, SBD and PhotoTour trees in their real layouts and prints every row a dataset library gives
+"""Builds small LFW, KITTI, WIDER FACE, Cityscapes, SBD, PhotoTour, CLUE and IWSLT trees in their real layouts and prints every row a dataset library gives
 on them, so MindSpore 2.10 and sporax can be diffed (the values in tests/ut/dataset/test_sources_detection.py were
 checked this way):
 
@@ -124,6 +124,56 @@ def build(R):
     w(f"{d}/info.txt", "0 0\n0 0\n1 0\n2 0\n2 0\n" + "".join(f"{3 + i // 2} 0\n" for i in range(256)))
     w(f"{d}/m50_100000_100000_0.txt", "0 0 0 1 0 0 0\n2 1 0 260 3 0 0\n259 7 0 300 7 0 0\n")
 
+    # CLUE (one JSON object a line)
+    import json
+
+    clue = {
+        "AFQMC": [
+            {"id": 0, "sentence1": "a1", "sentence2": "b1", "label": "0"},
+            {"id": -1, "sentence1": "a2", "sentence2": "b2", "label": 2.5},
+        ],
+        "TNEWS": [{"id": 3, "label": "101", "label_desc": "news_story", "sentence": "s1", "keywords": "k1,k2"}],
+        "IFLYTEK": [{"id": 4, "label": "11", "label_des": "app", "sentence": "s2"}],
+        "CMNLI": [{"id": 5, "sentence1": "p", "sentence2": "h", "label": "neutral"}],
+        "WSC": [
+            {
+                "target": {"span2_index": 5, "span1_index": 0, "span1_text": "x", "span2_text": "y"},
+                "idx": 7,
+                "label": "true",
+                "text": "t",
+            }
+        ],
+        "CSL": [{"id": 8, "abst": "ab", "keyword": ["k1", "k2"], "label": "1"}],
+    }
+    for k, v in clue.items():
+        w(f"{R}/clue/{k}.json", "\n".join(json.dumps(r) for r in v) + "\n")
+
+    # IWSLT: train tag files (header lines with tags) and valid/test xml files
+    def xml(lang, docs, tag):
+        body = "".join(
+            f'<doc docid="{k}">\n<url>http://x</url>\n<talkid>{k}</talkid>\n'
+            + "".join(f'<seg id="{i}"> {lang} {tag} d{k} s{i} </seg>\n' for i in range(1, n + 1))
+            + "</doc>\n"
+            for k, n in docs
+        )
+        return f'<?xml version="1.0" encoding="UTF-8"?>\n<mteval>\n<srcset setid="x" srclang="{lang}">\n{body}</srcset>\n</mteval>\n'
+
+    def tags(lang, n):
+        head = "<url>http://u</url>\n<keywords>k</keywords>\n<talkid>1</talkid>\n<title>T</title>\n"
+        return head + "".join(f" {lang} train {i} \n" for i in range(n)) + "<reviewer></reviewer>\n" + f"{lang} tail\n"
+
+    d = f"{R}/iwslt2016/texts/de/en/de-en"
+    for lang in ("de", "en"):
+        w(f"{d}/train.tags.de-en.{lang}", tags(lang, 3))
+        w(f"{d}/IWSLT16.TED.tst2013.de-en.{lang}.xml", xml(lang, [(1, 2)], "v13"))
+        w(f"{d}/IWSLT16.TED.tst2014.de-en.{lang}.xml", xml(lang, [(1, 1), (2, 2)], "t14"))
+        w(f"{d}/IWSLT16.TED.dev2010.de-en.{lang}.xml", xml(lang, [(3, 1)], "d10"))
+    d = f"{R}/iwslt2017/texts/DeEnItNlRo/DeEnItNlRo/DeEnItNlRo-DeEnItNlRo"
+    for lang in ("it", "nl"):
+        w(f"{d}/train.tags.it-nl.{lang}", tags(lang, 2))
+        w(f"{d}/IWSLT17.TED.dev2010.it-nl.{lang}.xml", xml(lang, [(1, 2)], "dev"))
+        w(f"{d}/IWSLT17.TED.tst2010.it-nl.{lang}.xml", xml(lang, [(1, 1)], "tst"))
+
 
 def cases(ds, R):
     L = f"{R}/lfw"
@@ -150,6 +200,18 @@ def cases(ds, R):
                 ("Segmentation", "val", True),
                 ("Boundaries", "train_noval", None),
             )
+        ],
+        "clue": [
+            ds.CLUEDataset(f"{R}/clue/{t}.json", task=t, usage=u, shuffle=False)
+            for t in ("AFQMC", "TNEWS", "IFLYTEK", "CMNLI", "WSC", "CSL")
+            for u in ("train", "test", "eval")
+        ],
+        "iwslt": [
+            ds.IWSLT2016Dataset(f"{R}/iwslt2016", shuffle=False),
+            ds.IWSLT2016Dataset(f"{R}/iwslt2016", usage="valid", valid_set="dev2010", shuffle=False),
+            ds.IWSLT2016Dataset(f"{R}/iwslt2016", num_shards=2, shard_id=1, shuffle=False),
+            ds.IWSLT2016Dataset(f"{R}/iwslt2016", num_parallel_workers=1, shuffle=False),
+            ds.IWSLT2017Dataset(f"{R}/iwslt2017", language_pair=["it", "nl"], shuffle=False),
         ],
         "photo": [ds.PhotoTourDataset(f"{R}/photo", "liberty", usage=u, shuffle=False) for u in ("train", "test")],
     }
