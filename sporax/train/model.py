@@ -245,8 +245,7 @@ class Model(_ModelLoops):
 
     # ------------------------------------------------------------ train
     def _check_train_args(self, api: str, epoch: Any, train_dataset: Any, sink_size: Any, initial_epoch: Any) -> int:
-        if isinstance(sink_size, bool) or not isinstance(sink_size, int):
-            raise TypeError(f"For '{api}', the 'sink_size' must be int, but got {type(sink_size).__name__}.")
+        validator.check_is_type(sink_size, int, "sink_size", api)
         validator.check_count(epoch, "epoch", api, 1)
         validator.check_count(initial_epoch, "initial_epoch", api, 0)
         _dataset_arg("train_dataset", train_dataset, api)
