@@ -1,4 +1,4 @@
-"""Builds small LFW, KITTI, WIDER FACE, Cityscapes, SBD, PhotoTour, CLUE and IWSLT trees in their real layouts and prints every row a dataset library gives
+"""Builds small LFW, KITTI, WIDER FACE, Cityscapes, SBD, PhotoTour, CLUE, IWSLT, GTZAN, LibriTTS and TED-LIUM trees in their real layouts and prints every row a dataset library gives
 on them, so MindSpore 2.10 and sporax can be diffed (the values in tests/ut/dataset/test_sources_detection.py were
 checked this way):
 
@@ -174,6 +174,53 @@ def build(R):
         w(f"{d}/IWSLT17.TED.dev2010.it-nl.{lang}.xml", xml(lang, [(1, 2)], "dev"))
         w(f"{d}/IWSLT17.TED.tst2010.it-nl.{lang}.xml", xml(lang, [(1, 1)], "tst"))
 
+    # audio: GTZAN (a few files of three genres), LibriTTS, TED-LIUM (NIST SPHERE)
+    import wave
+
+    def wav(path, samples, rate):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with wave.open(path, "wb") as f:
+            f.setnchannels(1)
+            f.setsampwidth(2)
+            f.setframerate(rate)
+            f.writeframes(np.asarray(samples, "<i2").tobytes())
+
+    for g, ids in (("blues", (0, 12, 29, 30)), ("jazz", (5, 73, 11)), ("rock", (38, 10, 0))):
+        for i in ids:
+            wav(f"{R}/gtzan/{g}/{g}.{i:05d}.wav", [len(g), i, -i], 22050)
+    w(f"{R}/gtzan/blues/notes.txt", "x")
+    for usage, spk, ch in (("dev-clean", 84, 121123), ("test-clean", 1089, 134686), ("train-clean-100", 19, 198)):
+        d = f"{R}/libritts/{usage}/{spk}/{ch}"
+        lines = []
+        for k in range(2):
+            uid = f"{spk}_{ch}_{k:06d}_{k + 1:06d}"
+            wav(f"{d}/{uid}.wav", [spk % 100, k, 7], 24000)
+            lines.append(f"{uid}\tOriginal {usage} {k}.\tnormalized {usage} {k}")
+        w(f"{d}/{spk}_{ch}.trans.tsv", "\n".join(lines) + "\n")
+
+    def sph(path, samples, rate):
+        head = (
+            f"NIST_1A\n   1024\nsample_count -i {len(samples)}\nsample_n_bytes -i 2\nsample_rate -i {rate}\nend_head\n"
+        )
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(head.encode() + b" " * (1024 - len(head)) + np.asarray(samples, ">i2").tobytes())
+
+    for u in ("train", "test", "dev"):
+        d = f"{R}/tedlium/release1/{u}"
+        for talk in ("TalkB", "TalkA"):
+            sph(f"{d}/sph/{talk}.sph", np.arange(4000) * 7 % 2000 - 1000, 1000)
+            n = 12 if u == "train" and talk == "TalkA" else 2
+            w(
+                f"{d}/stm/{talk}.stm",
+                "".join(
+                    f"{talk} 1 {talk}_spk {0.25 * k:.2f} {0.25 * k + 0.5:.2f} <o,f0,male> {u} {talk} {k} \n"
+                    for k in range(n)
+                ),
+            )
+    sph(f"{R}/tedlium/release3/data/sph/T3.sph", np.arange(3000) % 50, 1000)
+    w(f"{R}/tedlium/release3/data/stm/T3.stm", "T3 1 T3 1.5 2.25 <o,f0,female> release three\n")
+
 
 def cases(ds, R):
     L = f"{R}/lfw"
@@ -213,6 +260,12 @@ def cases(ds, R):
             ds.IWSLT2016Dataset(f"{R}/iwslt2016", num_parallel_workers=1, shuffle=False),
             ds.IWSLT2017Dataset(f"{R}/iwslt2017", language_pair=["it", "nl"], shuffle=False),
         ],
+        "gtzan": [ds.GTZANDataset(f"{R}/gtzan", usage=u, shuffle=False) for u in ("all", "train", "valid", "test")],
+        "libritts": [ds.LibriTTSDataset(f"{R}/libritts", usage=u, shuffle=False) for u in ("all", "test-clean")],
+        "tedlium": [
+            ds.TedliumDataset(f"{R}/tedlium/release1", "release1", usage=u, shuffle=False) for u in ("all", "dev")
+        ]
+        + [ds.TedliumDataset(f"{R}/tedlium/release3", "release3", shuffle=False)],
         "photo": [ds.PhotoTourDataset(f"{R}/photo", "liberty", usage=u, shuffle=False) for u in ("train", "test")],
     }
 
@@ -237,7 +290,9 @@ def show(lib, R):
                 out = []
                 for r in row:
                     r = np.asarray(r)
-                    if r.dtype == np.uint8 and r.ndim == 1:
+                    if family == "tedlium" and not out:  # MindSpore 2.10 reads all-zero TED-LIUM waveforms
+                        out.append((str(r.dtype), r.shape))
+                    elif r.dtype == np.uint8 and r.ndim == 1:
                         out.append(("file", _file_of(R, r)))
                     elif r.size > 40:
                         out.append((str(r.dtype), r.shape, int(r.astype(np.int64).sum()), r.ravel()[:8].tolist()))

@@ -13,6 +13,7 @@ from .datasets_image_corpora import *
 from .datasets_image_folders import *
 from .datasets_detection import *
 from .datasets_text_translation import *
+from .datasets_audio_corpora import *
 from .datasets_audio import CMUArcticDataset, LJSpeechDataset, SpeechCommandsDataset, YesNoDataset
 from ._cache import DatasetCache
 from ._callbacks import DSCallback
