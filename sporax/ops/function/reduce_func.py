@@ -127,6 +127,7 @@ def reduce_sum_keep_dtype(x: Any, axis: Any = None, keep_dims: bool = False) -> 
     return _reduce_keep_dtype(_sum_k, _any_k, x, axis, keep_dims, "ReduceSum")
 
 
+@amp_black  # ReduceProd is on MindSpore's float32 list of amp_level="auto" (ReduceSum is not)
 def reduce_prod_keep_dtype(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
     """``ReduceProd()(x, axis)``'s kernel: the product in the input's dtype (Bool: all)."""
     return _reduce_keep_dtype(_prod_k, _all_k, x, axis, keep_dims, "ReduceProd")
