@@ -1,5 +1,6 @@
 """``sporax.common``: Tensor, Parameter, dtypes, initializers, seed, jit."""
 
+from .. import _checkparam as _validator
 from . import dtype, initializer
 from .api import jit, jit_class, lazy_inline, ms_function, no_inline, recompute
 from .dtype import *  # noqa: F403
@@ -88,6 +89,5 @@ def mutable(input_data, dynamic_len: bool = False):
     """MindSpore's ``mutable``: mark a value as a variable input of a compiled function. Tensors already are;
     a tuple/list/dict of Tensors is returned as it is (its Tensors are inputs). Python numbers are constants of
     the compilation in sporax (MindSpore makes them variables; the results are the same)."""
-    if not isinstance(dynamic_len, bool):
-        raise TypeError(f"For 'mutable', the 'dynamic_len' must be a bool, but got {type(dynamic_len).__name__}.")
+    _validator.check_bool(dynamic_len, "dynamic_len", "mutable")
     return input_data

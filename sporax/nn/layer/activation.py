@@ -92,8 +92,7 @@ class GELU(Cell):
 
     def __init__(self, approximate: bool = True) -> None:
         super().__init__()
-        if not isinstance(approximate, bool):
-            raise TypeError(f"For 'GELU', the 'approximate' must be a bool, but got {type(approximate).__name__}.")
+        validator.check_bool(approximate, "approximate", "GELU")
         self.approximate = approximate
 
     def construct(self, x: Any) -> Any:

@@ -67,8 +67,7 @@ class Dense(Cell):
         super().__init__()
         self.in_channels = validator.check_count(in_channels, "in_channels", "Dense")
         self.out_channels = validator.check_count(out_channels, "out_channels", "Dense")
-        if not isinstance(has_bias, bool):
-            raise TypeError(f"For 'Dense', the 'has_bias' must be a bool, but got {type(has_bias).__name__}.")
+        validator.check_bool(has_bias, "has_bias", "Dense")
         self.has_bias = has_bias
         if isinstance(weight_init, Tensor) and weight_init.shape != (out_channels, in_channels):
             raise ValueError(

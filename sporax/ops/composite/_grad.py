@@ -15,6 +15,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ... import _checkparam as validator
 from ..._engine import StatefulJit, concrete, jax, jnp, ones_cotangent, state, vjp_stateful, zeros_cotangent
 from ...common.parameter import Parameter, ParameterTuple
 from ...common.tensor import Tensor
@@ -355,8 +356,7 @@ class GradOperation:
             warn_removed("GradOperation(name, ...)", "GradOperation(get_all=..., get_by_list=..., sens_param=...)")
             get_all = False
         for name, v in (("get_all", get_all), ("get_by_list", get_by_list), ("sens_param", sens_param)):
-            if not isinstance(v, bool):
-                raise TypeError(f"For 'GradOperation', the '{name}' must be a bool, but got {type(v).__name__}.")
+            validator.check_bool(v, name, "GradOperation")
         self.get_all, self.get_by_list, self.sens_param = get_all, get_by_list, sens_param
         self._fns = _LRU(64)
 

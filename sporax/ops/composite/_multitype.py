@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from ... import _checkparam as validator
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
 from ..operations._primitive import Primitive
@@ -266,8 +267,7 @@ class HyperMap:
     def __init__(self, ops: Any = None, reverse: bool = False) -> None:
         if ops is not None:
             _check_fn(ops, "HyperMap")
-        if not isinstance(reverse, bool):
-            raise TypeError(f"For 'HyperMap', the 'reverse' must be a bool, but got {type(reverse).__name__}.")
+        validator.check_bool(reverse, "reverse", "HyperMap")
         self.ops = ops
         self.reverse = reverse
 
