@@ -1,5 +1,6 @@
 """Face, detection and segmentation corpora read from their published layouts: LFW (faces, people and pairs),
-KITTI (2D object detection), WIDER FACE, Cityscapes, SBD (semantic boundaries) and PhotoTour (patch matching).
+KITTI (2D object detection), WIDER FACE, Cityscapes, SBD (semantic boundaries), PhotoTour (patch matching) and
+LSUN scenes (exported to image folders).
 
 Column names, dtypes, shapes and row order follow MindSpore 2.10, checked against it on small files in each
 layout (tools/make_ms_dataset_sources_reference.py, tests/ut/dataset/test_sources_detection.py).
@@ -18,7 +19,15 @@ from .datasets_image_folders import _check_bool, _ImageRows
 from .datasets_vision import _read_image
 from .errors import pipeline_error
 
-__all__ = ["CityscapesDataset", "KITTIDataset", "LFWDataset", "PhotoTourDataset", "SBDataset", "WIDERFaceDataset"]
+__all__ = [
+    "CityscapesDataset",
+    "KITTIDataset",
+    "LFWDataset",
+    "LSUNDataset",
+    "PhotoTourDataset",
+    "SBDataset",
+    "WIDERFaceDataset",
+]
 
 
 def _check_choice(value, allowed, name):
@@ -431,3 +440,70 @@ class PhotoTourDataset(_ImageRows):
             maybe_stack([self._patch(it[1]) for it in items]),
             np.asarray([it[2] for it in items], np.uint32),
         ]
+
+
+# ---------------------------------------------------------------------------------------- LSUN
+_LSUN_CLASSES = ("bedroom", "bridge", "church_outdoor", "classroom", "conference_room", "dining_room", "kitchen",
+                 "living_room", "restaurant", "tower")  # fmt: skip
+
+
+class LSUNDataset(_ImageRows):
+    """LSUN scenes exported to image folders (``<class>_train/``, ``<class>_val/``, ``test/`` under
+    ``dataset_dir``; a folder is taken when its name contains ``<class>_train`` or ``<class>_val``): image (the
+    file's bytes, or HWC RGB with ``decode=True``) and label (uint32: the folder's rank among the folders taken).
+    Every file of a folder is read, in name order. ``usage``: train, valid, test (label 0) or all (the
+    default); ``classes``: a list of scene names (default all ten).
+
+    MindSpore 2.10 reports a dataset size of 0 for ``usage='test'`` although it reads the test images; sporax
+    reports their number."""
+
+    _COLUMNS = ["image", "label"]
+
+    def __init__(self, dataset_dir, usage=None, classes=None, num_samples=None, num_parallel_workers=None,
+                 shuffle=None, decode=False, sampler=None, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
+        self.dataset_dir = _check_dir(dataset_dir)
+        self.usage = _check_usage(usage, ("train", "test", "valid", "all"))
+        if classes is not None:
+            if not isinstance(classes, list):
+                raise TypeError(
+                    f"Argument classes with value {classes} is not of type [<class 'list'>], but got {type(classes)}."
+                )
+            for c in classes:
+                _check_choice(c, _LSUN_CLASSES, "classes")
+        self.classes = classes
+        self.decode = bool(_check_bool(decode, "decode"))
+        if self.usage == "test":
+            folders = ["test"]
+        else:
+            splits = [s for u, s in (("train", "_train"), ("valid", "_val")) if self.usage in (u, "all")]
+            wanted = classes or _LSUN_CLASSES
+            folders = sorted(
+                name for name in os.listdir(self.dataset_dir) for s in splits for c in wanted if c + s in name
+            )
+        self._items = []
+        for k, name in enumerate(folders):
+            d = os.path.join(self.dataset_dir, name)
+            if not os.path.isdir(d):
+                raise pipeline_error(f"Invalid path, failed to open dir: {d}, not exists or permission denied.")
+            label = np.uint32(0 if self.usage == "test" else k)
+            self._items += [
+                (os.path.join(d, f), label) for f in sorted(os.listdir(d)) if os.path.isfile(os.path.join(d, f))
+            ]
+        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+
+    def _labels(self):
+        return np.asarray([it[1] for it in self._items], np.uint32)
+
+    def _fetch(self, idx):
+        if not self.decode:
+            return super()._fetch(idx)
+        images = []
+        for i in idx.tolist():
+            path = self._items[i][0]
+            try:
+                images.append(_read_image(path, True))
+            except RuntimeError:
+                raise pipeline_error(
+                    f"Invalid image, {path} decode failed, the image is broken or permission denied."
+                ) from None
+        return [maybe_stack(images), np.asarray([self._items[i][1] for i in idx.tolist()], np.uint32)]

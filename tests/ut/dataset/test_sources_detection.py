@@ -284,3 +284,40 @@ def test_phototour(tmp_path):
     assert got == [(0, 1, 1, np.uint32), (2, 11, 0, np.uint32), (10, 51, 1, np.uint32)]
     with pytest.raises(ValueError, match="Input name is not within the valid set of"):
         ds.PhotoTourDataset(str(tmp_path), "paris")
+
+
+def test_lsun(tmp_path):
+    v = 0
+    layout = {"bedroom_train": ["b.jpg", "a.jpg"], "bedroom_val": ["c.jpg"], "tower_train": ["d.jpg"],
+              "bridge_val": ["e.jpg"], "test": ["f.jpg", "g.jpg"], "kitchen_train_lmdb": ["h.jpg"], "zzz": ["i.jpg"]}  # fmt: skip
+    for folder, names in layout.items():
+        for n in names:
+            v += 20
+            _img(tmp_path / folder / n, v)
+    _write(tmp_path / "bedroom_train" / "notes.txt", "x")  # every file of a folder is read
+
+    def got(**kw):
+        rows = _rows(ds.LSUNDataset(str(tmp_path), shuffle=False, **kw))
+        return [(_which(str(tmp_path), r[0]), int(r[1])) for r in rows]
+
+    d = ds.LSUNDataset(str(tmp_path), shuffle=False)
+    assert d.get_col_names() == ["image", "label"] and d.get_dataset_size() == 7
+    # folders whose name holds '<class>_train' / '<class>_val', labelled by their rank in name order
+    assert got() == [("bedroom_train/a.jpg", 0), ("bedroom_train/b.jpg", 0), ("bedroom_train/notes.txt", 0),
+                     ("bedroom_val/c.jpg", 1), ("bridge_val/e.jpg", 2), ("kitchen_train_lmdb/h.jpg", 3),
+                     ("tower_train/d.jpg", 4)]  # fmt: skip
+    assert got(usage="valid") == [("bedroom_val/c.jpg", 0), ("bridge_val/e.jpg", 1)]
+    assert got(usage="test") == [("test/f.jpg", 0), ("test/g.jpg", 0)]
+    assert [lb for _, lb in got(usage="all", classes=["bedroom", "bridge"])] == [0, 0, 0, 1, 2]
+    rows = _rows(ds.LSUNDataset(str(tmp_path), usage="valid", decode=True, shuffle=False))
+    assert rows[0][0].shape == (5, 6, 3) and rows[0][1].dtype == np.uint32
+    with pytest.raises(RuntimeError, match="decode failed, the image is broken or permission denied"):
+        _rows(ds.LSUNDataset(str(tmp_path), usage="train", decode=True, shuffle=False))
+    with pytest.raises(
+        ValueError, match=r"Input usage is not within the valid set of \['train', 'test', 'valid', 'all'\]"
+    ):
+        ds.LSUNDataset(str(tmp_path), usage="val")
+    with pytest.raises(ValueError, match="Input classes is not within the valid set of"):
+        ds.LSUNDataset(str(tmp_path), classes=["cat"])
+    with pytest.raises(TypeError, match="Argument classes with value bedroom is not of type"):
+        ds.LSUNDataset(str(tmp_path), classes="bedroom")
