@@ -42,10 +42,10 @@ PLATFORMS = ("cpu", "cuda", "rocm", "tpu")  # what a STABLEHLO export is lowered
 
 @dataclass(eq=False)
 class Var:
-    """A value of the flat program: its shape and NumPy dtype."""
+    """A value of the flat program: its shape and NumPy dtype (an exporter's tuple value: its items' shapes)."""
 
     id: int
-    shape: tuple[int, ...]
+    shape: tuple[Any, ...]
     dtype: np.dtype
 
 

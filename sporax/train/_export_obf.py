@@ -110,7 +110,7 @@ def _config_from_target_modules(target_modules: list[str]) -> dict[str, list[dic
     weights, network = [], []
     for target in targets:
         for kind in ("weight", "bias"):
-            entry = {"target": "/".join([path, target, kind]), "weight_obf_ops": [
+            entry: dict[str, Any] = {"target": "/".join([path, target, kind]), "weight_obf_ops": [
                 {"name": "mul", "input_x": "weight", "input_y": ratio}]}  # fmt: skip
             if layers:
                 entry["layers"] = layers
@@ -222,7 +222,7 @@ def _resolve_config(network: Any, target_modules: Any, obf_config: Any, kinds: t
 # ------------------------------------------------------------------ obfuscation
 def _draw(shape: list[int], kind: str | None, scale: float) -> np.ndarray | None:
     if kind == "random":
-        return np.random.randint(1, scale, size=shape).astype(np.float16)
+        return np.random.randint(1, scale, size=shape).astype(np.float16)  # type: ignore[call-overload]
     if kind == "rearrange" and len(shape) == 1:
         return np.random.permutation(shape[0]).astype(np.int32)
     if kind == "rearrange" and len(shape) == 2:
@@ -242,7 +242,7 @@ def _metadata(configs: list[dict[str, Any]], scale: float) -> tuple[dict[str, An
         for name in names:
             if name in drawn and not config.get("layers"):
                 continue
-            value = _draw(config.get("shape"), config.get("type"), scale)
+            value = _draw(config["shape"], config.get("type"), scale)
             drawn[name] = value
             if config.get("save_metadata", False) and value is not None:
                 op = config.get("metadata_op")

@@ -63,7 +63,7 @@ def _call_value(v: Any) -> Any:
 
 @functools.cache
 def _init_params(cls: type) -> tuple[str, ...]:
-    sig = inspect.signature(cls.__init__)
+    sig = inspect.signature(cls.__init__)  # type: ignore[misc]
     kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
     return tuple(p.name for p in list(sig.parameters.values())[1:] if p.kind in kinds)
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from .._engine._export import Var
 from ..common._proto import mind_ir_pb2 as pb
 from ..ops._lowering.mindir import MsGraph, MsNode, TypeId
 
@@ -170,7 +171,7 @@ def graph_to_model(
         _tensor_meta(info.tensor.add(), np.shape(out), out.dtype)
         return model
     shapes = tuple(tuple(np.shape(o)) for o in outputs)
-    tup = MsNode("MakeTuple", list(outputs), _TupleOut(shapes, outputs[0].dtype))
+    tup = MsNode("MakeTuple", list(outputs), Var(-1, shapes, outputs[0].dtype))
     w.node(tup)
     info = w.g.output.add(name=w.names[tup.out.id], denotation="Tuple")
     info.attr_info.type = _A.TUPLE
@@ -178,13 +179,6 @@ def graph_to_model(
         item = info.attr_info.values.add(type=_A.TENSORS)
         _tensor_meta(item.tensors.add(), np.shape(o), o.dtype)
     return model
-
-
-class _TupleOut:
-    id = -1
-
-    def __init__(self, shapes: tuple, dtype: Any) -> None:
-        self.shape, self.dtype = shapes, dtype
 
 
 # MindSpore saves the weights apart from the graph once they pass 1 GiB (its TOTAL_SAVE, in KiB).

@@ -138,7 +138,7 @@ def _conv_transpose(g: _Onnx, n: MsNode) -> str:
 
 def _max_pool(g: _Onnx, n: MsNode, x: str) -> str:
     a = n.attrs or {}
-    kw = {"kernel_shape": list(a["kernel_size"][2:]), "strides": list(a["strides"][2:])}
+    kw: dict[str, Any] = {"kernel_shape": list(a["kernel_size"][2:]), "strides": list(a["strides"][2:])}
     if a["pad_mode"] == "SAME":
         kw["auto_pad"] = "SAME_UPPER"
     return g.op("MaxPool", [x], **kw)

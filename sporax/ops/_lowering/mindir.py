@@ -87,9 +87,10 @@ class _Builder:
     def fresh(self, shape: tuple[Any, ...], dtype: Any) -> Var:
         """A new value; a MakeTuple's ``shape`` is the tuple of its items' shapes."""
         self._next += 1
-        return Var(self._next, tuple(d if isinstance(d, tuple) else int(d) for d in shape), np.dtype(dtype))
+        dims: tuple[Any, ...] = tuple(d if isinstance(d, tuple) else int(d) for d in shape)
+        return Var(self._next, dims, np.dtype(dtype))
 
-    def node(self, op: str, inputs: list[Any], shape: tuple[int, ...], dtype: Any, attrs: dict | None = None) -> Var:
+    def node(self, op: str, inputs: list[Any], shape: tuple[Any, ...], dtype: Any, attrs: dict | None = None) -> Var:
         out = self.fresh(shape, dtype)
         self.graph.nodes.append(MsNode(op, inputs, out, attrs))
         return out
