@@ -6,6 +6,7 @@ import sys
 from typing import Any
 
 from .. import _checkparam as validator
+from .._checkparam import check_instance
 
 __all__ = ["swap_tensors", "set_recursion_limit", "Symbol"]
 
@@ -16,8 +17,7 @@ def swap_tensors(t1: Any, t2: Any) -> None:
     from .tensor import Tensor
 
     for name, t in (("t1", t1), ("t2", t2)):
-        if not isinstance(t, Tensor):
-            raise TypeError(f"For 'swap_tensors', the '{name}' must be a Tensor, but got {type(t).__name__}.")
+        check_instance(t, Tensor, name, "swap_tensors")
     if type(t1) is not type(t2):
         raise RuntimeError(
             f"For 'swap_tensors', both tensors must be of the same class, but got {type(t1).__name__} and "

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from .. import _checkparam as validator
+from .._checkparam import check_instance
 from .._engine import jax, jnp, state
 from . import dtype as mstype
 from . import seed as _seed_mod
@@ -72,8 +73,7 @@ class Generator:
         """Restore a state from :meth:`get_state`."""
         from .tensor import Tensor
 
-        if not isinstance(state, Tensor):
-            raise TypeError(f"For 'set_state', the 'state' must be a Tensor, but got {type(state).__name__}.")
+        check_instance(state, Tensor, "state", "set_state")
         raw = np.ascontiguousarray(state.asnumpy()).reshape(-1)
         if raw.dtype != np.uint8 or raw.size != 16:
             raise ValueError(

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .._checkparam import check_instance
 from ..common import dtype as mstype
 from ..common.tensor import Tensor
 
@@ -127,8 +128,7 @@ def stop_gradient_(input: Any) -> None:  # noqa: A002
     """Stop gradients flowing back through ``input`` from here on (in place)."""
     from .function import stop_gradient
 
-    if not isinstance(input, Tensor):
-        raise TypeError(f"For 'stop_gradient_', the 'input' must be a Tensor, but got {type(input).__name__}.")
+    check_instance(input, Tensor, "input", "stop_gradient_")
     input._data = stop_gradient(input)._data
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._checkparam import check_instance
 from .._engine import jax
 
 __all__ = [
@@ -49,8 +50,7 @@ def to_dlpack(tensor: Any) -> Any:
     """A DLPack capsule sharing ``tensor``'s device buffer (read it with ``torch.utils.dlpack.from_dlpack``...)."""
     from ..common.tensor import Tensor
 
-    if not isinstance(tensor, Tensor):
-        raise TypeError(f"For 'to_dlpack', the 'tensor' must be a Tensor, but got {type(tensor).__name__}.")
+    check_instance(tensor, Tensor, "tensor", "to_dlpack")
     return tensor._data.__dlpack__()
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ... import ops
+from ..._checkparam import check_instance
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
 from ..cell import Cell
@@ -61,8 +62,7 @@ class ClipByNorm(Cell):
         self._axis = None if axis is None else (tuple(axis) if isinstance(axis, (tuple, list)) else (axis,))
 
     def construct(self, x: Any, clip_norm: Any) -> Any:
-        if not isinstance(x, Tensor):
-            raise TypeError(f"For 'ClipByNorm', the 'x' must be a Tensor, but got {type(x).__name__}.")
+        check_instance(x, Tensor, "x", "ClipByNorm")
         if x.dtype not in (mstype.float16, mstype.float32, mstype.bfloat16):
             raise TypeError(
                 f"For 'ClipByNorm', the input argument[x] must be a type of {{Float16, Float32, BFloat16}}, "

@@ -7,7 +7,7 @@ from typing import Any
 
 from ... import _checkparam as validator
 from ... import ops
-from ..._checkparam import ValueRuntimeError
+from ..._checkparam import ValueRuntimeError, check_instance
 from ..._engine import state
 from ...common import dtype as mstype
 from ...common.initializer import HeUniform, Uniform, initializer
@@ -110,8 +110,7 @@ class _Conv(Cell):
 
     def _check_input(self, x: Tensor) -> None:
         op = type(self).__name__
-        if not isinstance(x, Tensor):
-            raise TypeError(f"For '{op}', the 'x' must be a Tensor, but got {type(x).__name__}.")
+        check_instance(x, Tensor, "x", op)
         if x.ndim != self._nsp + 2:
             raise ValueError(f"For '{op}', the dimension of 'x' must be {self._nsp + 2}, but got {x.ndim}.")
         if x.shape[1] != self.in_channels:

@@ -9,6 +9,7 @@ from typing import Any
 
 from ... import _checkparam as validator
 from ... import ops
+from ..._checkparam import check_instance
 from ...common import dtype as mstype
 from ...common.initializer import Initializer, initializer
 from ...common.parameter import Parameter
@@ -81,8 +82,7 @@ class _BatchNorm(Cell):
 
     def _check_input(self, x: Tensor) -> None:
         op = type(self).__name__
-        if not isinstance(x, Tensor):
-            raise TypeError(f"For '{op}', the 'x' must be a Tensor, but got {type(x).__name__}.")
+        check_instance(x, Tensor, "x", op)
         if x.ndim not in self._ndims:
             want = " or ".join(str(n) for n in self._ndims)
             raise ValueError(f"For '{op}', the dimension of 'x' must be {want}, but got {x.ndim}.")

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from ... import _checkparam as validator
+from ..._checkparam import check_instance
 from ..._engine import jax, jnp
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
@@ -74,8 +75,7 @@ def _float_in(x: Any, op: str, what: str = "input") -> Any:
 
 
 def _tensor_in(x: Any, name: str, op: str) -> Any:
-    if not isinstance(x, Tensor):
-        raise TypeError(f"For '{op}', the '{name}' must be a Tensor, but got {type(x).__name__}.")
+    check_instance(x, Tensor, name, op)
     return x._data
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from ..._checkparam import check_instance
 from ..._engine import jnp
 from ...common.tensor import Tensor
 from .._utils import arr, as_tensor_array, check_axis, wrap
@@ -232,8 +233,7 @@ def move_to(input: Any, to: str = "CPU", blocking: bool = True) -> Tensor:
 
     if to not in ("CPU", "Ascend", "GPU"):
         raise ValueError(f"For 'move_to', the 'to' must be 'CPU', 'Ascend' or 'GPU', but got '{to}'.")
-    if not isinstance(input, Tensor):
-        raise TypeError(f"For 'move_to', the 'input' must be a Tensor, but got {type(input).__name__}.")
+    check_instance(input, Tensor, "input", "move_to")
     a = as_tensor_array(input)
     dev = jax.devices("cpu")[0] if to == "CPU" else jax.devices()[0]
     out = jax.device_put(a, dev)

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ..._checkparam import check_instance
 from ..._engine import custom_vjp_call, is_tracer, jax, jnp, lax
 from ...common.tensor import Tensor
 from .._utils import arr, wrap
@@ -69,8 +70,7 @@ def tensordump(file_name: str, tensor: Any, mode: str = "out") -> None:
         raise TypeError(f"For 'TensorDump', the 'file_name' must be a non-empty str, but got {file_name!r}.")
     if mode not in ("out", "in", "all"):
         raise ValueError(f"For 'TensorDump', the 'mode' must be 'out', 'in' or 'all', but got '{mode}'.")
-    if not isinstance(tensor, Tensor):
-        raise TypeError(f"For 'TensorDump', the 'tensor' must be a Tensor, but got {type(tensor).__name__}.")
+    check_instance(tensor, Tensor, "tensor", "TensorDump")
     a = arr(tensor)
 
     def host(v: Any) -> None:

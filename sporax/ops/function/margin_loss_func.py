@@ -14,6 +14,7 @@ import math
 from typing import Any
 
 from ... import _checkparam as validator
+from ..._checkparam import check_instance
 from ..._engine import jnp
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
@@ -65,8 +66,7 @@ def weighted_loss(x: Any, weights: Any, reduction: str) -> Tensor:
 
 
 def _tensor(x: Any, name: str, op: str) -> Any:
-    if not isinstance(x, Tensor):
-        raise TypeError(f"For '{op}', the '{name}' must be a Tensor, but got {type(x).__name__}.")
+    check_instance(x, Tensor, name, op)
     return x._data
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ... import _checkparam as validator
+from ..._checkparam import check_instance
 from ..._engine import jnp
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
@@ -17,8 +18,7 @@ __all__ = ["is_floating_point", "fliplr", "flipud", "msort", "clamp_", "intopk",
 
 
 def _tensor(x: Any, name: str, op: str) -> Any:
-    if not isinstance(x, Tensor):
-        raise TypeError(f"For '{op}', the '{name}' must be a Tensor, but got {type(x).__name__}.")
+    check_instance(x, Tensor, name, op)
     return as_tensor_array(x)
 
 

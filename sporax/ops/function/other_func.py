@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from ..._checkparam import check_instance
 from ..._engine import jax, jnp
 from ...common.seed import next_key
 from ...common.tensor import Tensor
@@ -119,8 +120,7 @@ _DEAD = _Dead()
 def geswitch(data: Any, pred: Any) -> tuple[Any, Any]:
     """``(false_output, true_output)``: ``data`` on the taken branch, a dead marker on the other (eager only;
     in compiled code write Python ``if`` on the tensor, which sporax converts, or use ``ops.select``)."""
-    if not isinstance(pred, Tensor):
-        raise TypeError(f"For 'GeSwitch', the 'pred' must be a Tensor, but got {type(pred).__name__}.")
+    check_instance(pred, Tensor, "pred", "GeSwitch")
     if not isinstance(data, (Tensor, int, float)):
         raise TypeError(f"For 'GeSwitch', the 'data' must be a Tensor or a number, but got {type(data).__name__}.")
     p = bool(_concrete(as_tensor_array(pred), "GeSwitch"))
