@@ -21,9 +21,11 @@ process's devices, in rank order.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import jax
@@ -42,6 +44,7 @@ __all__ = [
     "gather_local",
     "register_batch_policy",
     "global_inputs",
+    "stacked_inputs",
 ]
 
 _meshes: dict[tuple, Mesh] = {}
@@ -142,6 +145,19 @@ def place(x: Any, sharding: NamedSharding) -> Any:
 
 
 _batch_policy: list[Any] = [None]  # () -> devices a step's inputs are split over (0: not split); see below
+_tls = threading.local()  # .batch_axis: the inputs' batch axis (1 for a sink's stacked batches)
+
+
+@contextlib.contextmanager
+def stacked_inputs() -> Iterator[None]:
+    """The compiled calls inside take stacked batches (a dataset sink's ``(steps, batch, ...)``): their batch
+    is axis 1."""
+    prev = getattr(_tls, "batch_axis", 0)
+    _tls.batch_axis = 1
+    try:
+        yield
+    finally:
+        _tls.batch_axis = prev
 
 
 def register_batch_policy(fn: Any) -> None:
@@ -153,8 +169,8 @@ def register_batch_policy(fn: Any) -> None:
 
 def global_inputs(xs: list[Any]) -> list[Any]:
     """A compiled step's inputs laid out as the batch policy says (MindSpore's dataset layout): a device
-    count ``n``: each input split along dimension 0 over ``n`` devices; ``(n, strategies)``: input ``i`` split
-    as ``strategies[i]``. Across processes each process's inputs are its part (rank order); in one process the
+    count ``n``: each input split along its batch axis (0; 1 under :func:`stacked_inputs`) over ``n`` devices;
+    ``(n, strategies)``: input ``i`` split as ``strategies[i]``. Across processes each process's inputs are its part (rank order); in one process the
     whole inputs are laid out (an input the layout does not divide stays as it is). The inputs themselves
     when the policy says 0."""
     if _batch_policy[0] is None:
@@ -163,16 +179,17 @@ def global_inputs(xs: list[Any]) -> list[Any]:
     if not policy:
         return xs
     n, strategies = policy if isinstance(policy, tuple) else (policy, None)
+    axis = getattr(_tls, "batch_axis", 0)
     out = []
     for i, x in enumerate(xs):
         ndim = np.ndim(x)
         if strategies is not None:
-            if i >= len(strategies) or len(strategies[i]) != ndim:
+            if i >= len(strategies) or len(strategies[i]) != ndim - axis:
                 out.append(x)
                 continue
-            strategy = tuple(strategies[i])
+            strategy = (1,) * axis + tuple(strategies[i])
         else:
-            strategy = (n,) + (1,) * (ndim - 1) if ndim else ()
+            strategy = tuple(n if d == axis else 1 for d in range(ndim)) if ndim > axis else ()
         if not ndim or math.prod(strategy) <= 1:
             out.append(x)
             continue

@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from .._engine import is_trace_error, scan_steps
+from .._engine import _spmd, is_trace_error, scan_steps
 from ..common._compile import call_name, compile_call
 from ..common.tensor import Tensor
 from ..nn.cell import Cell
@@ -294,7 +294,8 @@ class SinkRunner:
             n, stacked = got
             if self.strategy == "scan":
                 try:
-                    out = self._scan(*stacked)
+                    with _spmd.stacked_inputs():  # semi-auto parallel: the batch is axis 1 of stacked data
+                        out = self._scan(*stacked)
                 except Exception as err:
                     if not is_trace_error(err):
                         raise
