@@ -1,7 +1,8 @@
 """Semi-auto parallel across 2 processes (`sporax launch -n 2`, one CPU device each, the mesh spanning
 both; XLA's collectives over Gloo): a column- then row-split MLP, fed the whole batch on every rank
-(full_batch=True) or each rank its part (MindSpore's default), the parallel optimizer and a 2-stage pipeline
-(PipelineCell, PipelineGradReducer) train to the weights of one process on the whole batch (1e-5)."""
+(full_batch=True) or each rank its part (MindSpore's default), the parallel optimizer, a 2-stage pipeline
+(PipelineCell, PipelineGradReducer) and Model.train with a dataset sink train to the weights of one process
+on the whole batch (1e-5)."""
 
 import pathlib
 import subprocess
@@ -24,7 +25,7 @@ def test_semi_auto_on_two_processes_trains_as_one(tmp_path):
     w1, w2 = np.load(tmp_path / "semi_1.npz"), np.load(tmp_path / "semi_2.npz")
     assert sorted(w1.files) == sorted(w2.files) == [
         "Adam_part_w1", "Adam_part_w2", "Momentum_full_w1", "Momentum_full_w2", "Momentum_part_w1", "Momentum_part_w2",
-        "Pipeline_w1", "Pipeline_w2",
+        "Pipeline_w1", "Pipeline_w2", "Sink_w1", "Sink_w2",
     ]  # fmt: skip
     for k in w1.files:
         np.testing.assert_allclose(w2[k], w1[k], atol=1e-5)

@@ -1,8 +1,8 @@
 """Semi-auto parallel across processes: run by tests/st/test_semi_auto_processes.py under `sporax launch -n 2`
 (each process one CPU device, the mesh spanning both) and as one stand-alone process. A column- then
 row-split MLP trains 3 steps with Momentum (every rank feeding the whole batch, full_batch=True; then each
-rank its part of it, MindSpore's default), then with Adam and the parallel optimizer, and a 2-stage pipeline; rank 0
-(or the single process) saves the whole weights, gathered from the ranks."""
+rank its part of it, MindSpore's default), then with Adam and the parallel optimizer, a 2-stage pipeline, and Model.train
+with a dataset sink; rank 0 (or the single process) saves the whole weights, gathered from the ranks."""
 
 import os
 import sys
@@ -76,7 +76,23 @@ def train_pipeline():
     return {f"Pipeline_{p.name}": np.asarray(_spmd.gather_local(p._stored)) for p in net.trainable_params()}
 
 
+def train_sink():
+    """Model.train with a dataset sink: each rank reads its shard of every batch (num_shards / shard_id), the
+    sink stacks the batches, and the step takes the ranks' parts as one batch (full_batch=False)."""
+    import sporax.dataset as ds
+
+    ms.reset_auto_parallel_context()
+    if n > 1:
+        ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", device_num=n)
+    net = MLP(n)
+    model = ms.Model(net, nn.MSELoss(), nn.Momentum(net.trainable_params(), 0.05, 0.9))
+    data = ds.NumpySlicesDataset((X, Y), shuffle=False, num_shards=n, shard_id=get_rank()).batch(8 // n)
+    model.train(1, data, dataset_sink_mode=True)
+    return {f"Sink_{p.name}": np.asarray(_spmd.gather_local(p._stored)) for p in net.trainable_params()}
+
+
 weights = {
+    **train_sink(),
     **train_pipeline(),
     **train(nn.Momentum, True),
     **train(nn.Momentum, False),
