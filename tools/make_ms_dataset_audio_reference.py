@@ -175,6 +175,15 @@ def main():
     out["flanger_quad"] = A.Flanger(
         8000, 2.0, 3.0, 20.0, 50.0, 1.5, 40.0, A.Modulation.TRIANGULAR, A.Interpolation.QUADRATIC
     )(WAV)
+    # Vad on noise only (no trigger: the trailing search + pre-trigger + measure span, wrapping as MindSpore's
+    # negative index does when that span exceeds the input); MindSpore 2.10's detector measures 0 on any input
+    out["VAD_WAV"] = (np.random.default_rng(11).standard_normal((2, 6000)) * 0.01).astype(np.float32)
+    out["vad"] = A.Vad(8000)(out["VAD_WAV"])
+    out["vad_pre"] = A.Vad(8000, pre_trigger_time=0.1, search_time=0.5)(out["VAD_WAV"])
+    out["vad_wrap"] = A.Vad(8000, trigger_level=5.0, pre_trigger_time=0.3)(out["VAD_WAV"][0])
+    out["vad_freq"] = A.Vad(8000, search_time=0.5, allowed_gap=0.1, measure_freq=25.0, measure_duration=0.05)(
+        out["VAD_WAV"]
+    )
     np.savez_compressed(OUT, **out)
     print("wrote", OUT, len(out))
 

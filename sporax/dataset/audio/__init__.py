@@ -4,5 +4,6 @@ from __future__ import absolute_import  # noqa: UP010  (MindSpore's module expor
 
 from . import transforms, utils
 from ._effects import *
+from ._vad import *
 from .transforms import *
 from .utils import *
