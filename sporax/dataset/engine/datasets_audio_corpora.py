@@ -130,7 +130,7 @@ class LibriTTSDataset(_WavSource):
                  sampler=None, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
         self.dataset_dir = check_dataset_dir(dataset_dir)
         self.usage = _check_choice(usage, (*self._USAGES, "all"), "usage") or "all"
-        self._items = []
+        self._items: list = []
         for u in self._USAGES if self.usage == "all" else (self.usage,):
             labels: list = []
             self._walk(os.path.join(self.dataset_dir, u), labels)

@@ -146,7 +146,8 @@ class KITTIDataset(_ImageRows):
             self._COLUMNS = ["image", "label", "truncated", "occluded", "alpha", "bbox", "dimensions", "location",
                              "rotation_y"]  # fmt: skip
             label_dir = os.path.join(self.dataset_dir, "data_object_label_2", "training", "label_2")
-            kept, names = [], set()
+            kept: list = []
+            names: set[str] = set()
             for (img, _), i in zip(self._items, ids):
                 path = os.path.join(label_dir, f"{i}.txt")
                 if not os.path.exists(path):
@@ -409,8 +410,8 @@ class PhotoTourDataset(_ImageRows):
             self._items = [(i,) for i in range(len(_words(os.path.join(folder, "info.txt"))) // 2)]
         else:
             self._COLUMNS = ["image1", "image2", "matches"]
-            w = _words(os.path.join(folder, "m50_100000_100000_0.txt"))
-            w = [int(v) for v in w[: len(w) // 7 * 7]]
+            words = _words(os.path.join(folder, "m50_100000_100000_0.txt"))
+            w = [int(v) for v in words[: len(words) // 7 * 7]]
             self._items = [(w[k], w[k + 3], np.uint32(w[k + 1] == w[k + 4])) for k in range(0, len(w), 7)]
         if not self._items:
             raise pipeline_error(
