@@ -20,7 +20,7 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-MS_PYTHON = os.environ.get("MS_PYTHON", "/work/ms-venv/bin/python")
+from _common import MS_PYTHON  # noqa: E402  (/work/msvenv or $MS_PYTHON)
 
 
 def create_dataset(ds, CV, C, mstype, Inter, data_path, batch_size=32, num_parallel_workers=2):

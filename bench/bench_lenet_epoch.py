@@ -34,7 +34,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 EXAMPLE = os.path.join(ROOT, "examples", "lenet_mnist.py")
-MS_PYTHON = os.environ.get("MS_PYTHON", "/work/ms-venv/bin/python")
+from _common import MS_PYTHON  # noqa: E402  (/work/msvenv or $MS_PYTHON)
 
 
 def raw_mnist(src: str, dst: str) -> str:

@@ -59,6 +59,12 @@ def batch_inputs(name: str, cfg: dict) -> dict[str, np.ndarray]:
     if name == "transformer":
         ids = rng.integers(0, cfg["vocab"], (b, cfg["seq"] + 1)).astype(np.int32)
         return {"ids": ids[:, :-1].copy(), "targets": ids[:, 1:].copy()}
+    if name in ("mlp", "lenet"):
+        shape = (b, 256) if name == "mlp" else (b, 1, 32, 32)
+        return {
+            "x": rng.standard_normal(shape).astype(np.float32),
+            "y": rng.integers(0, 10, (b,)).astype(np.int32),
+        }
     if name == "resnet18":
         return {
             "x": rng.standard_normal((b, 3, 32, 32)).astype(np.float32),
@@ -71,8 +77,10 @@ def batch_inputs(name: str, cfg: dict) -> dict[str, np.ndarray]:
 
 
 # ------------------------------------------------------------------------------------------- sporax side
-def sporax_step(name: str, cfg: dict):
-    """A zero-argument function running one train step of the example model and returning its loss."""
+def sporax_sides(name: str, cfg: dict) -> dict:
+    """The example model's train step: ``graph`` (zero-argument, one step in GRAPH_MODE, returns the loss),
+    ``pynative`` (the same step run eagerly: call it in PYNATIVE_MODE), ``step`` (the step taking the batch
+    Tensors ``batch``, for sinking)."""
     import importlib.util
 
     from sporax import compat
@@ -96,20 +104,33 @@ def sporax_step(name: str, cfg: dict):
     if name == "lstm":
         net = ex.SentimentNet(cfg["vocab"], cfg["embed"], cfg["hidden"], 2, 2, data.pop("table").asnumpy(), 0.0)
         step = ex.make_train_step(net, lr=0.01)
-        return lambda: step(data["ids"], data["length"], data["label"])
-    if name == "transformer":
-        _, train_net = ex.build(
-            cfg["vocab"], cfg["d_model"], cfg["nhead"], cfg["layers"], 4 * cfg["d_model"], cfg["seq"]
-        )
-        return lambda: train_net(data["ids"], data["targets"])
-    if name == "resnet18":
+        batch = (data["ids"], data["length"], data["label"])
+        eager = step.__wrapped__
+    elif name == "transformer":
+        _, step = ex.build(cfg["vocab"], cfg["d_model"], cfg["nhead"], cfg["layers"], 4 * cfg["d_model"], cfg["seq"])
+        batch = (data["ids"], data["targets"])
+        eager = step
+    elif name == "resnet18":
         net = ex.resnet18(10, cfg["width"])
         loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
-        train_net = nn.TrainOneStepCell(nn.WithLossCell(net, loss), ex.optimizer(net, 0.1))
-        train_net.set_train()
-        return lambda: train_net(data["x"], data["y"])
-    _, dcgan = ex.build(cfg["nz"], cfg["ngf"], cfg["ndf"])
-    return lambda: dcgan(data["real"], data["latent"])[0]
+        step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), ex.optimizer(net, 0.1))
+        step.set_train()
+        batch = (data["x"], data["y"])
+        eager = step
+    else:
+        _, dcgan = ex.build(cfg["nz"], cfg["ngf"], cfg["ndf"])
+
+        def step(real, latent):
+            return dcgan(real, latent)[0]
+
+        batch = (data["real"], data["latent"])
+        eager = step
+    return {"graph": lambda: step(*batch), "pynative": lambda: eager(*batch), "step": step, "batch": batch}
+
+
+def sporax_step(name: str, cfg: dict):
+    """A zero-argument function running one train step of the example model and returning its loss."""
+    return sporax_sides(name, cfg)["graph"]
 
 
 # ------------------------------------------------------------------------------------------ PyTorch side
@@ -186,9 +207,19 @@ def torch_step(name: str, cfg: dict):
         def loss_fn():
             return nn.functional.cross_entropy(net(x), y)
 
+    elif name in ("mlp", "lenet"):
+        net = torch_small(name)
+        opt = torch.optim.SGD(net.parameters(), lr=1e-3)
+        x, y = data["x"], data["y"].long()
+
+        def loss_fn():
+            return nn.functional.cross_entropy(net(x), y)
+
     else:
         return torch_dcgan_step(cfg, data)
     net.train()
+    if cfg.get("compile"):
+        net = torch.compile(net)
 
     def step():
         opt.zero_grad(set_to_none=True)
@@ -198,6 +229,28 @@ def torch_step(name: str, cfg: dict):
         return loss
 
     return step
+
+
+def torch_small(name):
+    """bench_train_step.py's MLP (seed 000) and LeNet5 in PyTorch."""
+    from torch import nn
+
+    if name == "mlp":
+        return nn.Sequential(nn.Linear(256, 128), nn.ReLU(), nn.Linear(128, 128), nn.ReLU(), nn.Linear(128, 10))
+    return nn.Sequential(
+        nn.Conv2d(1, 6, 5),
+        nn.ReLU(),
+        nn.MaxPool2d(2, 2),
+        nn.Conv2d(6, 16, 5),
+        nn.ReLU(),
+        nn.MaxPool2d(2, 2),
+        nn.Flatten(),
+        nn.Linear(400, 120),
+        nn.ReLU(),
+        nn.Linear(120, 84),
+        nn.ReLU(),
+        nn.Linear(84, 10),
+    )
 
 
 def torch_resnet18(width):
@@ -277,7 +330,12 @@ def torch_dcgan_step(cfg, data):
 
 
 def torch_worker() -> None:
-    """Serve timing requests on stdin/stdout: {"model", "steps"} -> {"seconds", "loss"}."""
+    """Serve timing requests on stdin/stdout: {"model", "steps"[, "cfg"]} -> {"seconds", "loss"}; a ``cfg``
+    (the shapes, default CONFIGS[model]) with ``"compile": true`` runs the model under ``torch.compile``.
+    The first request of a configuration builds it and runs two warm-up steps (``warmup_s`` reports them:
+    with torch.compile, its compile time)."""
+    import resource
+
     import torch
 
     torch.set_num_threads(1)
@@ -286,11 +344,21 @@ def torch_worker() -> None:
     for line in sys.stdin:
         req = json.loads(line)
         name = req["model"]
-        if name not in steps:
-            steps[name] = torch_step(name, CONFIGS[name])
-            steps[name]()  # warm-up
-        seconds, loss = timed(steps[name], req["steps"], lambda v: float(v.detach()))
-        print(json.dumps({"seconds": seconds, "loss": loss, "torch": torch.__version__}), flush=True)
+        cfg = req.get("cfg") or CONFIGS[name]
+        key = json.dumps([name, cfg], sort_keys=True)
+        reply = {"torch": torch.__version__}
+        try:
+            if key not in steps:
+                start = time.perf_counter()
+                steps[key] = torch_step(name, cfg)
+                steps[key](), steps[key]()  # warm-up (and compile)
+                reply["warmup_s"] = time.perf_counter() - start
+            seconds, loss = timed(steps[key], req["steps"], lambda v: float(v.detach()))
+            reply.update(seconds=seconds, loss=loss)
+        except Exception as exc:  # noqa: BLE001  (reported to the driver: e.g. torch.compile without a compiler)
+            reply["error"] = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+        reply["maxrss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(json.dumps(reply), flush=True)
 
 
 def timed(step, n, to_float):

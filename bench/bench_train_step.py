@@ -97,7 +97,11 @@ CASES = {
 }
 
 
-def bench_case(name: str, steps: int, rounds: int, lr: float = 1e-3) -> tuple[float, float]:
+def build_case(name: str, lr: float = 1e-3) -> dict:
+    """The sides of one case, each a zero-argument callable running one train step and returning its loss:
+    ``graph`` (the seed's ``@jit`` step), ``pynative`` (the same function undecorated, for PYNATIVE_MODE),
+    ``jax`` (the hand-written ``jax.jit`` + optax twin); ``batch`` is the (x, y) Tensors the steps take and
+    ``step`` the ``@jit`` function itself (for sinking)."""
     cell_cls, jax_loss, xshape, ydtype = CASES[name]
     ms.set_context(mode=ms.GRAPH_MODE)
     ms.set_seed(0)
@@ -117,7 +121,7 @@ def bench_case(name: str, steps: int, rounds: int, lr: float = 1e-3) -> tuple[fl
 
     params = {p.name: jnp.asarray(p.asnumpy()) for p in model.trainable_params()}
     tx = optax.sgd(lr)
-    opt_state = tx.init(params)
+    state = {"p": params, "s": tx.init(params)}
 
     @jax.jit
     def jax_step(p, s, x, y):
@@ -127,25 +131,41 @@ def bench_case(name: str, steps: int, rounds: int, lr: float = 1e-3) -> tuple[fl
 
     x, y = Tensor(xs), Tensor(ys)
     xj, yj = jnp.asarray(xs), jnp.asarray(ys)
+
+    def jax_side():
+        state["p"], state["s"], loss = jax_step(state["p"], state["s"], xj, yj)
+        return loss
+
     # same numbers on both sides before timing anything
     l_ours = float(train_step(x, y))
-    params, opt_state, l_ref = jax_step(params, opt_state, xj, yj)
-    if not np.isclose(l_ours, float(l_ref), rtol=1e-4):
-        raise SystemExit(f"{name}: the two steps disagree: {l_ours} vs {float(l_ref)}")
+    l_ref = float(jax_side())
+    if not np.isclose(l_ours, l_ref, rtol=1e-4):
+        raise SystemExit(f"{name}: the two steps disagree: {l_ours} vs {l_ref}")
+    return {
+        "graph": lambda: train_step(x, y),
+        "pynative": lambda: train_step.__wrapped__(x, y),
+        "jax": jax_side,
+        "batch": (x, y),
+        "step": train_step,
+    }
+
+
+def bench_case(name: str, steps: int, rounds: int, lr: float = 1e-3) -> tuple[float, float]:
+    sides = build_case(name, lr)
+    ours_fn, ref_fn = sides["graph"], sides["jax"]
     for _ in range(10):
-        train_step(x, y)
-        params, opt_state, _ = jax_step(params, opt_state, xj, yj)
+        ours_fn(), ref_fn()
 
     ours, ref = [], []
     for _ in range(rounds):
         t = time.perf_counter()
         for _ in range(steps):
-            loss = train_step(x, y)
+            loss = ours_fn()
         loss._data.block_until_ready()
         ours.append((time.perf_counter() - t) / steps)
         t = time.perf_counter()
         for _ in range(steps):
-            params, opt_state, l_ref = jax_step(params, opt_state, xj, yj)
+            l_ref = ref_fn()
         l_ref.block_until_ready()
         ref.append((time.perf_counter() - t) / steps)
     ms.set_context(mode=ms.PYNATIVE_MODE)

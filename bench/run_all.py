@@ -1,0 +1,504 @@
+"""The whole bench suite in one command; regenerates bench/RESULTS.md.
+
+    python bench/run_all.py [--quick] [--only mlp_b1,lenet_b32] [--out bench/RESULTS.md]
+
+Every workload runs in pinned child processes (``taskset -c 1``, one OpenMP thread, XLA's CPU client on one
+thread): a sporax worker (GRAPH step, PyNative step, sink mode, and the hand-written JAX+optax twin where one
+exists, all in the same process), a PyTorch worker in /work/venvs/torch (eager and ``torch.compile``). The
+driver asks them for timing rounds in turn (one round per side, alternating), and reports per side the median
+seconds per step and its ratio to sporax's GRAPH step. Peers that are absent are skipped with a message.
+``--quick`` (about 5 minutes) runs fewer rounds and steps, smaller ResNet-18 width, and no torch.compile or
+MindSpore epoch for the large models.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import glob
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+from _common import (  # noqa: E402
+    MS_PYTHON,
+    ROOT,
+    TORCH_PYTHON,
+    XLA_ONE_THREAD,
+    Worker,
+    machine_facts,
+    maxrss_mb,
+    serve,
+    timed,
+)
+
+# name: (builder kind, builder case / model, config, steps per round, sink size, torch model)
+WORKLOADS: dict[str, dict] = {
+    "mlp_b1": {"kind": "small", "case": "mlp_b1", "torch": "mlp", "cfg": {"batch": 1}, "steps": 1000, "sink": 100},
+    "mlp_b256": {"kind": "small", "case": "mlp_b256", "torch": "mlp", "cfg": {"batch": 256}, "steps": 100, "sink": 100},
+    "lenet_b32": {
+        "kind": "small",
+        "case": "lenet_b32",
+        "torch": "lenet",
+        "cfg": {"batch": 32},
+        "steps": 50,
+        "sink": 100,
+    },
+    "lstm": {
+        "kind": "model",
+        "case": "lstm",
+        "torch": "lstm",
+        "cfg": {"batch": 32, "seq": 32, "vocab": 5000, "embed": 100, "hidden": 128},
+        "steps": 10,
+        "sink": 20,
+    },
+    "transformer": {
+        "kind": "model",
+        "case": "transformer",
+        "torch": "transformer",
+        "cfg": {"batch": 16, "seq": 128, "vocab": 61, "d_model": 256, "nhead": 4, "layers": 4},
+        "steps": 3,
+        "sink": 5,
+    },
+    "resnet18": {
+        "kind": "model",
+        "case": "resnet18",
+        "torch": "resnet18",
+        "cfg": {"batch": 64, "width": 64},
+        "steps": 1,
+        "sink": 2,
+        "big": True,
+    },
+}
+QUICK = {
+    "mlp_b1": {"steps": 500},
+    "mlp_b256": {"steps": 50},
+    "lenet_b32": {"steps": 20, "sink": 50},
+    "lstm": {"steps": 5, "sink": 10},
+    "transformer": {"steps": 2, "sink": 3, "big": True},
+    "resnet18": {"cfg": {"batch": 64, "width": 32}, "sink": 2},
+}
+
+
+# ------------------------------------------------------------------------------------------ sporax worker
+def _sync(out):
+    import numpy as np
+
+    return np.asarray(out.asnumpy() if hasattr(out, "asnumpy") else out)
+
+
+def _top_ops(run_dir: str, limit: int = 6) -> list[dict]:
+    paths = sorted(glob.glob(os.path.join(run_dir, "**", "op_statistic.csv"), recursive=True))
+    if not paths:
+        return []
+    with open(paths[-1]) as f:
+        rows = list(csv.DictReader(f))
+    return [
+        {
+            "op": r["OP Type"],
+            "count": int(r["Count"]),
+            "total_us": float(r["Total Time(us)"]),
+            "ratio": float(r["Ratio(%)"]),
+        }
+        for r in rows[:limit]
+    ] + [{"op": "(all ops)", "total_us": sum(float(r["Total Time(us)"]) for r in rows)}]
+
+
+def sporax_worker(name: str, wl: dict, mode: str) -> None:
+    """Serve timing rounds of one workload in one execution mode. ``graph``: the GRAPH step, the sink and
+    the JAX twin; ``pynative``: the PyNative step (its own process: switching the mode recompiles)."""
+    import numpy as np
+
+    import sporax as ms
+    from sporax import Tensor
+    from sporax._engine import scan_steps
+    from sporax._engine._cost import program_flops
+    from sporax.common._compile import compiled_programs
+
+    start = time.perf_counter()
+    if wl["kind"] == "small":
+        import bench_train_step
+
+        sides = bench_train_step.build_case(wl["case"])
+    else:
+        import bench_models
+
+        sides = bench_models.sporax_sides(wl["case"], wl["cfg"])
+        if mode == "graph":
+            _sync(sides["graph"]())
+    ready: dict = {"rss_start_mb": maxrss_mb()}
+    if mode == "pynative":
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+        t = time.perf_counter()
+        _sync(sides["pynative"]())
+        ready["pynative_first_s"] = time.perf_counter() - t
+        _sync(sides["pynative"]())
+        runners = {"pynative": sides["pynative"]}
+    else:
+        ready["compile_s"] = time.perf_counter() - start
+        flops = [f for s, _ in compiled_programs() if (f := program_flops(s)) is not None]
+        ready["flops"] = max(flops, default=None)
+        ready["rss_graph_mb"] = maxrss_mb()
+        n = wl["sink"]
+        stacked = tuple(Tensor(np.stack([b.asnumpy()] * n)) for b in sides["batch"])
+        step = sides["step"]
+        sink = ms.jit(lambda *b: scan_steps(lambda r: step(*r), b))
+        t = time.perf_counter()
+        _sync(sink(*stacked))
+        ready["sink_compile_s"] = time.perf_counter() - t
+        runners = {"graph": sides["graph"], "sink": lambda: sink(*stacked)}
+        if "jax" in sides:
+            runners["jax"] = sides["jax"]
+        for f in runners.values():
+            _sync(f())
+    per_call = {"sink": wl["sink"]}
+    ready["sides"] = list(runners)
+
+    def handle(req: dict) -> dict:
+        side = req.get("side")
+        if side in runners:
+            k = per_call.get(side, 1)
+            steps = 1 if k > 1 else req["steps"]
+            return {"seconds": timed(runners[side], steps, _sync) / k}
+        if req.get("cmd") == "profile":
+            from sporax.profiler import Profiler
+
+            out = tempfile.mkdtemp(prefix="bench_prof_")
+            prof = Profiler(output_path=out)
+            t0 = time.perf_counter()
+            timed(runners["graph"], req["steps"], _sync)
+            wall = time.perf_counter() - t0
+            prof.stop()
+            prof.analyse()
+            return {"ops": _top_ops(out), "wall_us": wall * 1e6, "steps": req["steps"]}
+        if req.get("cmd") == "rss":
+            return {"maxrss_mb": maxrss_mb()}
+        return {"error": f"unknown request {req}"}
+
+    serve(handle, ready=ready)
+
+
+def gemm_worker() -> None:
+    from _common import gemm_peak_gflops
+
+    serve(lambda req: {"gflops": gemm_peak_gflops(req.get("n", 1024))})
+
+
+# ------------------------------------------------------------------------------------------------ driver
+def bench_workload(name: str, wl: dict, rounds: int, torch_compile: bool, log) -> dict:
+    res: dict = {"name": name, "cfg": wl["cfg"], "steps": wl["steps"], "sink": wl["sink"], "times": {}, "notes": []}
+    t0 = time.perf_counter()
+    cmd = [sys.executable, os.path.abspath(__file__), "--worker", name, "--wl", json.dumps(wl), "--mode"]
+    sp = Worker([*cmd, "graph"], wait_ready=True)
+    res["ready"] = sp.ready
+    log(f"  {name}: sporax GRAPH ready in {time.perf_counter() - t0:.1f}s {json.dumps(sp.ready)}")
+    t0 = time.perf_counter()
+    pn = Worker([*cmd, "pynative"], wait_ready=True)
+    res["ready_pynative"] = pn.ready
+    log(f"  {name}: sporax PyNative ready in {time.perf_counter() - t0:.1f}s {json.dumps(pn.ready)}")
+    tw = None
+    torch_sides = []
+    if os.path.exists(TORCH_PYTHON):
+        tw = Worker([TORCH_PYTHON, os.path.join(HERE, "bench_models.py"), "--torch-worker"])
+        torch_sides = [("torch eager", dict(wl["cfg"]))]
+        if torch_compile:
+            torch_sides.append(("torch.compile", dict(wl["cfg"], compile=True)))
+        else:
+            res["notes"].append("torch.compile skipped for this size (its compile alone takes minutes on one core)")
+    else:
+        res["notes"].append(f"PyTorch skipped: {TORCH_PYTHON} absent")
+    if "jax" not in sp.ready["sides"]:
+        res["notes"].append("hand-written JAX+optax: no twin written for this model")
+    times = res["times"]
+    try:
+        for r in range(rounds):
+            for worker, side in [(sp, s) for s in sp.ready["sides"]] + [(pn, "pynative")]:
+                rep = worker.ask(side=side, steps=wl["steps"])
+                if "error" in rep:
+                    res["notes"].append(f"{side}: {rep['error']}")
+                    continue
+                times.setdefault(side, []).append(rep["seconds"])
+            for label, cfg in torch_sides:
+                rep = tw.ask(model=wl["torch"], steps=wl["steps"], cfg=cfg)
+                if "error" in rep:
+                    if r == 0:
+                        res["notes"].append(f"{label}: {rep['error']}")
+                    continue
+                if "warmup_s" in rep:
+                    res.setdefault("torch_warmup_s", {})[label] = rep["warmup_s"]
+                times.setdefault(label, []).append(rep["seconds"])
+                res["torch_rss_mb"] = rep["maxrss_mb"]
+        prof_steps = max(2, min(20, wl["steps"]))
+        res["profile"] = sp.ask(cmd="profile", steps=prof_steps)
+        res["rss_mb"] = sp.ask(cmd="rss")["maxrss_mb"]
+    finally:
+        sp.close()
+        pn.close()
+        if tw is not None:
+            tw.close()
+    res["median"] = {k: statistics.median(v) for k, v in times.items() if v}
+    log(f"  {name}: " + ", ".join(f"{k} {v * 1e3:.3f} ms" for k, v in res["median"].items()))
+    return res
+
+
+def bench_epoch(quick: bool, log) -> dict:
+    """examples/lenet_mnist.py's epoch (bench_lenet_epoch.py) and the seed's input pipeline alone
+    (bench_dataset.py), sporax and MindSpore, pinned."""
+    import bench_dataset
+    import bench_lenet_epoch
+    from _common import CORE
+
+    out: dict = {"epoch": {}, "pipeline": {}, "notes": []}
+    mnist = os.path.join(os.path.dirname(ROOT), "shared", "data", "mnist")
+    if not os.path.isdir(mnist):
+        out["notes"].append(f"MNIST not found at {mnist}: epoch and pipeline skipped")
+        return out
+    with tempfile.TemporaryDirectory() as tmp:
+        data = bench_lenet_epoch.raw_mnist(mnist, os.path.join(tmp, "mnist"))
+        epochs = 2
+        common = [bench_lenet_epoch.EXAMPLE, "--epochs", str(epochs), "--data-dir", data]
+        sides = {"sporax": [sys.executable, "-m", "sporax", "run", *common, "--ckpt-dir", os.path.join(tmp, "c1")]}
+        if os.path.exists(MS_PYTHON) and not quick:
+            sides["mindspore"] = [MS_PYTHON, *common, "--ckpt-dir", os.path.join(tmp, "c2")]
+        elif quick:
+            out["notes"].append("--quick: MindSpore's MNIST epoch skipped")
+        else:
+            out["notes"].append(f"MindSpore skipped: {MS_PYTHON} absent")
+        for label, cmd in sides.items():
+            try:
+                r = bench_lenet_epoch.run(label, cmd, CORE, tmp)
+                out["epoch"][label] = {"first": r["epochs"][0], "steady": bench_lenet_epoch.steady(r["epochs"])}
+            except SystemExit as exc:
+                out["notes"].append(f"{label} epoch failed: {exc}")
+        pipe = os.path.join(data, "train")
+        impls = {"sporax": sys.executable}
+        if os.path.exists(MS_PYTHON):
+            impls["mindspore"] = MS_PYTHON
+        for impl, py in impls.items():
+            try:
+                r = bench_dataset.run(py, impl, pipe, 1 if quick else 2, 2, CORE)
+                out["pipeline"][impl] = max(r["rates"])
+            except Exception as exc:  # noqa: BLE001
+                out["notes"].append(f"{impl} pipeline failed: {str(exc)[:200]}")
+        log(f"  epoch {out['epoch']} pipeline {out['pipeline']}")
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- report
+def _verdict(ok: bool | None) -> str:
+    return "n/a" if ok is None else ("**met**" if ok else "**missed**")
+
+
+def goal_lines(results: list[dict], extra: dict) -> list[str]:
+    """Each goal of issue 17, met or not, with the measured figure."""
+    med = {r["name"]: r.get("median", {}) for r in results}
+    out = ["| goal | workload | measured | verdict |", "|---|---|---|---|"]
+
+    def ratio(name, a, b):
+        m = med.get(name, {})
+        return m[a] / m[b] if a in m and b in m else None
+
+    for name in med:
+        r = ratio(name, "graph", "jax")
+        if r is not None:
+            out.append(f"| GRAPH <= 1.05x hand-written JAX | {name} | {r:.2f}x | {_verdict(r <= 1.05)} |")
+    for name in med:
+        for peer in ("torch eager", "torch.compile"):
+            r = ratio(name, "graph", peer)
+            if r is not None:
+                out.append(f"| faster than {peer} | {name} | {r:.2f}x | {_verdict(r < 1)} |")
+    for name, limit in (("lenet_b32", 1.5e-3), ("mlp_b1", 50e-6)):
+        g = med.get(name, {}).get("graph")
+        if g is not None:
+            out.append(f"| {name} GRAPH <= {limit * 1e3:g} ms | {name} | {g * 1e3:.3f} ms | {_verdict(g <= limit)} |")
+    for name in med:
+        r = ratio(name, "pynative", "graph")
+        if r is not None:
+            out.append(f"| PyNative <= 1.5x GRAPH | {name} | {r:.2f}x | {_verdict(r <= 1.5)} |")
+    for name in med:
+        r = ratio(name, "sink", "graph")
+        if r is not None:
+            limit = 0.6 if name == "mlp_b1" else 1.0
+            out.append(f"| sink <= {limit}x step by step | {name} | {r:.2f}x | {_verdict(r <= limit)} |")
+    out.append(
+        "| no RSS growth over 2,000 steps / 50 Model.train calls | mlp_b1 | tests/st/test_memory_growth.py "
+        "(a test, not a timing) | see the test |"
+    )
+    return out
+
+
+def _ms(s: float) -> str:
+    return f"{s * 1e3:.3f}" if s < 0.01 else f"{s * 1e3:.1f}"
+
+
+SIDES = ["graph", "pynative", "sink", "jax", "torch eager", "torch.compile"]
+
+
+def write_results(path: str, facts: dict, gemm: float, results: list[dict], extra: dict, args, wall: float) -> None:
+    lines = [
+        "# sporax bench results",
+        "",
+        f"Generated by `python bench/run_all.py{' --quick' if args.quick else ''}` in {wall / 60:.1f} min "
+        f"on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}. Regenerate with the same command.",
+        "",
+        "## Machine and settings",
+        "",
+        *[f"- {k}: {v}" for k, v in facts.items()],
+        f"- load average (1/5/15 min) at the end: {' / '.join(f'{v:.1f}' for v in os.getloadavg())}",
+        "- every process pinned to one core: `taskset -c 1`, OMP_NUM_THREADS=MKL_NUM_THREADS=1, "
+        f"XLA_FLAGS=`{XLA_ONE_THREAD}`, torch.set_num_threads(1)",
+        f"- measured float32 GEMM peak of the core (XLA, 1024^3 matmul, best of 10): **{gemm:.1f} GFLOP/s**",
+        f"- {args.rounds} rounds per workload, one round per side in turn (alternating); medians per side",
+        "",
+    ]
+    if (
+        facts.get("load average (1/5/15 min) at start", "0").split(" / ")[0]
+        and float(facts["load average (1/5/15 min) at start"].split(" / ")[0]) > 1.5
+    ):
+        lines += [
+            "**This run was on a shared, loaded 2-core machine** (see the load averages): absolute times are "
+            "inflated and noisy; the ratios, measured side by side in the same rounds, are what count.",
+            "",
+        ]
+    lines += [
+        "## Train step, ms per step (median) and ratio to sporax GRAPH",
+        "",
+        "GRAPH: the workload's compiled step; PyNative: the same step run eagerly (PYNATIVE_MODE); sink: the "
+        "GRAPH step inside one compiled `scan_steps` program over `sink` steps (what `data_sink`/"
+        "`dataset_sink_mode` run), per step; jax: hand-written `jax.jit` + optax twin; torch: the same model in "
+        "PyTorch CPU.",
+        "",
+        "| workload | shapes | " + " | ".join(SIDES) + " | GFLOP/step | % of GEMM peak | compile s (GRAPH / sink) "
+        "| peak RSS MiB (sporax / torch) |",
+        "|" + "---|" * (len(SIDES) + 6),
+    ]
+    for r in results:
+        med = r.get("median", {})
+        g = med.get("graph")
+        cells = []
+        for s in SIDES:
+            if s in med:
+                ratio = f" ({med[s] / g:.2f}x)" if g and s != "graph" else ""
+                cells.append(f"{_ms(med[s])}{ratio}")
+            else:
+                cells.append("-")
+        ready = r.get("ready", {})
+        fl = ready.get("flops")
+        frac = f"{fl / g / 1e9 / gemm * 100:.0f}%" if fl and g else "-"
+        shapes = ", ".join(f"{k}={v}" for k, v in r["cfg"].items())
+        lines.append(
+            f"| {r['name']} | {shapes}; {r['steps']} steps/round, sink {r['sink']} | "
+            + " | ".join(cells)
+            + f" | {fl / 1e9:.4g} | {frac} | {ready.get('compile_s', 0):.1f} / {ready.get('sink_compile_s', 0):.1f} | "
+            f"{r.get('rss_mb', 0):.0f} / {r.get('torch_rss_mb', 0):.0f} |"
+            if fl
+            else f"| {r['name']} | {shapes} | " + " | ".join(cells) + " | - | - | - | - |"
+        )
+    notes = [f"- {r['name']}: {n}" for r in results for n in r["notes"]]
+    if notes:
+        lines += ["", "Notes:", "", *notes]
+    lines += ["", "## Goals (issue 17)", "", *goal_lines(results, extra), ""]
+    ep = extra.get("epoch", {})
+    lines += ["## MNIST epoch end to end and the input pipeline alone", ""]
+    lines += [
+        "examples/lenet_mnist.py (MnistDataset -> Resize -> Rescale -> HWC2CHW -> TypeCast -> shuffle -> batch(32), "
+        "LeNet5, Momentum, Model.train), 2 epochs, seconds per epoch (first includes compilation; steady = best later):",
+        "",
+        "| side | first epoch s | steady epoch s |",
+        "|---|---|---|",
+        *[f"| {k} | {v['first']:.2f} | {v['steady']:.2f} |" for k, v in ep.get("epoch", {}).items()],
+        "",
+        "The seed's pipeline alone (bench_dataset.py, 2 workers, best epoch), images/s:",
+        "",
+        *[f"- {k}: {v:,.0f}" for k, v in ep.get("pipeline", {}).items()],
+        *[f"- note: {n}" for n in ep.get("notes", [])],
+        "",
+    ]
+    if extra.get("varlen"):
+        lines += ["## Variable-length batches", "", *extra["varlen"], ""]
+    lines += ["## Where the time goes (sporax profiler, GRAPH step)", ""]
+    lines += [
+        "`sporax.profiler.Profiler` around a few GRAPH steps, `analyse()`'s op_statistic.csv: the top operator "
+        "types and their share of the operators' time; 'ops / wall' is the operators' total over the wall time "
+        "of the profiled steps (the rest: host dispatch, state plumbing, profiler overhead).",
+        "",
+    ]
+    for r in results:
+        p = r.get("profile") or {}
+        ops = p.get("ops") or []
+        if not ops:
+            continue
+        total = ops[-1]["total_us"]
+        lines += [
+            f"**{r['name']}** (ops / wall: {total / p['wall_us'] * 100:.0f}%, {p['steps']} steps)",
+            "",
+            "| op | count | total us | share |",
+            "|---|---|---|---|",
+            *[f"| {o['op']} | {o['count']} | {o['total_us']:.0f} | {o['ratio']:.1f}% |" for o in ops[:-1]],
+            "",
+        ]
+    with open(path, "w") as f:
+        f.write("\n".join(lines))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="about 5 minutes: fewer rounds and steps")
+    ap.add_argument("--only", default="", help="comma-separated workloads (default all)")
+    ap.add_argument("--rounds", type=int, default=None)
+    ap.add_argument("--no-epoch", action="store_true", help="skip the MNIST epoch and pipeline")
+    ap.add_argument("--out", default=os.path.join(HERE, "RESULTS.md"))
+    ap.add_argument("--worker", help=argparse.SUPPRESS)
+    ap.add_argument("--wl", help=argparse.SUPPRESS)
+    ap.add_argument("--mode", default="graph", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.worker == "gemm":
+        return gemm_worker()
+    if args.worker:
+        return sporax_worker(args.worker, json.loads(args.wl), args.mode)
+    args.rounds = args.rounds or (3 if args.quick else 5)
+    start = time.perf_counter()
+
+    def log(msg: str) -> None:
+        print(f"[{time.perf_counter() - start:6.0f}s] {msg}", flush=True)
+
+    facts = machine_facts()
+    log(json.dumps(facts))
+    gw = Worker([sys.executable, os.path.abspath(__file__), "--worker", "gemm"])
+    gemm = gw.ask(n=1024)["gflops"]
+    gw.close()
+    log(f"GEMM peak {gemm:.1f} GFLOP/s")
+    names = [n for n in (args.only.split(",") if args.only else WORKLOADS)]
+    results = []
+    for name in names:
+        wl = dict(WORKLOADS[name])
+        if args.quick:
+            wl.update(QUICK.get(name, {}))
+        try:
+            results.append(bench_workload(name, wl, args.rounds, not wl.get("big"), log))
+        except Exception as exc:  # noqa: BLE001
+            log(f"  {name} failed: {exc}")
+            results.append(
+                {"name": name, "cfg": wl["cfg"], "steps": wl["steps"], "sink": wl["sink"], "notes": [str(exc)]}
+            )
+    extra: dict = {}
+    if not args.no_epoch:
+        extra["epoch"] = bench_epoch(args.quick, log)
+    try:
+        from bench_varlen import varlen_lines
+
+        extra["varlen"] = varlen_lines(log)
+    except ImportError:
+        pass
+    write_results(args.out, facts, gemm, results, extra, args, time.perf_counter() - start)
+    log(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
