@@ -61,40 +61,32 @@ class AvgPool1d(_Fn):
         )
 
 
-class AvgPool2d(_Fn):
+class _AvgPoolNd(_Fn):
+    """AvgPool2d/3d: PyTorch's constructor."""
+
+    def __init__(
+        self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None
+    ):
+        super().__init__(
+            kernel_size=kernel_size,
+            stride=stride,
+            padding=padding,
+            ceil_mode=ceil_mode,
+            count_include_pad=count_include_pad,
+            divisor_override=divisor_override,
+        )
+
+
+class AvgPool2d(_AvgPoolNd):
     """2-D average pooling."""
 
     _fn = _fn_cell(F.avg_pool2d)
 
-    def __init__(
-        self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None
-    ):
-        super().__init__(
-            kernel_size=kernel_size,
-            stride=stride,
-            padding=padding,
-            ceil_mode=ceil_mode,
-            count_include_pad=count_include_pad,
-            divisor_override=divisor_override,
-        )
 
-
-class AvgPool3d(_Fn):
+class AvgPool3d(_AvgPoolNd):
     """3-D average pooling."""
 
     _fn = _fn_cell(F.avg_pool3d)
-
-    def __init__(
-        self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None
-    ):
-        super().__init__(
-            kernel_size=kernel_size,
-            stride=stride,
-            padding=padding,
-            ceil_mode=ceil_mode,
-            count_include_pad=count_include_pad,
-            divisor_override=divisor_override,
-        )
 
 
 class BCEWithLogitsLoss(_Fn):
