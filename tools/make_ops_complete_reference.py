@@ -193,6 +193,13 @@ def main():
     cases["sdbb_uint8"] = lambda: [
         x.dtype == ms.uint8 for x in sdbb(seed=1)(Tensor(np.array([40, 60, 3], np.uint8)), box, Tensor(np.array([0.5], f32)))
     ]  # fmt: skip
+
+    def tensor_flag_calls():
+        x = Tensor(np.array([1.0, 2.0], f32))
+        return [x.init_flag, x.set_init_flag(True), x.init_flag, x.set_cast_dtype(ms.float16),
+                x.offload("/tmp/ops_complete_offload.bin"), x.offload_file_path()]  # fmt: skip
+
+    cases["tensor_flag_calls"] = tensor_flag_calls
     results = {name: _case(fn) for name, fn in cases.items()}
     p = Parameter(Tensor(np.zeros((3, 2), f32)), name="p")
     out = ops.index_add(p, Tensor([0, 2], ms.int32), Tensor(np.ones((2, 2), f32)), 0)

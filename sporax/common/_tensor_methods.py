@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._engine import jax
 from . import dtype as mstype
 from ._op_registry import op_function
 from ._op_registry import ops as _ops
 from ._tensor_array_methods import TensorArrayMethods
+from ._tensor_cpp_members import TensorCppMembers
 from ._tensor_math_methods import TensorMathMethods
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ def _shape_args(shape: tuple[Any, ...]) -> Any:
     return tuple(shape)
 
 
-class TensorMethods(TensorArrayMethods, TensorMathMethods):
+class TensorMethods(TensorArrayMethods, TensorMathMethods, TensorCppMembers):
     """Mixin of :class:`Tensor`: the methods that call ``sporax.ops``."""
 
     __slots__ = ()
@@ -690,95 +690,3 @@ class TensorMethods(TensorArrayMethods, TensorMathMethods):
 
     def detach(self) -> Tensor:
         return _ops().stop_gradient(self)
-
-    # ------------------------------------------- members of MindSpore's C++ tensor (Parameter inherits them)
-    # An XLA array owns its buffer: a tensor is never a view of another one, and it is filled when made.
-    index_of_parent_ = None
-    parent_tensor_ = None
-    init = None
-    init_finished = True
-    symbolic_shape = None
-    virtual_flag = False
-    delta_seed = 0
-
-    @property
-    def _raw(self) -> Any:
-        """The stored array (a Parameter's is read without its ``to_float`` cast)."""
-        return self._data
-
-    def is_init(self) -> bool:
-        """Whether the value comes from a lazy initializer still to run (never for a plain Tensor)."""
-        return False
-
-    @staticmethod
-    def convert_bytes_to_tensor(bytes_data: bytes, shape: Any, dtype: Any) -> Tensor:
-        """A Tensor of ``shape`` and ``dtype`` holding the raw bytes ``bytes_data``."""
-        from .tensor import Tensor
-
-        arr = np.frombuffer(bytes_data, dtype=mstype.to_np(dtype))
-        return Tensor(arr.reshape(tuple(shape)).copy())
-
-    def get_bytes(self) -> bytes:
-        """The raw bytes of the value (C order)."""
-        return np.ascontiguousarray(np.asarray(self._raw)).tobytes()
-
-    def data_sync(self, wait: bool = True) -> None:
-        """Wait for the computations producing the value to finish."""
-        if wait:
-            jax.block_until_ready(self._raw)
-
-    def wait_pipeline(self) -> None:
-        """Wait for the pending computations on this tensor."""
-        jax.block_until_ready(self._raw)
-
-    def assign_value_cpp(self, value: Any) -> Any:
-        """Assign another tensor's value to this one (MindSpore's C++ ``assign_value``); returns it."""
-        return self.assign_value(value)
-
-    def index(self, indices: Any) -> Tensor:
-        """Advanced indexing by a tuple of index Tensors, one per leading dimension (``x[i0, i1, ...]``)."""
-        from .tensor import Tensor
-
-        if not isinstance(indices, tuple | list) or not all(isinstance(i, Tensor) for i in indices):
-            raise TypeError(
-                f"index(): argument 'indices' (position 1) must be tuple of Tensor, not {type(indices).__name__}."
-            )
-        return self[tuple(indices)]
-
-    def set_(self, source: Any = None, storage_offset: int = 0, size: Any = None, stride: Any = None) -> Any:
-        """Make the value ``source`` (empty when None); with ``size`` (and ``stride``), the elements of
-        ``source``'s flat storage at ``storage_offset + sum(index * stride)``, as PyTorch's ``set_``."""
-        from .tensor import Tensor
-
-        if source is None:
-            value = np.zeros((0,), np.asarray(self._raw).dtype)
-        else:
-            flat = np.asarray(source.asnumpy() if isinstance(source, Tensor) else source).reshape(-1)
-            if size is None:
-                value = (
-                    flat[storage_offset:].reshape(tuple(source.shape)) if storage_offset == 0 else flat[storage_offset:]
-                )
-            else:
-                size = tuple(size)
-                if stride is None:
-                    stride = tuple(int(np.prod(size[i + 1 :], dtype=np.int64)) for i in range(len(size)))
-                grid = np.indices(size).reshape(len(size), -1) if size else np.zeros((0, 1), np.int64)
-                idx = storage_offset + (np.asarray(stride, np.int64)[:, None] * grid).sum(axis=0)
-                value = flat[idx].reshape(size)
-        self._data = Tensor(value)._data
-        return self
-
-    def set_device_address(self, *args: Any, **kwargs: Any) -> None:
-        raise RuntimeError(
-            "set_device_address now only support Ascend backend! An XLA buffer cannot adopt a raw device pointer: "
-            "exchange device memory with sporax.utils.from_dlpack."
-        )
-
-    def to_coo(self) -> Any:
-        """The nonzero entries as a COOTensor (Int32 indices, as MindSpore's)."""
-        coo = _ops().dense_to_sparse_coo(self)
-        return type(coo)(coo.indices.astype(mstype.int32), coo.values, coo.shape)
-
-    def to_csr(self) -> Any:
-        """The nonzero entries of a 2-D tensor as a CSRTensor."""
-        return _ops().dense_to_sparse_csr(self)

@@ -580,3 +580,30 @@ def test_reshard_primitive_is_reshard(monkeypatch):
     monkeypatch.setattr(_sharding, "reshard", lambda t, lay: seen.append(lay) or t)
     prim(x)
     assert seen and seen[0] is prim.out_layout[0]  # the one implementation: ops.reshard with the out layout
+
+
+def test_tensor_flags_and_offload(tmp_path):
+    def calls():
+        y = T([1.0, 2.0], F32)
+        return [y.init_flag, y.set_init_flag(True), y.init_flag, y.set_cast_dtype(ms.float16),
+                y.offload(str(tmp_path / "y.bin")), y.offload_file_path() == str(tmp_path / "y.bin")]  # fmt: skip
+
+    ref = REF["tensor_flag_calls"]["output"]
+    assert calls() == [*ref[:5], ref[5] == "/tmp/ops_complete_offload.bin"]
+    x = T([[0, 1.5], [2, 0]], F32)
+    assert x.init_flag is False and x.set_init_flag(True) is None and x.init_flag is True
+    assert x.set_cast_dtype(ms.float16) is None and T([1.0], F32).init_flag is False
+    path = tmp_path / "x.bin"
+    assert x.offload(str(path)) is True and x.offload_file_path() == str(path)
+    assert path.read_bytes() == x.get_bytes() and T([1.0], F32).offload_file_path() == ""
+    p = ms.Parameter(T([1.0, 2.0], F32), name="p")
+    p.set_init_flag(True)
+    assert p.init_flag and "_init_flag" in p.__dict__  # a Parameter keeps them in its own __dict__
+    from sporax.common import _tensor_cpp_members
+
+    key = id(x)
+    del x
+    import gc
+
+    gc.collect()
+    assert key not in _tensor_cpp_members._FLAGS  # a plain tensor's entry goes with it
