@@ -23,7 +23,7 @@ import inspect
 import logging
 from typing import Any
 
-from .. import nn, ops
+from .. import boost, nn, ops
 from ..common import dtype as mstype
 from ..ops.composite._multitype import mixed_precision_cast as _mixed_precision_cast
 from ..ops.operations._primitive import Primitive
@@ -479,8 +479,8 @@ def build_train_network(
               is converted with ``auto_mixed_precision(network, "auto")`` (float16) and its output cast to
               float32 before `loss_fn`.
 
-        boost_level (str, optional): ``'O0'``, ``'O1'`` or ``'O2'``; accepted, boost training is not
-            applied. Default: ``'O0'``.
+        boost_level (str, optional): ``'O0'``, ``'O1'`` or ``'O2'``: with O1/O2 the training cell is a
+            :class:`mindspore.boost.BoostTrainOneStepCell` (or its loss-scale form). Default: ``'O0'``.
         \*\*kwargs: override the level's settings:
 
             - cast_model_type (:class:`mindspore.dtype`): ``float16``, ``bfloat16`` or ``float32``.
@@ -498,9 +498,12 @@ def build_train_network(
     """
     from ..nn.wrap.grad_accumulation import _TrainGradAccuStepCell, _TrainGradAccuWithLossScaleCell
 
-    if not isinstance(optimizer, nn.Optimizer):
+    if not isinstance(
+        optimizer, (nn.Optimizer, boost.FreezeOpt, nn.AdaSumByGradWrapCell, nn.AdaSumByDeltaWeightWrapCell)
+    ):
         raise TypeError(f"The type of 'optimizer' should be 'Optimizer', but got type '{type(optimizer).__name__}'.")
     _check_level(level, boost_level)
+    enable_boost = boost_level in ("O1", "O2")
     _check_kwargs(kwargs)
     config = dict(_config_level(level), **kwargs)
     network = _auto_mixed_precision_process(network, config, level)
@@ -514,7 +517,11 @@ def build_train_network(
         if update_cell is not None:
             if _is_grad_accumulation(network):
                 return _TrainGradAccuWithLossScaleCell(network, optimizer, scale_sense=update_cell).set_train()
+            if enable_boost:
+                return boost.BoostTrainOneStepWithLossScaleCell(network, optimizer, scale_sense=update_cell).set_train()
             return nn.TrainOneStepWithLossScaleCell(network, optimizer, scale_sense=update_cell).set_train()
     if _is_grad_accumulation(network):
         return _TrainGradAccuStepCell(network, optimizer, loss_scale).set_train()
+    if enable_boost:
+        return boost.BoostTrainOneStepCell(network, optimizer, loss_scale).set_train()
     return nn.TrainOneStepCell(network, optimizer, loss_scale).set_train()

@@ -99,6 +99,12 @@ class BoostTrainOneStepCell(TrainOneStepCell):
         if self.enable_adasum:
             self._init_adasum()
 
+    @property
+    def host_driven(self) -> bool:
+        """The host picks what runs at each step (a frozen group's step, DimReduce, AdaSum): Model calls this
+        cell as it is instead of compiling one program around it (sporax/common/_compile.py)."""
+        return bool(self.freeze or self.enable_dim_reduce or self.enable_adasum)
+
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self.freeze:  # the host picks the group's step (each compiles itself)
             return self.gradient_freeze_process(*args)

@@ -22,7 +22,7 @@ from typing import Any
 from .. import context
 from .._engine import StatefulJit, state, warn_user
 
-__all__ = ["call_name", "cell_compiles", "compile_call", "compiled_programs"]
+__all__ = ["call_name", "cell_compiles", "compile_call", "compiled_programs", "host_driven"]
 
 _log = logging.getLogger("sporax")
 
@@ -37,6 +37,13 @@ def call_name(fn: Any) -> str:
 def cell_compiles(auto_jit: bool) -> bool:
     """Whether a Cell call compiles itself now (``auto_jit``: the cell compiles itself in PyNative)."""
     return not state.active() and (auto_jit or context.is_graph_mode())
+
+
+def host_driven(network: Any) -> bool:
+    """Whether ``network`` decides on the host, call by call, which of its compiled programs runs (a boost
+    train cell freezing layer groups, say): such a network is called as it is, never traced into one program
+    around it (its parts compile themselves by the rule above)."""
+    return bool(getattr(network, "host_driven", False))
 
 
 def compile_call(

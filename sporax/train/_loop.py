@@ -15,7 +15,7 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from ..common._compile import call_name, compile_call
+from ..common._compile import call_name, compile_call, host_driven
 from ..common.tensor import Tensor
 from ..nn.cell import Cell
 from ..nn.graph_cell import GraphCell
@@ -43,7 +43,7 @@ class _Step:
         self.network = network
         # The compile rule (sporax/common/_compile.py): in PyNative a network that cannot be compiled simply
         # runs eagerly, as PyNative does (a log line); in GRAPH_MODE that is a warning.
-        self._jit = compile_call(self._call, call_name(network))
+        self._jit = self._call if host_driven(network) else compile_call(self._call, call_name(network))
 
     def _call(self, *inputs: Any) -> Any:
         return self.network(*inputs)
@@ -195,6 +195,16 @@ class _ModelLoops:
         initial_epoch: int,
         valid_infos: tuple = (None, 1, False),
     ) -> None:
+        if dataset_sink_mode and host_driven(self._train_network):
+            # the host picks each step's program (boost's layer-group freezing): no one program can loop them
+            if sink_size not in (-1, train_dataset.get_dataset_size()):
+                raise ValueError(
+                    f"For 'Model.train', a boost train cell ({type(self._train_network).__name__}) picks each step's "
+                    f"program on the host and trains step by step: 'sink_size' must be -1, but got {sink_size}."
+                )
+            _log.warning("Model.train: the boost train cell picks each step's program on the host; dataset sink "
+                         "mode runs step by step.")  # fmt: skip
+            dataset_sink_mode = False
         cb_params = _InternalCallbackParam()
         cb_params.cur_step_num = 0
         cb_params.train_network = self._train_network

@@ -11,6 +11,7 @@ from typing import Any
 
 from .. import _checkparam as validator
 from .. import nn
+from ..boost import AutoBoost
 from ..common.tensor import Tensor
 from ..context import ParallelMode  # noqa: F401  (programs import mindspore.train.model.ParallelMode)
 from ..nn.cell import Cell
@@ -68,8 +69,9 @@ class Model(_ModelLoops):
             and the label in its outputs. Default: ``None`` .
         amp_level (str, optional): Level for mixed precision training (see
             :func:`sporax.amp.build_train_network`), "O0", "O1", "O2", "O3" or "auto". Default: ``"O0"`` .
-        boost_level (str, optional): Boost mode level, "O0", "O1" or "O2"; boost changes nothing in sporax.
-            Default: ``"O0"`` .
+        boost_level (str, optional): Boost mode level, "O0", "O1" or "O2": with O1/O2 (and an optimizer, and
+            metrics or an eval network) the network and optimizer go through :class:`sporax.boost.AutoBoost`
+            and train with a boost train cell. Default: ``"O0"`` .
         kwargs: ``loss_scale_manager`` (a :class:`sporax.amp.LossScaleManager`) and ``keep_batchnorm_fp32``
             (bool) for mixed precision.
 
@@ -116,11 +118,28 @@ class Model(_ModelLoops):
         self._metrics = metrics
         self._check_amp_level_arg(optimizer, amp_level)
         self._check_for_graph_cell(kwargs)
+        self._build_boost_network(kwargs)
         self._train_network = self._build_train_network()
         self._build_eval_network(metrics, eval_network, eval_indexes)
         self._build_predict_network()
 
     # ------------------------------------------------------------ building
+    def _build_boost_network(self, kwargs: dict) -> None:
+        """Level O1/O2: the network and optimizer as :class:`AutoBoost` processes them (MindSpore's rules:
+        an optimizer, and metrics or an eval network, are needed; otherwise a warning and no boost)."""
+        processor = AutoBoost(self._boost_level, kwargs.get("boost_config_dict", ""))
+        if processor.level not in ("O1", "O2"):
+            return
+        if self._optimizer is None:
+            _log.warning("In boost mode, the optimizer must be defined.")
+            return
+        if self._eval_network is None and self._metrics is None:
+            _log.warning("In boost mode, the eval_network and metrics cannot be undefined at the same time.")
+            return
+        self._network, self._optimizer = processor.network_auto_process_train(self._network, self._optimizer)
+        if self._eval_network is not None:
+            self._eval_network = processor.network_auto_process_eval(self._eval_network)
+
     @staticmethod
     def _check_kwargs(kwargs: dict) -> None:
         for arg in kwargs:
