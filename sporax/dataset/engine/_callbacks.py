@@ -88,13 +88,17 @@ class CallbackRunner:
         c.cur_step_num_in_epoch = 0
         for cb in self.callbacks:
             cb.ds_epoch_begin(c)
+        # a callback that waits for training (WaitedDSCallback) sees the rows one by one, each released before
+        # the next step begins
+        rowwise = any(getattr(cb, "_waits_for_training", False) for cb in self.callbacks)
         for blk in blocks:
-            first = c.cur_step_num_in_epoch
-            self._steps(first, blk.n, "ds_step_begin")
-            self._steps(first, blk.n, "ds_step_end")
-            c.cur_step_num_in_epoch = first + blk.n
-            c.cur_step_num += blk.n
-            yield blk
+            for part in _rows_of(blk) if rowwise and blk.n > 1 else (blk,):
+                first = c.cur_step_num_in_epoch
+                self._steps(first, part.n, "ds_step_begin")
+                self._steps(first, part.n, "ds_step_end")
+                c.cur_step_num_in_epoch = first + part.n
+                c.cur_step_num += part.n
+                yield part
         for cb in self.callbacks:
             cb.ds_epoch_end(c)
 
@@ -109,3 +113,10 @@ class CallbackRunner:
                     getattr(cb, name)(c)
         c.cur_step_num_in_epoch = first
         c.cur_step_num = base + first
+
+
+def _rows_of(blk):
+    from ._block import Block, slice_col
+
+    for k in range(blk.n):
+        yield Block([slice_col(col, k, k + 1) for col in blk.cols], 1, blk.start + k)
