@@ -1,4 +1,4 @@
-"""Builds small LFW, KITTI, WIDER FACE, Cityscapes, SBD, PhotoTour, CLUE, IWSLT, GTZAN, LibriTTS and TED-LIUM trees in their real layouts and prints every row a dataset library gives
+"""Builds small LFW, KITTI, WIDER FACE, Cityscapes, SBD, PhotoTour, CLUE, IWSLT, GTZAN, LibriTTS, TED-LIUM and LSUN trees in their real layouts and prints every row a dataset library gives
 on them, so MindSpore 2.10 and sporax can be diffed (the values in tests/ut/dataset/test_sources_detection.py were
 checked this way):
 
@@ -221,6 +221,14 @@ def build(R):
     sph(f"{R}/tedlium/release3/data/sph/T3.sph", np.arange(3000) % 50, 1000)
     w(f"{R}/tedlium/release3/data/stm/T3.stm", "T3 1 T3 1.5 2.25 <o,f0,female> release three\n")
 
+    # LSUN (exported image folders)
+    v = 0
+    for folder, names in (("bedroom_train", ["b.jpg", "a.jpg"]), ("bedroom_val", ["c.jpg"]), ("tower_train", ["d.jpg"]),
+                          ("bridge_val", ["e.jpg"]), ("test", ["f.jpg", "g.jpg"]), ("kitchen_train_lmdb", ["h.jpg"])):  # fmt: skip
+        for n in names:
+            v += 20
+            img(f"{R}/lsun/{folder}/{n}", v)
+
 
 def cases(ds, R):
     L = f"{R}/lfw"
@@ -266,6 +274,8 @@ def cases(ds, R):
             ds.TedliumDataset(f"{R}/tedlium/release1", "release1", usage=u, shuffle=False) for u in ("all", "dev")
         ]
         + [ds.TedliumDataset(f"{R}/tedlium/release3", "release3", shuffle=False)],
+        "lsun": [ds.LSUNDataset(f"{R}/lsun", usage=u, shuffle=False) for u in ("all", "train", "valid")]
+        + [ds.LSUNDataset(f"{R}/lsun", classes=["bedroom", "bridge"], shuffle=False)],
         "photo": [ds.PhotoTourDataset(f"{R}/photo", "liberty", usage=u, shuffle=False) for u in ("train", "test")],
     }
 
