@@ -10,6 +10,9 @@ import pytest
 
 import sporax.dataset as ds
 
+from ._sources_util import rows as _rows
+from ._sources_util import write_text as _write
+
 
 def _wav(path, samples, rate):
     os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -18,16 +21,6 @@ def _wav(path, samples, rate):
         f.setsampwidth(2)
         f.setframerate(rate)
         f.writeframes(np.asarray(samples, "<i2").tobytes())
-
-
-def _write(path, text):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(text)
-
-
-def _rows(d):
-    return [[np.asarray(c) for c in r] for r in d.create_tuple_iterator(output_numpy=True)]
 
 
 def test_gtzan(tmp_path):

@@ -10,22 +10,15 @@ import pytest
 
 import sporax.dataset as ds
 
+from ._sources_util import rows as _rows
+from ._sources_util import write_text as _write
+
 
 def _img(path, v, ext_shape=(5, 6, 3)):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     a = np.full(ext_shape, v, np.uint8)
     a[0, 0] = (v * 7) % 256
     cv2.imwrite(str(path), a)
-
-
-def _write(path, text):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(text)
-
-
-def _rows(d):
-    return [[np.asarray(c) for c in r] for r in d.create_tuple_iterator(output_numpy=True)]
 
 
 def _which(root, raw):

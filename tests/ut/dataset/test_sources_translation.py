@@ -3,22 +3,13 @@ order (interleaved across files as MindSpore's readers give them) and values are
 same files (tools/make_ms_dataset_sources_reference.py builds them and prints both libraries' rows)."""
 
 import json
-import os
 
-import numpy as np
 import pytest
 
 import sporax.dataset as ds
 
-
-def _write(path, text):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(text)
-
-
-def _rows(d):
-    return [[np.asarray(c) for c in r] for r in d.create_tuple_iterator(output_numpy=True)]
+from ._sources_util import rows as _rows
+from ._sources_util import write_text as _write
 
 
 def _typed(d):
