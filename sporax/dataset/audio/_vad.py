@@ -39,9 +39,14 @@ class Vad(TensorOperation):
                  hp_filter_freq=50.0, lp_filter_freq=6000.0, hp_lifter_freq=150.0, lp_lifter_freq=2000.0) -> None:  # fmt: skip
         self.sample_rate = check_pipeline_int(sample_rate, "sample_rate", 1, 2**31 - 1)
         self.trigger_level = check_pipeline_float(trigger_level, "trigger_level", -_F32_MAX, _F32_MAX)
-        for name in ("trigger_time", "search_time", "allowed_gap", "pre_trigger_time", "boot_time", "noise_up_time",
-                     "noise_down_time", "noise_reduction_amount"):  # fmt: skip
-            setattr(self, name, check_pipeline_float(locals()[name], name, 0, _F32_MAX))
+        bounded = {"trigger_time": trigger_time, "search_time": search_time, "allowed_gap": allowed_gap,
+                   "pre_trigger_time": pre_trigger_time, "boot_time": boot_time, "noise_up_time": noise_up_time,
+                   "noise_down_time": noise_down_time, "noise_reduction_amount": noise_reduction_amount}  # fmt: skip
+        checked = {k: check_pipeline_float(v, k, 0, _F32_MAX) for k, v in bounded.items()}
+        self.trigger_time, self.search_time = checked["trigger_time"], checked["search_time"]
+        self.allowed_gap, self.pre_trigger_time = checked["allowed_gap"], checked["pre_trigger_time"]
+        self.boot_time, self.noise_reduction_amount = checked["boot_time"], checked["noise_reduction_amount"]
+        self.noise_up_time, self.noise_down_time = checked["noise_up_time"], checked["noise_down_time"]
         if self.noise_up_time < self.noise_down_time:
             raise ValueError(
                 "Input noise_up_time should be greater than noise_down_time, but got noise_up_time: "
@@ -52,8 +57,10 @@ class Vad(TensorOperation):
             check_pipeline_float(measure_duration, "measure_duration", 0, _F32_MAX)
         self.measure_duration = float(measure_duration) if measure_duration else 2.0 / self.measure_freq
         self.measure_smooth_time = check_pipeline_float(measure_smooth_time, "measure_smooth_time", 0, _F32_MAX)
-        for name in ("hp_filter_freq", "lp_filter_freq", "hp_lifter_freq", "lp_lifter_freq"):
-            setattr(self, name, self._positive(locals()[name], name))
+        self.hp_filter_freq = self._positive(hp_filter_freq, "hp_filter_freq")
+        self.lp_filter_freq = self._positive(lp_filter_freq, "lp_filter_freq")
+        self.hp_lifter_freq = self._positive(hp_lifter_freq, "hp_lifter_freq")
+        self.lp_lifter_freq = self._positive(lp_lifter_freq, "lp_lifter_freq")
 
     @staticmethod
     def _positive(value, name):
