@@ -8,6 +8,7 @@ which is what a breadth change could slow down. Time is the process's CPU time (
 clock: on a shared, loaded machine a side that is descheduled mid-round would otherwise look slower.
 
     taskset -c 1 python bench/bench_ops_dispatch.py --rev HEAD~20
+    taskset -c 1 python bench/bench_ops_dispatch.py --rev 545e05e --rev bb58ac8   # several revisions side by side
 """
 
 from __future__ import annotations
@@ -78,27 +79,37 @@ def run_side(tree: Path, number: int) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--rev", required=True, help="the revision to compare against (a git ref)")
+    ap.add_argument(
+        "--rev", required=True, action="append", help="a revision to compare against (a git ref; repeat for several)"
+    )
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--number", type=int, default=2000)
     args = ap.parse_args()
-    base = Path(tempfile.mkdtemp(prefix="sporax-bench-rev-"))
-    subprocess.run(
-        ["git", "worktree", "add", "--detach", str(base), args.rev], cwd=ROOT, check=True, capture_output=True
-    )
+    trees = {"this": ROOT}
     try:
-        sides: dict[str, list[dict]] = {"this": [], "rev": []}
+        for rev in args.rev:
+            trees[rev] = Path(tempfile.mkdtemp(prefix="sporax-bench-rev-"))
+            subprocess.run(
+                ["git", "worktree", "add", "--detach", str(trees[rev]), rev], cwd=ROOT, check=True, capture_output=True
+            )
+        sides: dict[str, list[dict]] = {name: [] for name in trees}
         for _ in range(args.rounds):
-            sides["this"].append(run_side(ROOT, args.number))
-            sides["rev"].append(run_side(base, args.number))
+            for name, tree in trees.items():
+                sides[name].append(run_side(tree, args.number))
     finally:
-        subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT, check=False)
-    print(f"eager dispatch per call, us (min of {args.rounds} alternating rounds); rev = {args.rev}")
-    print(f"{'op':18s} {'this':>8s} {'rev':>8s} {'ratio':>6s}")
+        for name, tree in trees.items():
+            if name != "this":
+                subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, check=False)
+    revs = args.rev
+    print(f"eager dispatch per call, us of CPU time (min of {args.rounds} alternating rounds); ratio = this / rev")
+    print(f"{'op':18s} {'this':>8s} " + " ".join(f"{r[:10]:>10s} {'ratio':>6s}" for r in revs))
     for label, _ in CASES:
         a = min(r[label] for r in sides["this"])
-        b = min(r[label] for r in sides["rev"])
-        print(f"{label:18s} {a:8.2f} {b:8.2f} {a / b:6.2f}")
+        cells = []
+        for rev in revs:
+            b = min(r[label] for r in sides[rev])
+            cells.append(f"{b:10.2f} {a / b:6.2f}")
+        print(f"{label:18s} {a:8.2f} " + " ".join(cells))
 
 
 if __name__ == "__main__":
