@@ -327,6 +327,20 @@ class Dataset(PipelineInfo):
         """
         return _op("SyncWaitDataset")(self, condition_name, num_batch, callback)
 
+    def send(self, tensor=None, dst=0, group=None) -> None:
+        """Send ``tensor`` (a Tensor or a list of them; default: this dataset's next row) to rank(s) ``dst`` over
+        ``mint.distributed`` (``group`` default: the world group); received there by :meth:`recv`."""
+        from ._send_recv import send
+
+        send(self, tensor, dst, group)
+
+    def recv(self, src=0, group=None):
+        """Receive what rank(s) ``src`` sent with :meth:`send` (this rank's own id: this dataset's next row): a
+        Tensor, or a list of them."""
+        from ._send_recv import recv
+
+        return recv(self, src, group)
+
     def sync_update(self, condition_name, num_batch=None, data=None) -> None:
         """Release the pipeline blocked by ``sync_wait(condition_name)``.
 
