@@ -61,6 +61,9 @@ def test_waited_ds_callback_with_model_train():
 
 def test_waited_ds_callback_checks_and_timeout():
     assert issubclass(ds.WaitedDSCallback, ms.train.Callback) and issubclass(ds.WaitedDSCallback, ds.DSCallback)
+    from sporax.dataset import callback
+
+    assert callback.WaitedDSCallback is ds.WaitedDSCallback
     data = ds.NumpySlicesDataset([1, 2, 3], column_names=["x"], shuffle=False)
     with pytest.raises(AttributeError, match="without overriding any methods"):
         data.map(operations=(lambda x: x), callbacks=ds.WaitedDSCallback())
