@@ -17,4 +17,5 @@ from .datasets_audio_corpora import *
 from .datasets_audio import CMUArcticDataset, LJSpeechDataset, SpeechCommandsDataset, YesNoDataset
 from ._cache import DatasetCache
 from ._callbacks import DSCallback
+from ._obs_sync import sync_wait_for_dataset
 from ._serialize import compare, deserialize, serialize, show
