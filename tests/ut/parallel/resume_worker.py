@@ -1,4 +1,4 @@
-"""Resume N -> M (run by test_resume.py in subprocesses on simulated CPU devices).
+"""Resume N -> M (run by test_resume_n_to_m.py in subprocesses on simulated CPU devices).
 
 ``save N DIR``: train a model-parallel MLP (column then row split over N devices) 3 steps in
 SEMI_AUTO_PARALLEL, save each rank's slices and the strategy file (what every rank of a MindSpore job saves),
