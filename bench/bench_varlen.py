@@ -58,7 +58,7 @@ def run(n: int = 960, vocab: int = 2000, embed: int = 50, hidden: int = 64) -> d
             ["ids"],
             BOUNDARIES,
             [BATCH] * (len(BOUNDARIES) + 1),
-            pad_info={"ids": (None, 0)},
+            pad_info={"ids": ([None], 0)},
             pad_to_bucket_boundary=True,
             drop_remainder=True,
         )

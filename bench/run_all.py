@@ -337,10 +337,9 @@ FINDINGS = """\
 - **LSTM**: the recurrence is a `while` loop whose body is small dots plus `copy` and
   `dynamic-update-slice` (about 30% of the time); `torch.compile` is ahead.
 - **Variable-length batches**: `bucket_batch_by_length(..., pad_info={"ids": ([None], 0)},
-  pad_to_bucket_boundary=True)` pads to each batch's longest row instead of the bucket boundary minus 1
-  (MindSpore 2.10 gives shapes (2, 9), (2, 29) for boundaries [10, 30]; sporax's
-  `dataset/engine/_batch_ops.py` pads to the boundary only when the pad shape is `None`), so that spelling
-  compiles 7 programs instead of 3 in the bench below; the bench passes `(None, 0)`.
+  pad_to_bucket_boundary=True)` pads every unspecified dimension to the bucket boundary minus 1, as MindSpore
+  2.10 (shapes (2, 9), (2, 29) for boundaries [10, 30]): 3 programs in the bench below (fixed in
+  `dataset/engine/_batch_ops.py` after this run; before, that spelling padded to each batch's longest row).
 """
 
 

@@ -268,12 +268,14 @@ class BucketBatchByLengthDataset(Dataset):
             for k, name in enumerate(names):
                 if self.pad_info is not None and name in self.pad_info:
                     shape, value = self.pad_info[name]
-                    if self.pad_to_bucket_boundary and shape is None:
+                    # MindSpore 2.10: every unspecified dimension (None) of a given pad shape becomes the
+                    # bucket's boundary minus 1; a pad shape of None pads to the batch's longest row
+                    if self.pad_to_bucket_boundary and shape is not None and any(d in (None, -1) for d in shape):
                         if bucket >= len(self.boundaries):
                             raise pipeline_error(
                                 "Invalid data, pad_to_bucket_boundary needs a bounded bucket; a row is longer than the last boundary."
                             )
-                        shape = [self.boundaries[bucket] - 1] + [None] * (to_np(cols[k][0]).ndim - 1)
+                        shape = [self.boundaries[bucket] - 1 if d in (None, -1) else d for d in shape]
                     out.append(_pad_rows(cols[k], shape, value, name))
                 else:
                     out.append(batch_column(cols[k], name))
