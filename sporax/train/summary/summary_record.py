@@ -16,6 +16,7 @@ import numpy as np
 from sporax.common.tensor import Tensor
 
 from ..._checkparam import check_file_name_part, check_value_type
+from ...ops.function.debug_func import _register_summary_sink
 from .._utils import make_directory
 from . import _event
 
@@ -37,6 +38,10 @@ def _cache_summary_tensor_data(summary):
         for item in summary:
             SUMMARY_TENSOR_CACHE[item["name"]] = item["data"]
     return True
+
+
+# ops.ScalarSummary / ImageSummary / TensorSummary / HistogramSummary inside a network hand their values here
+_register_summary_sink(_cache_summary_tensor_data)
 
 
 def _get_summary_tensor_data():

@@ -230,3 +230,34 @@ def test_summary_collector_args(tmp_path):
     with pytest.raises(ValueError, match="more than one SummaryCollector"):
         with _CallbackManager([a]) as cbm:
             cbm.on_train_begin(RunContext(p))
+
+
+def test_summary_ops_inside_a_network_reach_summary_record(tmp_path):
+    """ops.ScalarSummary / TensorSummary called in construct (eagerly and compiled) are written by the next
+    SummaryRecord.record, as MindSpore's summary operators are."""
+    import sporax as ms
+    from sporax import ops
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.scalar = ops.ScalarSummary()
+            self.tensor = ops.TensorSummary()
+
+        def construct(self, x):
+            y = x * 2
+            self.scalar("doubled_sum", y.sum())
+            self.tensor("doubled", y)
+            return y
+
+    net = Net()
+    x = Tensor(np.array([1.0, 2.0], np.float32))
+    with SummaryRecord(str(tmp_path)) as rec:
+        net(x)
+        assert rec.record(1)
+        ms.jit(net.construct)(x * 2)
+        assert rec.record(2)
+        path = rec.log_dir
+    vals = _values(_event.read_events(path))
+    assert [(s, v["value"]) for s, v in vals["doubled_sum"]] == [(1, 6.0), (2, 12.0)]
+    assert [s for s, _ in vals["doubled"]] == [1, 2]
