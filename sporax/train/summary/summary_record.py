@@ -40,10 +40,6 @@ def _cache_summary_tensor_data(summary):
     return True
 
 
-# ops.ScalarSummary / ImageSummary / TensorSummary / HistogramSummary inside a network hand their values here
-_register_summary_sink(_cache_summary_tensor_data)
-
-
 def _get_summary_tensor_data():
     global SUMMARY_TENSOR_CACHE
     with _summary_lock:
@@ -496,3 +492,13 @@ class SummaryRecord:
         if match:
             return match.groups()
         return None, None
+
+
+def _summary_sink(summary):
+    """ops.ScalarSummary / ImageSummary / TensorSummary / HistogramSummary inside a network hand their values
+    here; they are kept for the open SummaryRecord's next ``record`` (with none open, nothing records them)."""
+    if SummaryRecord.count > 0:
+        _cache_summary_tensor_data(summary)
+
+
+_register_summary_sink(_summary_sink)
