@@ -691,6 +691,22 @@ def check_dataset_usage(usage: Any, allowed: Any) -> str:
     return usage
 
 
+def check_dataset_file(path: str) -> str:
+    """A file a source reads: it exists and is readable."""
+    if not os.path.isfile(path) or not os.access(path, os.R_OK):
+        raise ValueError(f"The file {path} does not exist or permission denied!")
+    return path
+
+
+def check_pipeline_bool(arg_value: Any, arg_name: str) -> Any:
+    """An optional bool with the dataset pipeline's message (None passes: the source's default applies)."""
+    if arg_value is not None and not isinstance(arg_value, bool):
+        raise TypeError(
+            f"Argument {arg_name} with value {arg_value!r} is not of type [<class 'bool'>], but got {type(arg_value)}."
+        )
+    return arg_value
+
+
 # ------------------------------------------------------------------------------------- optimizers
 
 

@@ -12,7 +12,9 @@ import os
 import numpy as np
 
 from ..._checkparam import check_dataset_dir as _check_dir
+from ..._checkparam import check_dataset_file as _need_file
 from ..._checkparam import check_dataset_usage as _check_usage
+from ..._checkparam import check_pipeline_bool as _check_bool
 from ._block import maybe_stack
 from ._file_source import FileRowSource, read_text
 from .datasets_vision import _read_image
@@ -27,22 +29,6 @@ __all__ = [
     "SBUDataset",
     "USPSDataset",
 ]
-
-
-def _need_file(path: str) -> str:
-    if not os.path.isfile(path) or not os.access(path, os.R_OK):
-        raise ValueError(f"The file {path} does not exist or permission denied!")
-    return path
-
-
-def _need_dir(path: str) -> str:
-    return _check_dir(path)
-
-
-def _check_bool(value, name):
-    if value is not None and not isinstance(value, bool):
-        raise TypeError(f"Argument {name} with value {value!r} is not of type [<class 'bool'>], but got {type(value)}.")
-    return value
 
 
 class _ImageRows(MappableSource):
@@ -350,14 +336,14 @@ class Flowers102Dataset(_ImageRows):
         from scipy.io import loadmat
 
         self.dataset_dir = _check_dir(dataset_dir)
-        _need_dir(os.path.join(self.dataset_dir, "jpg"))
+        _check_dir(os.path.join(self.dataset_dir, "jpg"))
         self.task = "Classification" if task is None else task
         if self.task not in ("Classification", "Segmentation"):
             raise ValueError("Input task is not within the valid set of ['Classification', 'Segmentation'].")
         self.usage = _check_usage(usage, ("train", "valid", "test", "all"))
         self.decode = bool(_check_bool(decode, "decode"))
         if self.task == "Segmentation":
-            _need_dir(os.path.join(self.dataset_dir, "segmim"))
+            _check_dir(os.path.join(self.dataset_dir, "segmim"))
             self._COLUMNS = ["image", "segmentation", "label"]
         labels = (loadmat(_need_file(os.path.join(self.dataset_dir, "imagelabels.mat")))["labels"][0] - 1).astype(
             np.uint32
@@ -401,7 +387,7 @@ class OmniglotDataset(_ImageRows):
         self.dataset_dir = _check_dir(dataset_dir)
         self.background = True if _check_bool(background, "background") is None else background
         self.decode = bool(_check_bool(decode, "decode"))
-        root = _need_dir(
+        root = _check_dir(
             os.path.join(self.dataset_dir, "images_background" if self.background else "images_evaluation")
         )
         chars = [
@@ -497,7 +483,7 @@ class SBUDataset(_ImageRows):
         self.decode = bool(_check_bool(decode, "decode"))
         urls = read_text(_need_file(os.path.join(self.dataset_dir, "SBU_captioned_photo_dataset_urls.txt")))
         caps = read_text(_need_file(os.path.join(self.dataset_dir, "SBU_captioned_photo_dataset_captions.txt")))
-        images = _need_dir(os.path.join(self.dataset_dir, "sbu_images"))
+        images = _check_dir(os.path.join(self.dataset_dir, "sbu_images"))
         self._items = []
         for url, cap in zip(urls.splitlines(), caps.splitlines()):
             parts = url.strip().split("/")
