@@ -698,6 +698,17 @@ def check_dataset_file(path: str) -> str:
     return path
 
 
+def check_pipeline_choice(arg_value: Any, allowed: Any, arg_name: str) -> Any:
+    """An optional str among ``allowed`` with the dataset pipeline's messages (None passes)."""
+    if arg_value is not None and not isinstance(arg_value, str):
+        raise TypeError(
+            f"Argument {arg_name} with value {arg_value!r} is not of type [<class 'str'>], but got {type(arg_value)}."
+        )
+    if arg_value is not None and arg_value not in allowed:
+        raise ValueError(f"Input {arg_name} is not within the valid set of {list(allowed)}.")
+    return arg_value
+
+
 def check_pipeline_bool(arg_value: Any, arg_name: str) -> Any:
     """An optional bool with the dataset pipeline's message (None passes: the source's default applies)."""
     if arg_value is not None and not isinstance(arg_value, bool):

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..._checkparam import check_dataset_dir as _check_dir
 from ..._checkparam import check_dataset_usage as _check_usage
+from ..._checkparam import check_pipeline_choice as _check_choice
 from ._block import maybe_stack
 from .datasets_image_folders import _check_bool, _ImageRows
 from .datasets_vision import _read_image
@@ -28,16 +29,6 @@ __all__ = [
     "SBDataset",
     "WIDERFaceDataset",
 ]
-
-
-def _check_choice(value, allowed, name):
-    if value is not None and (not isinstance(value, str) or value not in allowed):
-        if not isinstance(value, str):
-            raise TypeError(
-                f"Argument {name} with value {value!r} is not of type [<class 'str'>], but got {type(value)}."
-            )
-        raise ValueError(f"Input {name} is not within the valid set of {list(allowed)}.")
-    return value
 
 
 def _tokens(path: str) -> list[list[str]]:

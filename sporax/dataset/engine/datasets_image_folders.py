@@ -15,6 +15,7 @@ from ..._checkparam import check_dataset_dir as _check_dir
 from ..._checkparam import check_dataset_file as _need_file
 from ..._checkparam import check_dataset_usage as _check_usage
 from ..._checkparam import check_pipeline_bool as _check_bool
+from ..._checkparam import check_pipeline_choice as _check_choice
 from ._block import maybe_stack
 from ._file_source import FileRowSource, read_text
 from .datasets_vision import _read_image
@@ -282,9 +283,7 @@ class Caltech101Dataset(_ImageRows):
     def __init__(self, dataset_dir, target_type=None, num_samples=None, num_parallel_workers=1, shuffle=None,
                  decode=False, sampler=None, num_shards=None, shard_id=None) -> None:  # fmt: skip
         self.dataset_dir = _check_dir(dataset_dir)
-        self.target_type = "category" if target_type is None else target_type
-        if self.target_type not in ("category", "annotation", "all"):
-            raise ValueError("Input target_type is not within the valid set of ['category', 'annotation', 'all'].")
+        self.target_type = _check_choice(target_type, ("category", "annotation", "all"), "target_type") or "category"
         self.decode = bool(_check_bool(decode, "decode"))
         self._COLUMNS = {"category": ["image", "category"], "annotation": ["image", "annotation"]}.get(
             self.target_type, ["image", "category", "annotation"]
@@ -337,9 +336,7 @@ class Flowers102Dataset(_ImageRows):
 
         self.dataset_dir = _check_dir(dataset_dir)
         _check_dir(os.path.join(self.dataset_dir, "jpg"))
-        self.task = "Classification" if task is None else task
-        if self.task not in ("Classification", "Segmentation"):
-            raise ValueError("Input task is not within the valid set of ['Classification', 'Segmentation'].")
+        self.task = _check_choice(task, ("Classification", "Segmentation"), "task") or "Classification"
         self.usage = _check_usage(usage, ("train", "valid", "test", "all"))
         self.decode = bool(_check_bool(decode, "decode"))
         if self.task == "Segmentation":
