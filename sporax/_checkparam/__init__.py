@@ -9,9 +9,9 @@ functions, so a rule reads as one line and its message has MindSpore's form::
 The names, argument orders and messages follow MindSpore's ``mindspore/_checkparam.py`` (``prim_name`` last,
 ``arg_name`` before it; relations given by the constants below). The package keeps one file per kind:
 ``_core`` (MindSpore's forms: relations, numbers, types, axes), ``_args`` (the shorter forms some sporax APIs
-already promise, and the optimizer and collective checks) and ``_dataset`` (the dataset pipeline's forms).
-Import from the package, never from a file of it. It imports only the standard library and NumPy, so any layer
-may use it (it sits below ``_engine``).
+already promise, and the optimizer and collective checks), ``_ops`` (the ops' own forms) and ``_dataset``
+(the dataset pipeline's forms). Import from the package, never from a file of it. It imports only the standard
+library and NumPy, so any layer may use it (it sits below ``_engine``).
 """
 
 from ._core import (
@@ -94,6 +94,13 @@ from ._args import (
     check_comm_op,
     check_arg_bool,
     check_arg_list,
+)
+from ._ops import (
+    check_vmap_axes,
+    check_map_fn,
+    check_positive_int_tuple,
+    check_dynamic_tensors,
+    check_dynamic_decl,
 )
 from ._dataset import (
     check_pipeline_int,
@@ -184,6 +191,11 @@ __all__ = [
     "check_comm_op",
     "check_arg_bool",
     "check_arg_list",
+    "check_vmap_axes",
+    "check_map_fn",
+    "check_positive_int_tuple",
+    "check_dynamic_tensors",
+    "check_dynamic_decl",
     "check_pipeline_int",
     "check_pipeline_float",
     "check_num_samples",

@@ -38,40 +38,6 @@ _log = logging.getLogger("sporax")
 ENABLE_DYNAMIC = "__enable_dynamic__"
 
 
-def _check_dynamic_arg(arg: Any, name: str) -> bool:
-    """Whether ``arg`` (a Tensor or a tuple/list of them) declares a dynamic dimension or rank."""
-    if isinstance(arg, Tensor):
-        shape = arg.shape
-        if shape == (-2,):
-            return True
-        if -1 in shape:
-            for d in shape:
-                if d != -1 and d <= 0:
-                    raise TypeError(
-                        f"The argument '{name}' has invalid shape '{shape}', only supports None "
-                        "or a tuple/list of positive integers and None."
-                    )
-            return True
-        return False
-    if isinstance(arg, tuple | list):
-        return any(_check_dynamic_arg(a, name) for a in arg)
-    raise TypeError(
-        "The decorator enable_dynamic only supports Tensor "
-        f"or a tuple/list of Tensor, but the argument : {name} is type of:{type(arg)}."
-    )
-
-
-def _check_type(arg: Any, name: str) -> None:
-    if isinstance(arg, tuple | list):
-        for a in arg:
-            _check_type(a, name)
-    elif not isinstance(arg, Tensor):
-        raise TypeError(
-            "The decorator enable_dynamic only supports Tensor "
-            f"or a tuple/list of Tensor, but the argument : {name} is type of:{type(arg)}."
-        )
-
-
 def _matches(decl: Any, value: Any) -> None:
     """Raise MindSpore's error when ``value`` does not fit the declared dynamic Tensor(s) ``decl``."""
     if isinstance(decl, tuple | list):
@@ -113,8 +79,8 @@ def enable_dynamic(**kwargs: Any) -> Any:
     if not kwargs:
         raise ValueError("When using decorator enable_dynamic, the input cannot be empty!")
     for name, arg in kwargs.items():
-        _check_type(arg, name)
-        if not _check_dynamic_arg(arg, name):
+        validator.check_dynamic_tensors(arg, name, Tensor)
+        if not validator.check_dynamic_decl(arg, name, Tensor):
             raise TypeError(
                 f"When using decorator enable_dynamic, the shape of argument '{name}' at least have one None."
             )

@@ -170,7 +170,7 @@ def run_while(
         out_idx: list[Any] = []
         retry = False
         for i, tree, kinds in plans:
-            retry |= _check_carry(names[i], i, tree, kinds, body_rec, avals, overrides, where, out_idx)
+            retry |= _verify_carry(names[i], i, tree, kinds, body_rec, avals, overrides, where, out_idx)
         for i in fresh:
             if i in ret_init or body_rec.struct[i] is UNDEF:
                 continue
@@ -224,7 +224,7 @@ def _index(items: list[Any], x: Any) -> int:
     return next(j for j, g in enumerate(items) if g is x)
 
 
-def _check_carry(
+def _verify_carry(
     name: str,
     i: int,
     tree: Any,

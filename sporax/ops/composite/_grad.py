@@ -108,7 +108,7 @@ def _pull(pull: Callable[[Any], Any], ct: Any) -> tuple[list[Any], list[Tensor]]
     return gx, [Tensor._from_data(g) for g in gw]
 
 
-def _check_positions(args: Sequence[Any], positions: Sequence[int], op: str) -> None:
+def _verify_grad_positions(args: Sequence[Any], positions: Sequence[int], op: str) -> None:
     for i in positions:
         if i >= len(args):  # MindSpore's error; never a wrapped index (issue 13)
             raise RuntimeError(f"Position index {i} is exceed input size.")
@@ -227,7 +227,7 @@ def _make_grad_impl(
                 )
             args, sens = args[:-1], args[-1]
         pos = tuple(positions)
-        _check_positions(args, pos, op)
+        _verify_grad_positions(args, pos, op)
         out, pull = _vjp_inputs(fn, args, pos, wlist)
         if sens_param:
             ct = _aux_sens_cotangent(out, sens, op) if has_aux else _sens_cotangent(out, sens, op)
@@ -393,7 +393,7 @@ class GradOperation:
                 if not args:
                     raise TypeError("For 'GradOperation', the function has no input to differentiate.")
                 positions = [0]
-                _check_positions(args, positions, "GradOperation")
+                _verify_grad_positions(args, positions, "GradOperation")
             out, pull = _vjp_inputs(fn, args, positions, wlist)
             ct = _sens_cotangent(out, sens, "GradOperation") if sens_param else _cotangent(out, False)
             gx, gw = pull(ct)

@@ -231,14 +231,6 @@ class MultitypeFuncGraph:
 
 
 # --------------------------------------------------------------- HyperMap, Map
-def _check_fn(fn: Any, op: str) -> Callable[..., Any]:
-    if not callable(fn):
-        raise TypeError(
-            f"For '{op}', the operation must be a MultitypeFuncGraph or callable, but got {type(fn).__name__}."
-        )
-    return fn
-
-
 def _is_seq(x: Any) -> bool:
     return isinstance(x, (tuple, list))
 
@@ -266,7 +258,7 @@ class HyperMap:
 
     def __init__(self, ops: Any = None, reverse: bool = False) -> None:
         if ops is not None:
-            _check_fn(ops, "HyperMap")
+            validator.check_map_fn(ops, "HyperMap")
         validator.check_bool(reverse, "reverse", "HyperMap")
         self.ops = ops
         self.reverse = reverse
@@ -276,7 +268,7 @@ class HyperMap:
         if fn is None:
             if not args:
                 raise TypeError("For 'HyperMap', the operation must be given as the first input, but got no input.")
-            fn, args = _check_fn(args[0], "HyperMap"), args[1:]
+            fn, args = validator.check_map_fn(args[0], "HyperMap"), args[1:]
         if not args:
             raise TypeError("For 'HyperMap', at least one input sequence is required.")
         return self._map(fn, args)
@@ -322,7 +314,7 @@ class Map:
 
     def __init__(self, ops: Any = None, reverse: bool = False) -> None:
         if ops is not None:
-            _check_fn(ops, "Map")
+            validator.check_map_fn(ops, "Map")
         self.ops = ops
         self.reverse = reverse
 
@@ -331,7 +323,7 @@ class Map:
         if fn is None:
             if not args:
                 raise TypeError("For 'Map', the operation must be given as the first input, but got no input.")
-            fn, args = _check_fn(args[0], "Map"), args[1:]
+            fn, args = validator.check_map_fn(args[0], "Map"), args[1:]
         if not args:
             raise TypeError("For 'Map', at least one input sequence is required.")
         for a in args:

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from ... import _checkparam as validator
 from ..._engine import StatefulJit, jax, jnp, state
 from ...common.parameter import Parameter
 from ...common.tensor import Tensor
@@ -68,43 +69,6 @@ def _is_int(x: Any) -> bool:
 
 
 # ------------------------------------------------------------------------------ the specs
-def _check_spec(spec: Any, what: str, cell_list: bool) -> None:
-    """What can be checked before the call: element types, a single None, all None. A CellList's inputs
-    may all be unmapped (its Parameters are), its outputs may not (they differ from cell to cell)."""
-    if spec is None or not isinstance(spec, (tuple, list)):
-        if spec is not None and not _is_int(spec):
-            raise RuntimeError(
-                f"For 'vmap', the '{what}' can only be of type int, None, tuple or list, but got {spec!r}."
-            )
-        if spec is None and not (cell_list and what == "in_axes"):
-            raise RuntimeError(
-                f"For 'vmap', the '{what}' cannot be a single None while 'fn' {_NOT_CELL_LIST[cell_list]}."
-            )
-        return
-    axes: list[Any] = []
-
-    def walk(s: Any) -> None:
-        if isinstance(s, (tuple, list)):
-            for e in s:
-                walk(e)
-        elif isinstance(s, dict):
-            for e in s.values():
-                walk(e)
-        elif s is None or _is_int(s):
-            axes.append(s)
-        else:
-            raise RuntimeError(f"For 'vmap', the axis in '{what}' should be None or an int, but got {s!r} in {spec!r}.")
-
-    walk(spec)
-    if axes and all(a is None for a in axes) and not (cell_list and what == "in_axes"):
-        raise RuntimeError(
-            f"For 'vmap', the '{what}' cannot be all None while 'fn' {_NOT_CELL_LIST[cell_list]}, but got {spec!r}."
-        )
-
-
-_NOT_CELL_LIST = {False: "is not a 'CellList'", True: "is a 'CellList' (the outputs of its cells differ)"}
-
-
 def _freeze(spec: Any) -> Any:
     if isinstance(spec, (tuple, list)):
         return (type(spec).__name__, *(_freeze(s) for s in spec))
@@ -464,7 +428,7 @@ def vmap(fn: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0) -> Callabl
     cell_list = "CellList" in names
     if not callable(fn) and not cell_list:
         raise RuntimeError(f"For 'vmap', 'fn' must be a function, a Cell or a CellList, but got {type(fn).__name__}.")
-    _check_spec(in_axes, "in_axes", cell_list)
-    _check_spec(out_axes, "out_axes", cell_list)
+    validator.check_vmap_axes(in_axes, "in_axes", cell_list)
+    validator.check_vmap_axes(out_axes, "out_axes", cell_list)
     key = ("vmap", _fn_key(fn), _freeze(in_axes), _freeze(out_axes))
     return _cache.get_or(key, lambda: _VmapFunction(fn, cell_list, in_axes, out_axes))

@@ -67,7 +67,7 @@ def _bad_index(idx: Any, lo: int, hi: int) -> int | None:
 _INDEX_RANGES: dict[int, tuple[Any, int, int]] = {}
 
 
-def _check_index(idx: Any, lo: int, hi: int, message: Any) -> None:
+def _verify_index_range(idx: Any, lo: int, hi: int, message: Any) -> None:
     """Raise IndexOutOfRangeError(``message(bad_value)``) when a concrete ``idx`` leaves ``[lo, hi)``. A traced
     ``idx`` inside a compiled step is checked there, and the error raised after the step (``_engine._checks``)."""
     if isinstance(idx, jax.core.Tracer):

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ... import _checkparam as validator
 from ..._engine import jnp
 from ...common.tensor import Tensor
 from .._utils import as_tensor_array, wrap
@@ -165,15 +166,6 @@ _MODES = {
 }
 
 
-def _positive_ints(v: Any, n: int, name: str) -> tuple[int, ...]:
-    vals = (v,) * n if isinstance(v, (int, np.integer)) and not isinstance(v, bool) else tuple(v)
-    if len(vals) != n or any(isinstance(e, bool) or not isinstance(e, (int, np.integer)) or e <= 0 for e in vals):
-        raise ValueError(
-            f"For 'interpolate', the '{name}' must be a positive int or a tuple of {n} positive ints, but got {v}."
-        )
-    return tuple(int(e) for e in vals)
-
-
 def interpolate(
     input: Any,
     size: Any = None,
@@ -220,7 +212,7 @@ def interpolate(
                 "For 'interpolate', it is incorrect to set 'recompute_scale_factor' to True after specifying an "
                 "explicit 'size'."
             )
-        out = _positive_ints(size, nsp, "size")
+        out = validator.check_positive_int_tuple(size, nsp, "size", "interpolate")
         scales: tuple = (None,) * nsp
     else:
         sf = (scale_factor,) * nsp if isinstance(scale_factor, (int, float)) else tuple(scale_factor)

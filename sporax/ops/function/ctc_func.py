@@ -255,7 +255,7 @@ def ctc_loss_tf(
     if tuple(seq.shape) != (n,):
         raise ValueError(f"For '{op}', the 'sequence_length' shape must be ({n},), but got {tuple(seq.shape)}.")
     if not any(isinstance(v, jax.core.Tracer) for v in (idx, vals, seq)):
-        _check_tf_labels(
+        _verify_tf_labels(
             np.asarray(idx),
             np.asarray(vals),
             np.asarray(seq),
@@ -270,7 +270,7 @@ def ctc_loss_tf(
     return _ctc_tf(inputs, wrap(idx), wrap(vals), wrap(seq), preprocess_collapse_repeated, ctc_merge_repeated)
 
 
-def _check_tf_labels(idx, vals, seq, t_max, n, c, op, collapse, merge, ignore_longer) -> None:
+def _verify_tf_labels(idx, vals, seq, t_max, n, c, op, collapse, merge, ignore_longer) -> None:
     if (seq > t_max).any() or (seq < 0).any():
         raise ValueError(f"For '{op}', the 'sequence_length' must be in [0, {t_max}], but got {seq.tolist()}.")
     if idx.shape[0] and ((idx[:, 0] < 0).any() or (idx[:, 0] >= n).any()):

@@ -15,7 +15,7 @@ from ...common import dtype as mstype
 from ...common.tensor import Tensor
 from .._utils import arr, as_tensor_array, check_axis, wrap
 from . import segment_func
-from ._array_utils import IndexOutOfRangeError, _check_index, _concrete, _shape_arg
+from ._array_utils import IndexOutOfRangeError, _concrete, _shape_arg, _verify_index_range
 from .segment_func import *  # noqa: F403
 
 # mypy reads only literal __all__ lists: this computed one is kept from it (`if not TYPE_CHECKING`),
@@ -116,7 +116,7 @@ def gather(input_params: Any, input_indices: Any, axis: int, batch_dims: int = 0
             f"For 'Gather', the 'input_indices' must be an int Tensor, but got {mstype.from_np(idx.dtype)}."
         )
     n = a.shape[ax]
-    _check_index(
+    _verify_index_range(
         idx, -n, n, lambda b: f"For 'Gather', the 'input_indices' should be in the range [0, {n}), but got {b}."
     )
     if batch_dims:
@@ -138,7 +138,9 @@ def gather_elements(input: Any, dim: int, index: Any) -> Tensor:
     if idx.ndim != a.ndim:
         raise ValueError(f"For primitive[GatherD], the x_rank must be equal to {idx.ndim}, but got {a.ndim}.")
     n = a.shape[ax]
-    _check_index(idx, -n, n, lambda b: f"For 'GatherD', the value of 'index' must be in [{-n}, {n}), but got: {b}")
+    _verify_index_range(
+        idx, -n, n, lambda b: f"For 'GatherD', the value of 'index' must be in [{-n}, {n}), but got: {b}"
+    )
     return wrap(_take_along_k(a, idx, ax))
 
 
@@ -157,7 +159,7 @@ def gather_nd(input_x: Any, indices: Any) -> Tensor:
             f"For 'GatherNd', the last dimension of 'indices' must be at most the rank of 'input_x' ({a.ndim}), "
             f"but got indices shape {tuple(idx.shape)}."
         )
-    _check_nd_indices(idx, tuple(a.shape), "GatherNd")
+    _verify_nd_indices(idx, tuple(a.shape), "GatherNd")
     return wrap(_nd_k(a, idx, None, "get"))
 
 
@@ -168,7 +170,7 @@ def take(input: Any, index: Any) -> Tensor:
     if not jnp.issubdtype(idx.dtype, jnp.integer):
         raise TypeError(f"For 'Take', the 'index' must be an int Tensor, but got {mstype.from_np(idx.dtype)}.")
     n = a.shape[0]
-    _check_index(idx, -n, n, lambda b: f"For 'Take', the 'index' must be in range [{-n}, {n}), but got {b}.")
+    _verify_index_range(idx, -n, n, lambda b: f"For 'Take', the 'index' must be in range [{-n}, {n}), but got {b}.")
     return wrap(_take_k(a, idx, None))
 
 
@@ -240,7 +242,7 @@ def _index(index: Any) -> Any:
     return index
 
 
-def _check_int_indices(index: Any, shape: tuple[int, ...], op: str) -> None:
+def _verify_static_indices(index: Any, shape: tuple[int, ...], op: str) -> None:
     """JAX clamps out-of-range integer indices; MindSpore raises. Check the static ones."""
     items = index if isinstance(index, tuple) else (index,)
     consumed = builtins.sum(1 for i in items if i is not None and i is not Ellipsis and not isinstance(i, bool))
@@ -262,7 +264,7 @@ def _check_int_indices(index: Any, shape: tuple[int, ...], op: str) -> None:
             ia = arr(i) if isinstance(i, Tensor) else np.asarray(i)
             if getattr(ia, "dtype", None) is not None and np.issubdtype(ia.dtype, np.integer):
                 n = shape[dim]
-                _check_index(
+                _verify_index_range(
                     ia,
                     -n,
                     n,
@@ -312,7 +314,7 @@ def tensor_getitem(x: Any, index: Any) -> Tensor:
     a = as_tensor_array(x)
     basic = _basic_index_key(index)
     if basic is None or basic[1]:  # (slices, None and Ellipsis alone cannot leave the shape: nothing to check)
-        _check_int_indices(index, tuple(a.shape), "Tensor.__getitem__")
+        _verify_static_indices(index, tuple(a.shape), "Tensor.__getitem__")
     if basic is not None:
         key, ints = basic
         try:
@@ -329,7 +331,7 @@ def tensor_setitem(x: Any, index: Any, value: Any) -> Tensor:
     a = as_tensor_array(x)
     v = arr(value)
     v = jnp.asarray(v, a.dtype) if not hasattr(v, "dtype") or v.dtype != a.dtype else v
-    _check_int_indices(index, tuple(a.shape), "Tensor.__setitem__")
+    _verify_static_indices(index, tuple(a.shape), "Tensor.__setitem__")
     try:
         return wrap(a.at[_index(index)].set(v))
     except (IndexError, ValueError, TypeError) as err:
@@ -431,7 +433,7 @@ def _scatter_nd_index(a: Any, indices: Any, op: str, prim: str | None = None) ->
             f"'input_x', but got the last dimension of 'indices': {idx.shape[-1] if idx.ndim else 0} and the "
             f"dimension of 'input_x': {a.ndim}"
         )
-    _check_nd_indices(idx, tuple(a.shape), prim or op)
+    _verify_nd_indices(idx, tuple(a.shape), prim or op)
     return idx
 
 
@@ -525,7 +527,7 @@ scatter_mul = _param_update("scatter_mul", _row("multiply"), False)
 scatter_div = _param_update("scatter_div", _row("divide"), False)
 
 
-def _check_nd_indices(idx: Any, shape: tuple[int, ...], op: str) -> None:
+def _verify_nd_indices(idx: Any, shape: tuple[int, ...], op: str) -> None:
     """Every row ``idx[..., :]`` must index into ``shape`` (eagerly; MindSpore's error names the row)."""
     if isinstance(idx, jax.core.Tracer):
         check_nd_in_range(
@@ -549,7 +551,7 @@ def _elements_grid(a: Any, idx: Any, ax: int, prim: str) -> tuple[Any, ...]:
     if not jnp.issubdtype(idx.dtype, jnp.integer):
         raise TypeError(f"For '{prim}', the 'indices' must be an int Tensor, but got {mstype.from_np(idx.dtype)}.")
     n = a.shape[ax]
-    _check_index(idx, -n, n, lambda b: f"For '{prim}', the 'indices' must be in range [{-n}, {n}), but got {b}.")
+    _verify_index_range(idx, -n, n, lambda b: f"For '{prim}', the 'indices' must be in range [{-n}, {n}), but got {b}.")
     grids = list(jnp.indices(idx.shape, sparse=True))
     grids[ax] = jnp.where(idx < 0, idx + n, idx)
     return tuple(grids)
@@ -561,7 +563,7 @@ def _rows(a: Any, indices: Any, prim: str) -> Any:
     if not jnp.issubdtype(idx.dtype, jnp.integer):
         raise TypeError(f"For '{prim}', the 'indices' must be an int Tensor, but got {mstype.from_np(idx.dtype)}.")
     n = a.shape[0]
-    _check_index(
+    _verify_index_range(
         idx, 0, n, lambda b: f"For '{prim}', the value of indices should be in [0, {n}), but got '{b}' in indices."
     )
     return idx
@@ -581,7 +583,7 @@ def index_fill(x: Any, axis: Any, index: Any, value: Any) -> Tensor:
     if v.ndim != 0:
         raise ValueError(f"For 'IndexFill', the 'value' must be a number or a 0-D Tensor, but got rank {v.ndim}.")
     n = a.shape[ax] if a.ndim else 1
-    _check_index(
+    _verify_index_range(
         idx,
         -n,
         n,
@@ -625,7 +627,7 @@ def index_put(input: Any, indices: Any, values: Any, accumulate: bool = False) -
             )
         if i.dtype != jnp.bool_:
             n = a.shape[d]
-            _check_index(
+            _verify_index_range(
                 i,
                 -n,
                 n,
@@ -643,7 +645,7 @@ def put_(input: Any, index: Any, source: Any, accumulate: bool = False) -> Any:
     if not jnp.issubdtype(idx.dtype, jnp.integer):
         raise TypeError(f"For 'put_', the 'index' must be an int Tensor, but got {mstype.from_np(idx.dtype)}.")
     n = a.size
-    _check_index(idx, -n, n, lambda b: f"For 'put_', the 'index' must be in range [{-n}, {n}), but got {b}.")
+    _verify_index_range(idx, -n, n, lambda b: f"For 'put_', the 'index' must be in range [{-n}, {n}), but got {b}.")
     src = as_tensor_array(source).reshape(-1).astype(a.dtype)
     if src.shape[0] != idx.shape[0]:
         raise ValueError(
@@ -705,7 +707,9 @@ def unravel_index(indices: Any, dims: Any) -> Tensor:
     d = as_tensor_array(dims)
     shape = tuple(int(v) for v in _concrete(d, "UnravelIndex").reshape(-1))
     total = int(np.prod(shape)) if shape else 1
-    _check_index(idx, 0, total, lambda b: f"For 'UnravelIndex', the 'indices' must be in [0, {total}), but got {b}.")
+    _verify_index_range(
+        idx, 0, total, lambda b: f"For 'UnravelIndex', the 'indices' must be in [0, {total}), but got {b}."
+    )
     return wrap(jnp.stack(jnp.unravel_index(idx, shape)).astype(idx.dtype))
 
 
@@ -737,7 +741,7 @@ def tensor_take(x: Any, indices: Any, axis: Any = None, mode: str = "clip") -> T
     idx = as_tensor_array(indices)
     if mode == "raise":
         n = a.size if axis is None else a.shape[check_axis(axis, a.ndim, "Tensor.take")]
-        _check_index(idx, -n, n, lambda b: f"For 'Tensor.take', the index {b} is out of range for size {n}.")
+        _verify_index_range(idx, -n, n, lambda b: f"For 'Tensor.take', the index {b} is out of range for size {n}.")
         mode = "fill"
     return wrap(jnp.take(a, idx, axis=axis, mode=mode))
 

@@ -13,7 +13,7 @@ from ...common import dtype as mstype
 from ...common.parameter import Parameter
 from ...common.tensor import Tensor
 from .._utils import as_tensor_array, check_axis, wrap
-from ._array_utils import _check_index
+from ._array_utils import _verify_index_range
 
 __all__ = ["inplace_add", "inplace_sub", "inplace_update", "inplace_index_add", "index_add"]
 
@@ -95,7 +95,7 @@ def index_add(x: Any, indices: Any, y: Any, axis: int, use_lock: bool = True, ch
                 f"For primitive[IndexAdd], the attribute[x dim] must be equal to {u.shape[d]}, but got {a.shape[d]}."
             )
     if check_index_bound:
-        _check_index(
+        _verify_index_range(
             idx, 0, a.shape[ax],
             lambda b: f"For 'IndexAdd', the indices are out of range with input_shape: {list(a.shape)} (index {b}).",
         )  # fmt: skip
