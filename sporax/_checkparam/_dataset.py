@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import glob
 import numbers
 import os
 from typing import Any
@@ -12,27 +13,23 @@ import numpy as np
 def check_pipeline_int(arg_value: Any, arg_name: str, lower: int, upper: int) -> int:
     """An int in ``[lower, upper]`` with the dataset pipeline's messages (MindSpore's dataset validators):
     ``Input seed is not within the required interval of [0, 4294967295].``"""
-    if isinstance(arg_value, bool) or not isinstance(arg_value, (int, np.integer)):
-        raise TypeError(
-            f"Argument {arg_name} with value {arg_value!r} is not of type [<class 'int'>], but got {type(arg_value)}."
-        )
+    check_pipeline_type(arg_value, (int, np.integer), arg_name, "[<class 'int'>]", quote=True)
     if not lower <= int(arg_value) <= upper:
         raise ValueError(f"Input {arg_name} is not within the required interval of [{lower}, {upper}].")
     return int(arg_value)
 
 
-def check_pipeline_float(arg_value: Any, arg_name: str, lower: float, upper: float | None = None) -> float:
-    """A real number in ``[lower, upper]`` (no upper bound when None) with the dataset pipeline's messages, as a
-    float: ``Input prob is not within the required interval of [0.0, 1.0].``"""
-    if isinstance(arg_value, bool) or not isinstance(arg_value, numbers.Real):
-        raise TypeError(
-            f"Argument {arg_name} with value {arg_value} is not of type [<class 'float'>, <class 'int'>], "
-            f"but got {type(arg_value)}."
-        )
+def check_pipeline_float(
+    arg_value: Any, arg_name: str, lower: float, upper: float | None = None, left_open: bool = False
+) -> float:
+    """A real number in ``[lower, upper]`` (``(lower, upper]`` when ``left_open``; no upper bound when None) with
+    the dataset pipeline's messages, as a float: ``Input prob is not within the required interval of [0.0, 1.0].``"""
+    check_pipeline_type(arg_value, numbers.Real, arg_name, "[<class 'float'>, <class 'int'>]")
     value = float(arg_value)
-    if value < lower or (upper is not None and value > upper):
+    if value < lower or (left_open and value == lower) or (upper is not None and value > upper):
         raise ValueError(
-            f"Input {arg_name} is not within the required interval of [{lower}, {16777216 if upper is None else upper}]."
+            f"Input {arg_name} is not within the required interval of {'(' if left_open else '['}{lower}, "
+            f"{16777216 if upper is None else upper}]."
         )
     return value
 
@@ -75,10 +72,8 @@ def check_dataset_file(path: str) -> str:
 
 def check_pipeline_choice(arg_value: Any, allowed: Any, arg_name: str) -> Any:
     """An optional str among ``allowed`` with the dataset pipeline's messages (None passes)."""
-    if arg_value is not None and not isinstance(arg_value, str):
-        raise TypeError(
-            f"Argument {arg_name} with value {arg_value!r} is not of type [<class 'str'>], but got {type(arg_value)}."
-        )
+    if arg_value is not None:
+        check_pipeline_type(arg_value, str, arg_name, quote=True)
     if arg_value is not None and arg_value not in allowed:
         raise ValueError(f"Input {arg_name} is not within the valid set of {list(allowed)}.")
     return arg_value
@@ -86,8 +81,131 @@ def check_pipeline_choice(arg_value: Any, allowed: Any, arg_name: str) -> Any:
 
 def check_pipeline_bool(arg_value: Any, arg_name: str) -> Any:
     """An optional bool with the dataset pipeline's message (None passes: the source's default applies)."""
-    if arg_value is not None and not isinstance(arg_value, bool):
-        raise TypeError(
-            f"Argument {arg_name} with value {arg_value!r} is not of type [<class 'bool'>], but got {type(arg_value)}."
-        )
+    if arg_value is not None:
+        check_pipeline_type(arg_value, bool, arg_name, quote=True)
     return arg_value
+
+
+def pipeline_type_error(arg_value: Any, type_text: str, arg_name: str, *, quote: bool = False, got: bool = True):
+    """The TypeError of MindSpore's dataset ``type_check``: ``Argument x with value 1.5 is not of type
+    [<class 'int'>], but got <class 'float'>.`` (``quote``: the value's repr; ``got=False``: without the tail)."""
+    value = repr(arg_value) if quote else arg_value
+    tail = f", but got {type(arg_value)}" if got else ""
+    return TypeError(f"Argument {arg_name} with value {value} is not of type {type_text}{tail}.")
+
+
+def check_pipeline_type(
+    arg_value: Any, types: Any, arg_name: str, type_text: str | None = None, *, quote: bool = False, got: bool = True
+) -> Any:
+    """``arg_value`` is an instance of ``types`` (a class or a tuple; a bool is not an int unless ``bool`` is
+    listed), with the message of :func:`pipeline_type_error`; ``type_text`` names the types in it (default: the
+    list of ``types``, as MindSpore prints it)."""
+    types = types if isinstance(types, tuple) else (types,)
+    if (isinstance(arg_value, bool) and bool not in types) or not isinstance(arg_value, types):
+        raise pipeline_type_error(arg_value, type_text or str(list(types)), arg_name, quote=quote, got=got)
+    return arg_value
+
+
+def check_pipeline_range(
+    value: Any, arg_name: str, lower: Any, upper: Any, left_open: bool = False, right_open: bool = False
+) -> Any:
+    """``value`` within ``[lower, upper]`` (either end open), with MindSpore's dataset message:
+    ``Input Q is not within the required interval of (0, 1].``"""
+    low_ok = value > lower if left_open else value >= lower
+    high_ok = value < upper if right_open else value <= upper
+    if not (low_ok and high_ok):
+        left, right = "(" if left_open else "[", ")" if right_open else "]"
+        raise ValueError(f"Input {arg_name} is not within the required interval of {left}{lower}, {upper}{right}.")
+    return value
+
+
+def check_pipeline_flag(value: Any, message: str) -> bool:
+    """A bool setting (``ds.config.set_debug_mode``...): anything else raises TypeError(``message``)."""
+    if not isinstance(value, bool):
+        raise TypeError(message)
+    return value
+
+
+def check_shards(num_shards: Any, shard_id: Any) -> None:
+    """A source's ``num_shards`` and ``shard_id``: both None, or an int >= 1 and an int in [0, num_shards)."""
+    if num_shards is None and shard_id is None:
+        return
+    if num_shards is None:
+        raise RuntimeError("shard_id is specified but num_shards is not.")
+    if shard_id is None:
+        raise RuntimeError("num_shards is specified and currently requires shard_id as well.")
+    check_pipeline_int(num_shards, "num_shards", 1, 2**31 - 1)
+    check_pipeline_type(shard_id, numbers.Integral, "shard_id", "[<class 'int'>]", got=False)
+    if not 0 <= shard_id < num_shards:
+        raise ValueError(f"Input shard_id is not within the required interval of [0, {num_shards - 1}].")
+
+
+def check_dataset_files(dataset_files: Any) -> list[str]:
+    """A file source's ``dataset_files``: a path, a glob pattern, or a non-empty list of existing files; the
+    files it names (a pattern's matches sorted)."""
+    if isinstance(dataset_files, (str, os.PathLike)):
+        pattern = os.fspath(dataset_files)
+        files = sorted(glob.glob(pattern)) if glob.has_magic(pattern) else [pattern]
+        files = [f for f in files if os.path.isfile(f)]
+        if not files:
+            raise ValueError(f"The following patterns did not match any files: {[pattern]}.")
+        return files
+    if not isinstance(dataset_files, (list, tuple)):
+        raise TypeError(f"dataset_files should be a str or a list of str, but got {type(dataset_files).__name__}.")
+    for f in dataset_files:
+        if not isinstance(f, (str, os.PathLike)):
+            raise TypeError(f"Argument dataset_files[{f!r}] is not of type [<class 'str'>].")
+        if not os.path.isfile(f):
+            raise ValueError(f"The file {f} does not exist or permission denied!")
+    if not dataset_files:
+        raise ValueError("dataset_files should not be empty.")
+    return [os.fspath(f) for f in dataset_files]
+
+
+def check_language_pair(language_pair: Any, pairs: Any) -> list[str]:
+    """A translation corpus's ``language_pair`` among ``pairs`` (None means ``["de", "en"]``), as a list."""
+    if language_pair is None:
+        return ["de", "en"]
+    if not isinstance(language_pair, (list, tuple)):
+        raise TypeError("language_pair should be a type list or tuple of length 2.")
+    for k, v in enumerate(language_pair):
+        check_pipeline_type(v, str, f"language_pair[{k}]", quote=True)
+    if len(language_pair) != 2:
+        raise ValueError("Input language_pair is a list or tuple of length 2.")
+    valid = [list(p) for p in pairs] if isinstance(language_pair, list) else tuple(pairs)
+    if (list(language_pair) if isinstance(language_pair, list) else tuple(language_pair)) not in valid:
+        raise ValueError(f"Input language_pair{language_pair} is not within the valid set of {valid}.")
+    return list(language_pair)
+
+
+def check_class_indexing(class_indexing: Any) -> Any:
+    """A source's ``class_indexing``: None or a dict keyed by class name."""
+    if class_indexing is not None and (
+        not isinstance(class_indexing, dict) or not all(isinstance(k, str) for k in class_indexing)
+    ):
+        raise TypeError("class_indexing should be a dictionary.")
+    return class_indexing
+
+
+def check_ds_callbacks(callbacks: Any, callback_cls: type) -> list:
+    """``map``'s ``callbacks``: one or a list of ``callback_cls`` (the dataset's ``DSCallback``), each overriding
+    one of its methods; returned as a list."""
+    cbs = list(callbacks) if isinstance(callbacks, (list, tuple)) else [callbacks]
+    for cb in cbs:
+        if not isinstance(cb, callback_cls):
+            raise pipeline_type_error(callbacks, "[<class 'DSCallback'>]", "callbacks", quote=True, got=False)
+        if not cb._overridden():
+            raise AttributeError(
+                "Inheriting Callback class without overriding any methods, check the usage of user defined Callback."
+            )
+    return cbs
+
+
+def check_sampler_indices(indices: Any) -> np.ndarray:
+    """A subset sampler's ``indices``: a sequence of ints, as a 1-D int64 array."""
+    if isinstance(indices, (str, bytes)) or not hasattr(indices, "__iter__"):
+        raise TypeError(f"indices must be a sequence of integers, but got {type(indices).__name__}.")
+    idx = np.asarray(list(indices))
+    if idx.size and idx.dtype.kind not in "iu":
+        raise TypeError("indices must be a sequence of integers.")
+    return idx.astype(np.int64).reshape(-1)

@@ -534,7 +534,7 @@ def decode_blob_field(piece, spec: dict, compressed: bool):
     return arr.astype(dt.newbyteorder("="), copy=False)
 
 
-def check_raw_value(name: str, spec: dict, v):
+def verified_raw_value(name: str, spec: dict, v):
     """A raw field's decoded value, checked against its type (Python int, float or str)."""
     t = spec["type"]
     if t == "string":

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import mmap
-import numbers
 import os
 import pathlib
 import sqlite3
@@ -11,6 +10,7 @@ import threading
 
 import numpy as np
 
+from .._checkparam import check_num_consumer
 from . import _format as F
 from . import config as _config
 from .common.exceptions import ParamTypeError, ParamValueError
@@ -39,7 +39,7 @@ class ShardFile:
         try:
             self.header = F.read_header(path, self.mm)
             if check_db:
-                _check_db(path)
+                _verify_index_file(path)
         except F.FormatError as e:
             self.close()
             raise RuntimeError(f"Invalid mindrecord file: {e}") from None
@@ -74,7 +74,7 @@ class ShardFile:
             for n in self.raw_names:
                 if n not in d:
                     raise F.FormatError(f"the raw data has no field '{n}'")
-                out[n] = F.check_raw_value(n, self.schema[n], d[n])
+                out[n] = F.verified_raw_value(n, self.schema[n], d[n])
             return out
         except F.FormatError as e:
             raise RuntimeError(f"Invalid mindrecord file {self.path}: row {i}: {e}.") from None
@@ -102,7 +102,7 @@ class ShardFile:
                 pass
 
 
-def _check_db(path: str) -> None:
+def _verify_index_file(path: str) -> None:
     """MindSpore reads a shard only with its ``.db`` index, made for that file name: check it."""
     db = path + ".db"
     if not os.path.isfile(db):
@@ -234,8 +234,7 @@ class FileReader:
     """
 
     def __init__(self, file_name, num_consumer=4, columns=None, operator=None) -> None:
-        if isinstance(num_consumer, bool) or not isinstance(num_consumer, numbers.Integral) or num_consumer < 1:
-            raise ParamValueError(f"Consumer number should be a positive integer, but got {num_consumer!r}.")
+        check_num_consumer(num_consumer, ParamValueError)
         self._set = open_shard_set(file_name)
         schema = self._set.schema
         if columns is not None:

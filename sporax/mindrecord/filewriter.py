@@ -12,6 +12,7 @@ import tempfile
 
 import numpy as np
 
+from .._checkparam import check_mr_file_name
 from . import _format as F
 from . import config as _config
 from .common.exceptions import (
@@ -100,8 +101,7 @@ class FileWriter:
     """
 
     def __init__(self, file_name, shard_num=1, overwrite=False) -> None:
-        if not isinstance(file_name, str):
-            raise ParamValueError(f"File path: {file_name} is not string.")
+        check_mr_file_name(file_name, ParamValueError)
         if not file_name or file_name.endswith(os.sep):
             raise ParamValueError(f"File path: {file_name!r} is not a file name.")
         if isinstance(shard_num, bool) or not isinstance(shard_num, numbers.Integral):
@@ -140,8 +140,7 @@ class FileWriter:
         """
         from .filereader import open_shard_set
 
-        if not isinstance(file_name, str):
-            raise ParamValueError(f"File path: {file_name} is not string.")
+        check_mr_file_name(file_name, ParamValueError)
         try:
             files = open_shard_set(file_name)
         except (OSError, ValueError, RuntimeError) as e:
@@ -281,7 +280,7 @@ class FileWriter:
             return
         if self._schema is None:
             raise RuntimeError("The schema is not set: call add_schema before writing data.")
-        self._check_targets()
+        self._verify_targets()
         self._shards = []
         try:
             for p in self._paths:
@@ -290,7 +289,7 @@ class FileWriter:
             self._discard()
             raise RuntimeError(f"Invalid file, failed to create mindrecord file in {os.path.dirname(p)}: {e}") from None
 
-    def _check_targets(self) -> None:
+    def _verify_targets(self) -> None:
         for p in self._paths:
             d = os.path.dirname(p)
             if not os.path.isdir(d):
@@ -501,7 +500,7 @@ class FileWriter:
                 os.fsync(sh.f.fileno())
                 self._write_index(sh, names[sid])
             if not self._append:
-                self._check_targets()
+                self._verify_targets()
             for sh in self._shards:
                 sh.f.close()
                 if _config.enc_key() is not None:  # set_enc_key: both files are stored encrypted

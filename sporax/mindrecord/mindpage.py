@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-import numbers
 import pathlib
 import sqlite3
 
+from .._checkparam import check_mr_int, check_mr_page, check_num_consumer
 from .common.exceptions import MRMDefineCategoryError, ParamTypeError, ParamValueError
 from .filereader import open_shard_set
 
@@ -33,8 +33,7 @@ class MindPage:
     """
 
     def __init__(self, file_name, num_consumer=4) -> None:
-        if isinstance(num_consumer, bool) or not isinstance(num_consumer, numbers.Integral) or num_consumer < 1:
-            raise ParamValueError(f"Consumer number should be a positive integer, but got {num_consumer!r}.")
+        check_num_consumer(num_consumer, ParamValueError)
         self._set = open_shard_set(file_name)
         first = self._set.shards[0].header
         self._candidate_fields = list(first["_index_fields"])
@@ -113,9 +112,8 @@ class MindPage:
             ParamValueError: an argument is invalid.
             RuntimeError: the category or the page does not exist.
         """
-        if isinstance(category_id, bool) or not isinstance(category_id, numbers.Integral) or category_id < 0:
-            raise ParamValueError("Category id should be int and greater than or equal to 0.")
-        self._check_page(page, num_row)
+        check_mr_int(category_id, 0, ParamValueError, "Category id should be int and greater than or equal to 0.")
+        check_mr_page(page, num_row, ParamValueError)
         cats = self._category_list()
         if category_id >= len(cats):
             raise RuntimeError(f"Invalid data, category id {category_id} does not exist ({len(cats)} categories).")
@@ -138,18 +136,11 @@ class MindPage:
         """
         if not isinstance(category_name, str):
             raise ParamValueError("Category name should be str.")
-        self._check_page(page, num_row)
+        check_mr_page(page, num_row, ParamValueError)
         for v, _ in self._category_list():
             if str(v) == category_name:
                 return self._page(v, page, num_row)
         raise RuntimeError(f"Invalid data, category name {category_name!r} does not exist.")
-
-    @staticmethod
-    def _check_page(page, num_row) -> None:
-        if isinstance(page, bool) or not isinstance(page, numbers.Integral) or page < 0:
-            raise ParamValueError("Page should be int and greater than or equal to 0.")
-        if isinstance(num_row, bool) or not isinstance(num_row, numbers.Integral) or num_row <= 0:
-            raise ParamValueError("num_row should be int and greater than 0.")
 
     def _page(self, value, page: int, num_row: int) -> list[dict]:
         col = f"{self._category_field}_0"

@@ -52,22 +52,16 @@ class Vad(TensorOperation):
                 "Input noise_up_time should be greater than noise_down_time, but got noise_up_time: "
                 f"{noise_up_time} and noise_down_time: {noise_down_time}."
             )
-        self.measure_freq = self._positive(measure_freq, "measure_freq")
+        self.measure_freq = check_pipeline_float(measure_freq, "measure_freq", 0, _F32_MAX, left_open=True)
         if measure_duration:
             check_pipeline_float(measure_duration, "measure_duration", 0, _F32_MAX)
         self.measure_duration = float(measure_duration) if measure_duration else 2.0 / self.measure_freq
         self.measure_smooth_time = check_pipeline_float(measure_smooth_time, "measure_smooth_time", 0, _F32_MAX)
-        self.hp_filter_freq = self._positive(hp_filter_freq, "hp_filter_freq")
-        self.lp_filter_freq = self._positive(lp_filter_freq, "lp_filter_freq")
-        self.hp_lifter_freq = self._positive(hp_lifter_freq, "hp_lifter_freq")
-        self.lp_lifter_freq = self._positive(lp_lifter_freq, "lp_lifter_freq")
-
-    @staticmethod
-    def _positive(value, name):
-        v = check_pipeline_float(value, name, -math.inf, None)
-        if not 0 < v <= _F32_MAX:
-            raise ValueError(f"Input {name} is not within the required interval of (0, {_F32_MAX}].")
-        return v
+        freqs = {"hp_filter_freq": hp_filter_freq, "lp_filter_freq": lp_filter_freq, "hp_lifter_freq": hp_lifter_freq,
+                 "lp_lifter_freq": lp_lifter_freq}  # fmt: skip
+        freqs = {k: check_pipeline_float(v, k, 0, _F32_MAX, left_open=True) for k, v in freqs.items()}
+        self.hp_filter_freq, self.lp_filter_freq = freqs["hp_filter_freq"], freqs["lp_filter_freq"]
+        self.hp_lifter_freq, self.lp_lifter_freq = freqs["hp_lifter_freq"], freqs["lp_lifter_freq"]
 
     def _apply(self, x):
         a = np.asarray(x)

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from ..._checkparam import check_pipeline_int
+from ..._checkparam import check_pipeline_int, check_pipeline_range
 from ..transforms.transforms import TensorOperation
 from .utils import (
     BorderType,
@@ -489,19 +489,17 @@ def _w0_alpha(sr, f, q):
     return w0, math.sin(w0) / 2 / q
 
 
-def _check_q(q):
-    if not 0 < q <= 1:
-        raise ValueError("Input Q is not within the required interval of (0, 1].")
-    return q
-
-
 class AllpassBiquad(Biquad):
     """Two-pole all-pass filter."""
 
     def __init__(self, sample_rate, central_freq, Q=0.707) -> None:  # noqa: N803
         if sample_rate == 0:
             raise ValueError("Input sample_rate can not be 0.")
-        self.sample_rate, self.central_freq, self.Q = sample_rate, central_freq, _check_q(Q)
+        self.sample_rate, self.central_freq, self.Q = (
+            sample_rate,
+            central_freq,
+            check_pipeline_range(Q, "Q", 0, 1, left_open=True),
+        )
 
     def _coeffs(self):
         w0, al = _w0_alpha(self.sample_rate, self.central_freq, self.Q)
@@ -564,7 +562,12 @@ class BassBiquad(Biquad):
     """Bass tone control (low shelf) by ``gain`` dB."""
 
     def __init__(self, sample_rate, gain, central_freq=100.0, Q=0.707) -> None:  # noqa: N803
-        self.sample_rate, self.gain, self.central_freq, self.Q = sample_rate, gain, central_freq, _check_q(Q)
+        self.sample_rate, self.gain, self.central_freq, self.Q = (
+            sample_rate,
+            gain,
+            central_freq,
+            check_pipeline_range(Q, "Q", 0, 1, left_open=True),
+        )
 
     def _coeffs(self):
         return _shelf(self.sample_rate, self.gain, self.central_freq, self.Q, False)
@@ -584,7 +587,12 @@ class EqualizerBiquad(Biquad):
     """Peaking equalizer by ``gain`` dB at ``center_freq``."""
 
     def __init__(self, sample_rate, center_freq, gain, Q=0.707) -> None:  # noqa: N803
-        self.sample_rate, self.center_freq, self.gain, self.Q = sample_rate, center_freq, gain, _check_q(Q)
+        self.sample_rate, self.center_freq, self.gain, self.Q = (
+            sample_rate,
+            center_freq,
+            gain,
+            check_pipeline_range(Q, "Q", 0, 1, left_open=True),
+        )
 
     def _coeffs(self):
         w0, al = _w0_alpha(self.sample_rate, self.center_freq, self.Q)
@@ -597,7 +605,11 @@ class HighpassBiquad(Biquad):
     """Two-pole high-pass filter."""
 
     def __init__(self, sample_rate, cutoff_freq, Q=0.707) -> None:  # noqa: N803
-        self.sample_rate, self.cutoff_freq, self.Q = sample_rate, cutoff_freq, _check_q(Q)
+        self.sample_rate, self.cutoff_freq, self.Q = (
+            sample_rate,
+            cutoff_freq,
+            check_pipeline_range(Q, "Q", 0, 1, left_open=True),
+        )
 
     def _coeffs(self):
         w0, al = _w0_alpha(self.sample_rate, self.cutoff_freq, self.Q)

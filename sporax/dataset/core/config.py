@@ -12,7 +12,7 @@ import threading
 
 import numpy as np
 
-from ..._checkparam import check_pipeline_int
+from ..._checkparam import check_pipeline_flag, check_pipeline_int
 from ...common.seed import on_set_seed
 
 __all__ = [
@@ -136,25 +136,27 @@ def _simple(name: str, check):
     return setter, getter
 
 
-def _bool(value) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError(f"Argument with value {value!r} is not of type [<class 'bool'>], but got {type(value)}.")
-    return value
-
-
 set_monitor_sampling_interval, get_monitor_sampling_interval = _simple(
     "monitor_sampling_interval", lambda v: check_pipeline_int(v, "interval", 0, 2**31 - 1)
 )
 set_callback_timeout, get_callback_timeout = _simple(
     "callback_timeout", lambda v: check_pipeline_int(v, "timeout", 1, 2**31 - 1)
 )
-set_enable_shared_mem, get_enable_shared_mem = _simple("enable_shared_mem", _bool)
+set_enable_shared_mem, get_enable_shared_mem = _simple(
+    "enable_shared_mem", lambda v: check_pipeline_flag(v, "enable must be of type bool.")
+)
 set_multiprocessing_timeout_interval, get_multiprocessing_timeout_interval = _simple(
     "multiprocessing_timeout_interval", lambda v: check_pipeline_int(v, "interval", 1, 2**31 - 1)
 )
-set_auto_offload, get_auto_offload = _simple("auto_offload", _bool)
-set_enable_autotune, get_enable_autotune = _simple("enable_autotune", _bool)
-set_debug_mode, get_debug_mode = _simple("debug_mode", _bool)
+set_auto_offload, get_auto_offload = _simple(
+    "auto_offload", lambda v: check_pipeline_flag(v, "offload must be a bool dtype")
+)
+set_enable_autotune, get_enable_autotune = _simple(
+    "enable_autotune", lambda v: check_pipeline_flag(v, "enable must be of type bool.")
+)
+set_debug_mode, get_debug_mode = _simple(
+    "debug_mode", lambda v: check_pipeline_flag(v, "debug_mode_flag isn't of type boolean.")
+)
 
 
 def load(file) -> None:

@@ -14,7 +14,7 @@ import pickle
 import tempfile
 import threading
 
-from ..._checkparam import check_pipeline_int
+from ..._checkparam import check_pipeline_int, check_pipeline_type
 
 __all__ = ["DatasetCache"]
 
@@ -39,10 +39,9 @@ class DatasetCache:
                  prefetch_size=None) -> None:  # fmt: skip
         self.session_id = check_pipeline_int(session_id, "session_id", 0, 2**32 - 1)
         self.size = check_pipeline_int(size, "size", 0, 2**63 - 1)
-        if not isinstance(spilling, bool):
-            raise TypeError(f"Argument spilling with value {spilling} is not of type [<class 'bool'>].")
-        if hostname is not None and not isinstance(hostname, str):
-            raise TypeError(f"Argument hostname with value {hostname} is not of type [<class 'str'>].")
+        check_pipeline_type(spilling, bool, "spilling", got=False)
+        if hostname is not None:
+            check_pipeline_type(hostname, str, "hostname", got=False)
         if port is not None:
             check_pipeline_int(port, "port", 1025, 65535)
         if num_connections is not None:
@@ -107,12 +106,6 @@ class DatasetCache:
             yield from pickle.load(f)
 
 
-def check_cache(cache):
-    if cache is not None and not isinstance(cache, DatasetCache):
-        raise TypeError(f"Argument cache with value {cache!r} is not of type [<class 'DatasetCache'>].")
-    return cache
-
-
 def cached_iter(fn):
     """Wrap a node's ``_iter`` so that a node with a cache serves its rows from it."""
 
@@ -137,7 +130,9 @@ def capture_cache(init):
     @functools.wraps(init)
     def __init__(self, *args, **kwargs):
         bound = sig.bind(self, *args, **kwargs)
-        cache = check_cache(bound.arguments.get("cache"))
+        cache = bound.arguments.get("cache")
+        if cache is not None:
+            check_pipeline_type(cache, DatasetCache, "cache", "[<class 'DatasetCache'>]", quote=True, got=False)
         init(self, *args, **kwargs)
         if cache is not None:
             self.__dict__["cache"] = cache

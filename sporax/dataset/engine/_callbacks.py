@@ -55,19 +55,6 @@ class DSCallback:
         return any(getattr(type(self), n) is not getattr(DSCallback, n) for n in names)
 
 
-def check_callbacks(callbacks) -> list:
-    """The ``callbacks`` argument of ``map`` as a list of :class:`DSCallback`."""
-    cbs = list(callbacks) if isinstance(callbacks, (list, tuple)) else [callbacks]
-    for cb in cbs:
-        if not isinstance(cb, DSCallback):
-            raise TypeError(f"Argument callbacks with value {callbacks!r} is not of type [<class 'DSCallback'>].")
-        if not cb._overridden():
-            raise AttributeError(
-                "Inheriting Callback class without overriding any methods, check the usage of user defined Callback."
-            )
-    return cbs
-
-
 class CallbackRunner:
     """Calls the callbacks of one ``map`` around the blocks it emits (in the consumer's thread, in order)."""
 

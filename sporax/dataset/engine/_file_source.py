@@ -7,38 +7,13 @@ reader ``i % workers``) and their rows are interleaved one at a time. ``shuffle`
 
 from __future__ import annotations
 
-import glob
-import numbers
-import os
-
 import numpy as np
 
-from ..._checkparam import check_pipeline_int
+from ..._checkparam import check_pipeline_int, check_shards
 from . import _random
 from ._block import BLOCK_ROWS, Block, maybe_stack
 from .datasets import Dataset, Shuffle
 from .errors import pipeline_error
-
-
-def find_files(dataset_files) -> list[str]:
-    """The files named by a path, a glob pattern, or a list of them (MindSpore's messages)."""
-    if isinstance(dataset_files, (str, os.PathLike)):
-        pattern = os.fspath(dataset_files)
-        files = sorted(glob.glob(pattern)) if glob.has_magic(pattern) else [pattern]
-        files = [f for f in files if os.path.isfile(f)]
-        if not files:
-            raise ValueError(f"The following patterns did not match any files: {[pattern]}.")
-        return files
-    if not isinstance(dataset_files, (list, tuple)):
-        raise TypeError(f"dataset_files should be a str or a list of str, but got {type(dataset_files).__name__}.")
-    for f in dataset_files:
-        if not isinstance(f, (str, os.PathLike)):
-            raise TypeError(f"Argument dataset_files[{f!r}] is not of type [<class 'str'>].")
-        if not os.path.isfile(f):
-            raise ValueError(f"The file {f} does not exist or permission denied!")
-    if not dataset_files:
-        raise ValueError("dataset_files should not be empty.")
-    return [os.fspath(f) for f in dataset_files]
 
 
 def shuffle_mode(shuffle):
@@ -53,20 +28,6 @@ def shuffle_mode(shuffle):
     raise TypeError(
         "shuffle must be of boolean or enum of 'Shuffle' values like 'Shuffle.GLOBAL' or 'Shuffle.FILES' or 'Shuffle.INFILE'."
     )
-
-
-def check_shards(num_shards, shard_id) -> None:
-    if num_shards is None and shard_id is None:
-        return
-    if num_shards is None:
-        raise RuntimeError("shard_id is specified but num_shards is not.")
-    if shard_id is None:
-        raise RuntimeError("num_shards is specified and currently requires shard_id as well.")
-    check_pipeline_int(num_shards, "num_shards", 1, 2**31 - 1)
-    if isinstance(shard_id, bool) or not isinstance(shard_id, numbers.Integral):
-        raise TypeError(f"Argument shard_id with value {shard_id} is not of type [<class 'int'>].")
-    if not 0 <= shard_id < num_shards:
-        raise ValueError(f"Input shard_id is not within the required interval of [0, {num_shards - 1}].")
 
 
 class FileRowSource(Dataset):

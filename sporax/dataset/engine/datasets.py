@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..._checkparam import check_ds_callbacks, check_pipeline_type
 from ..core import config
 from . import _random
 from ._block import Block
@@ -180,14 +181,16 @@ class Dataset(PipelineInfo):
             kwargs.get("python_multiprocessing", False),
         )
         if kwargs.get("cache") is not None:
-            from ._cache import check_cache
+            from ._cache import DatasetCache
 
-            out.__dict__["cache"] = check_cache(kwargs["cache"])
+            cache = kwargs["cache"]
+            check_pipeline_type(cache, DatasetCache, "cache", "[<class 'DatasetCache'>]", quote=True, got=False)
+            out.__dict__["cache"] = cache
         callbacks = kwargs.get("callbacks")
         if callbacks is not None:
-            from ._callbacks import check_callbacks
+            from ._callbacks import DSCallback
 
-            out._ds_callbacks = check_callbacks(callbacks)
+            out._ds_callbacks = check_ds_callbacks(callbacks, DSCallback)
         return out
 
     def batch(self, batch_size, drop_remainder=False, num_parallel_workers=None, **kwargs) -> BatchDataset:

@@ -11,10 +11,9 @@ import os
 
 import numpy as np
 
-from ..._checkparam import check_dataset_dir
+from ..._checkparam import check_dataset_dir, check_pipeline_choice
 from ._block import maybe_stack
 from .datasets_audio import _WavSource, read_wav
-from .datasets_detection import _check_choice
 from .errors import pipeline_error
 
 __all__ = ["GTZANDataset", "LibriTTSDataset", "TedliumDataset"]
@@ -86,7 +85,7 @@ class GTZANDataset(_WavSource):
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
                  sampler=None, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
         self.dataset_dir = check_dataset_dir(dataset_dir)
-        self.usage = _check_choice(usage, ("train", "valid", "test", "all"), "usage") or "all"
+        self.usage = check_pipeline_choice(usage, ("train", "valid", "test", "all"), "usage") or "all"
         self._items = []
         if self.usage == "all":
             for g in _GENRES:
@@ -129,7 +128,7 @@ class LibriTTSDataset(_WavSource):
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
                  sampler=None, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
         self.dataset_dir = check_dataset_dir(dataset_dir)
-        self.usage = _check_choice(usage, (*self._USAGES, "all"), "usage") or "all"
+        self.usage = check_pipeline_choice(usage, (*self._USAGES, "all"), "usage") or "all"
         self._items: list = []
         for u in self._USAGES if self.usage == "all" else (self.usage,):
             labels: list = []
@@ -232,9 +231,9 @@ class TedliumDataset(_WavSource):
             raise TypeError(
                 f"Argument release with value {release!r} is not of type [<class 'str'>], but got {type(release)}."
             )
-        self.release = _check_choice(release, ("release1", "release2", "release3"), "release")
+        self.release = check_pipeline_choice(release, ("release1", "release2", "release3"), "release")
         allowed = ("train", "test", "dev", "all") if self.release != "release3" else ("all",)
-        self.usage = _check_choice(usage, allowed, "usage") or "all"
+        self.usage = check_pipeline_choice(usage, allowed, "usage") or "all"
         self.extensions = ".sph" if extensions is None else extensions
         if self.release == "release3":
             usages = ["data"]

@@ -12,11 +12,9 @@ import os
 
 import numpy as np
 
-from ..._checkparam import check_dataset_dir as _check_dir
-from ..._checkparam import check_dataset_usage as _check_usage
-from ..._checkparam import check_pipeline_choice as _check_choice
+from ..._checkparam import check_dataset_dir, check_dataset_usage, check_pipeline_bool, check_pipeline_choice
 from ._block import maybe_stack
-from .datasets_image_folders import _check_bool, _ImageRows
+from .datasets_image_folders import _ImageRows
 from .datasets_vision import _read_image
 from .errors import pipeline_error
 
@@ -53,11 +51,11 @@ class LFWDataset(_ImageRows):
     def __init__(self, dataset_dir, task=None, usage=None, image_set=None, num_samples=None,
                  num_parallel_workers=None, shuffle=None, decode=False, sampler=None, num_shards=None, shard_id=None,
                  cache=None) -> None:  # fmt: skip
-        self.dataset_dir = _check_dir(dataset_dir)
-        self.task = _check_choice(task, ("people", "pairs"), "task") or "people"
-        self.usage = _check_choice(usage, ("10fold", "train", "test", "all"), "usage") or "all"
-        self.image_set = _check_choice(image_set, tuple(self._FOLDERS), "image_set") or "funneled"
-        self.decode = bool(_check_bool(decode, "decode"))
+        self.dataset_dir = check_dataset_dir(dataset_dir)
+        self.task = check_pipeline_choice(task, ("people", "pairs"), "task") or "people"
+        self.usage = check_pipeline_choice(usage, ("10fold", "train", "test", "all"), "usage") or "all"
+        self.image_set = check_pipeline_choice(image_set, tuple(self._FOLDERS), "image_set") or "funneled"
+        self.decode = bool(check_pipeline_bool(decode, "decode"))
         self._COLUMNS = ["image", "label"] if self.task == "people" else ["image1", "image2", "label"]
         files = []
         if self.usage == "10fold":
@@ -124,9 +122,9 @@ class KITTIDataset(_ImageRows):
 
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
                  decode=False, sampler=None, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
-        self.dataset_dir = _check_dir(dataset_dir)
-        self.usage = _check_choice(usage, ("train", "test"), "usage") or "train"
-        self.decode = bool(_check_bool(decode, "decode"))
+        self.dataset_dir = check_dataset_dir(dataset_dir)
+        self.usage = check_pipeline_choice(usage, ("train", "test"), "usage") or "train"
+        self.decode = bool(check_pipeline_bool(decode, "decode"))
         split = "training" if self.usage == "train" else "testing"
         image_dir = os.path.join(self.dataset_dir, "data_object_image_2", split, "image_2")
         if not os.path.isdir(image_dir):
@@ -184,9 +182,9 @@ class WIDERFaceDataset(_ImageRows):
 
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
                  decode=False, sampler=None, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
-        self.dataset_dir = _check_dir(dataset_dir)
-        self.usage = _check_usage(usage, ("train", "test", "valid", "all"))
-        self.decode = bool(_check_bool(decode, "decode"))
+        self.dataset_dir = check_dataset_dir(dataset_dir)
+        self.usage = check_dataset_usage(usage, ("train", "test", "valid", "all"))
+        self.decode = bool(check_pipeline_bool(decode, "decode"))
         splits = {"train": ["train"], "valid": ["val"], "test": ["test"], "all": ["train", "val"]}[self.usage]
         self._COLUMNS = ["image"] if self.usage == "test" else ["image", *self._ANNOTATIONS]
         self._boxes: dict = {}
@@ -262,12 +260,12 @@ class CityscapesDataset(_ImageRows):
     def __init__(self, dataset_dir, usage="train", quality_mode="fine", task="instance", num_samples=None,
                  num_parallel_workers=None, shuffle=None, decode=None, sampler=None, num_shards=None, shard_id=None,
                  cache=None) -> None:  # fmt: skip
-        self.dataset_dir = _check_dir(dataset_dir)
-        self.task = _check_choice(task, ("instance", "semantic", "polygon", "color"), "task")
-        self.quality_mode = _check_choice(quality_mode, ("fine", "coarse"), "quality_mode")
+        self.dataset_dir = check_dataset_dir(dataset_dir)
+        self.task = check_pipeline_choice(task, ("instance", "semantic", "polygon", "color"), "task")
+        self.quality_mode = check_pipeline_choice(quality_mode, ("fine", "coarse"), "quality_mode")
         splits = ("train", "test", "val") if quality_mode == "fine" else ("train", "train_extra", "val")
-        self.usage = _check_choice(usage, (*splits, "all"), "usage")
-        self.decode = bool(_check_bool(decode, "decode"))
+        self.usage = check_pipeline_choice(usage, (*splits, "all"), "usage")
+        self.decode = bool(check_pipeline_bool(decode, "decode"))
         gt = "gtFine" if self.quality_mode == "fine" else "gtCoarse"
         self._items = []
         for split in splits if self.usage == "all" else (self.usage,):
@@ -320,10 +318,10 @@ class SBDataset(_ImageRows):
 
     def __init__(self, dataset_dir, task="Boundaries", usage="all", num_samples=None, num_parallel_workers=1,
                  shuffle=None, decode=None, sampler=None, num_shards=None, shard_id=None) -> None:  # fmt: skip
-        self.dataset_dir = _check_dir(dataset_dir)
-        self.usage = _check_choice(usage, ("train", "val", "train_noval", "all"), "usage") or "all"
-        self.task = _check_choice(task, ("Boundaries", "Segmentation"), "task") or "Boundaries"
-        self.decode = bool(_check_bool(decode, "decode"))
+        self.dataset_dir = check_dataset_dir(dataset_dir)
+        self.usage = check_pipeline_choice(usage, ("train", "val", "train_noval", "all"), "usage") or "all"
+        self.task = check_pipeline_choice(task, ("Boundaries", "Segmentation"), "task") or "Boundaries"
+        self.decode = bool(check_pipeline_bool(decode, "decode"))
         names = []
         for split in ("train", "val") if self.usage == "all" else (self.usage,):
             path = os.path.join(self.dataset_dir, split + ".txt")
@@ -386,11 +384,11 @@ class PhotoTourDataset(_ImageRows):
 
     def __init__(self, dataset_dir, name, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
                  sampler=None, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
-        self.dataset_dir = _check_dir(dataset_dir)
-        self.name = _check_choice(name, tuple(_PHOTOTOUR_SIZES), "name")
+        self.dataset_dir = check_dataset_dir(dataset_dir)
+        self.name = check_pipeline_choice(name, tuple(_PHOTOTOUR_SIZES), "name")
         if name is None:
             raise TypeError("Argument name with value None is not of type [<class 'str'>], but got <class 'NoneType'>.")
-        self.usage = _check_choice(usage, ("train", "test"), "usage") or "train"
+        self.usage = check_pipeline_choice(usage, ("train", "test"), "usage") or "train"
         folder = os.path.join(self.dataset_dir, self.name)
         if not os.path.exists(folder):
             raise pipeline_error(f"{folder} does not exist.")
@@ -453,17 +451,17 @@ class LSUNDataset(_ImageRows):
 
     def __init__(self, dataset_dir, usage=None, classes=None, num_samples=None, num_parallel_workers=None,
                  shuffle=None, decode=False, sampler=None, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
-        self.dataset_dir = _check_dir(dataset_dir)
-        self.usage = _check_usage(usage, ("train", "test", "valid", "all"))
+        self.dataset_dir = check_dataset_dir(dataset_dir)
+        self.usage = check_dataset_usage(usage, ("train", "test", "valid", "all"))
         if classes is not None:
             if not isinstance(classes, list):
                 raise TypeError(
                     f"Argument classes with value {classes} is not of type [<class 'list'>], but got {type(classes)}."
                 )
             for c in classes:
-                _check_choice(c, _LSUN_CLASSES, "classes")
+                check_pipeline_choice(c, _LSUN_CLASSES, "classes")
         self.classes = classes
-        self.decode = bool(_check_bool(decode, "decode"))
+        self.decode = bool(check_pipeline_bool(decode, "decode"))
         if self.usage == "test":
             folders = ["test"]
         else:

@@ -8,10 +8,9 @@ import os
 
 import numpy as np
 
-from ..._checkparam import check_dataset_dir as _check_dir
-from ..._checkparam import check_dataset_usage as _check_usage
+from ..._checkparam import check_class_indexing, check_dataset_dir, check_dataset_usage
 from ._block import maybe_stack
-from .datasets_vision import _check_indexing, _read_image
+from .datasets_vision import _read_image
 from .sources import MappableSource
 
 __all__ = [
@@ -34,7 +33,7 @@ class SemeionDataset(MappableSource):
 
     def __init__(self, dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=None, sampler=None,
                  num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
-        self.dataset_dir = _check_dir(dataset_dir)
+        self.dataset_dir = check_dataset_dir(dataset_dir)
         p = os.path.join(self.dataset_dir, "semeion.data")
         if not os.path.isfile(p):
             raise ValueError(f"The file {p} does not exist or permission denied!")
@@ -69,7 +68,7 @@ class ManifestDataset(MappableSource):
         if usage not in ("train", "eval", "inference"):
             raise ValueError("Input usage is not within the valid set of ['train', 'eval', 'inference'].")
         self.dataset_file, self.usage, self.decode = dataset_file, usage, bool(decode)
-        self.class_indexing = _check_indexing(class_indexing)
+        self.class_indexing = check_class_indexing(class_indexing)
         items = []
         with open(dataset_file, encoding="utf-8") as f:
             for ln in f:
@@ -119,7 +118,7 @@ class Caltech256Dataset(_FileList):
 
     def __init__(self, dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=None, decode=False,
                  sampler=None, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
-        self.dataset_dir, self.decode = _check_dir(dataset_dir), bool(decode)
+        self.dataset_dir, self.decode = check_dataset_dir(dataset_dir), bool(decode)
         folders = sorted(e.name for e in os.scandir(self.dataset_dir) if e.is_dir())
         self._items = [(os.path.join(self.dataset_dir, d, f), np.int32(k)) for k, d in enumerate(folders)
                        for f in sorted(os.listdir(os.path.join(self.dataset_dir, d)))
@@ -133,8 +132,8 @@ class Food101Dataset(_FileList):
 
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
                  decode=False, sampler=None, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
-        self.dataset_dir, self.decode = _check_dir(dataset_dir), bool(decode)
-        self.usage = _check_usage(usage, ("train", "test", "all"))
+        self.dataset_dir, self.decode = check_dataset_dir(dataset_dir), bool(decode)
+        self.usage = check_dataset_usage(usage, ("train", "test", "all"))
         self._items = []
         for u in ["train", "test"] if self.usage == "all" else [self.usage]:
             p = os.path.join(self.dataset_dir, "meta", f"{u}.txt")
@@ -158,8 +157,8 @@ class STL10Dataset(MappableSource):
 
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
                  sampler=None, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
-        self.dataset_dir = _check_dir(dataset_dir)
-        self.usage = _check_usage(usage, tuple(self._SPLITS))
+        self.dataset_dir = check_dataset_dir(dataset_dir)
+        self.usage = check_dataset_usage(usage, tuple(self._SPLITS))
         images, labels = [], []
         for sp in self._SPLITS[self.usage]:
             xp = os.path.join(self.dataset_dir, f"{sp}_X.bin")
@@ -194,8 +193,8 @@ class SVHNDataset(STL10Dataset):
                  num_shards=None, shard_id=None) -> None:  # fmt: skip
         from scipy.io import loadmat
 
-        self.dataset_dir = _check_dir(dataset_dir)
-        self.usage = _check_usage(usage, ("train", "test", "extra", "all"))
+        self.dataset_dir = check_dataset_dir(dataset_dir)
+        self.usage = check_dataset_usage(usage, ("train", "test", "extra", "all"))
         images, labels = [], []
         for sp in ["train", "test", "extra"] if self.usage == "all" else [self.usage]:
             p = os.path.join(self.dataset_dir, f"{sp}_32x32.mat")
@@ -214,7 +213,7 @@ class FlickrDataset(MappableSource):
 
     def __init__(self, dataset_dir, annotation_file, num_samples=None, num_parallel_workers=None, shuffle=None,
                  decode=None, sampler=None, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
-        self.dataset_dir = _check_dir(dataset_dir)
+        self.dataset_dir = check_dataset_dir(dataset_dir)
         if not isinstance(annotation_file, str) or not os.path.isfile(annotation_file):
             raise ValueError(f"The file {annotation_file} does not exist or permission denied!")
         self.annotation_file, self.decode = annotation_file, bool(decode)
@@ -247,8 +246,8 @@ class DIV2KDataset(MappableSource):
     def __init__(self, dataset_dir, usage="train", downgrade="bicubic", scale=2, num_samples=None,
                  num_parallel_workers=None, shuffle=None, decode=None, sampler=None, num_shards=None, shard_id=None,
                  cache=None) -> None:  # fmt: skip
-        self.dataset_dir = _check_dir(dataset_dir)
-        self.usage = _check_usage(usage, ("train", "valid", "all"))
+        self.dataset_dir = check_dataset_dir(dataset_dir)
+        self.usage = check_dataset_usage(usage, ("train", "valid", "all"))
         if downgrade not in ("bicubic", "unknown", "mild", "difficult", "wild"):
             raise ValueError(
                 "Input downgrade is not within the valid set of ['bicubic', 'unknown', 'mild', 'difficult', 'wild']."
@@ -295,7 +294,7 @@ class SUN397Dataset(_FileList):
 
     def __init__(self, dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=None, decode=False,
                  sampler=None, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
-        self.dataset_dir, self.decode = _check_dir(dataset_dir), bool(decode)
+        self.dataset_dir, self.decode = check_dataset_dir(dataset_dir), bool(decode)
         names = os.path.join(self.dataset_dir, "ClassName.txt")
         if not os.path.isfile(names):
             raise ValueError(f"The file {names} does not exist or permission denied!")
@@ -318,8 +317,8 @@ class CelebADataset(MappableSource):
 
     def __init__(self, dataset_dir, num_parallel_workers=None, shuffle=None, usage="all", sampler=None, decode=False,
                  extensions=None, num_samples=None, num_shards=None, shard_id=None, cache=None, decrypt=None) -> None:  # fmt: skip
-        self.dataset_dir, self.decode = _check_dir(dataset_dir), bool(decode)
-        self.usage = _check_usage(usage, ("train", "valid", "test", "all"))
+        self.dataset_dir, self.decode = check_dataset_dir(dataset_dir), bool(decode)
+        self.usage = check_dataset_usage(usage, ("train", "valid", "test", "all"))
         self.extensions = tuple(e.lower() for e in extensions) if extensions else None
         attr = os.path.join(self.dataset_dir, "list_attr_celeba.txt")
         if not os.path.isfile(attr):

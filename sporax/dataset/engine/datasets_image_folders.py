@@ -11,11 +11,13 @@ import os
 
 import numpy as np
 
-from ..._checkparam import check_dataset_dir as _check_dir
-from ..._checkparam import check_dataset_file as _need_file
-from ..._checkparam import check_dataset_usage as _check_usage
-from ..._checkparam import check_pipeline_bool as _check_bool
-from ..._checkparam import check_pipeline_choice as _check_choice
+from ..._checkparam import (
+    check_dataset_dir,
+    check_dataset_file,
+    check_dataset_usage,
+    check_pipeline_bool,
+    check_pipeline_choice,
+)
 from ._block import maybe_stack
 from ._file_source import FileRowSource, read_text
 from .datasets_vision import _read_image
@@ -282,9 +284,11 @@ class Caltech101Dataset(_ImageRows):
 
     def __init__(self, dataset_dir, target_type=None, num_samples=None, num_parallel_workers=1, shuffle=None,
                  decode=False, sampler=None, num_shards=None, shard_id=None) -> None:  # fmt: skip
-        self.dataset_dir = _check_dir(dataset_dir)
-        self.target_type = _check_choice(target_type, ("category", "annotation", "all"), "target_type") or "category"
-        self.decode = bool(_check_bool(decode, "decode"))
+        self.dataset_dir = check_dataset_dir(dataset_dir)
+        self.target_type = (
+            check_pipeline_choice(target_type, ("category", "annotation", "all"), "target_type") or "category"
+        )
+        self.decode = bool(check_pipeline_bool(decode, "decode"))
         self._COLUMNS = {"category": ["image", "category"], "annotation": ["image", "annotation"]}.get(
             self.target_type, ["image", "category", "annotation"]
         )
@@ -309,12 +313,12 @@ class Caltech101Dataset(_ImageRows):
         if self.target_type in ("annotation", "all"):
             from scipy.io import loadmat
 
-            out.append(np.asarray(loadmat(_need_file(item[2]))["obj_contour"]))
+            out.append(np.asarray(loadmat(check_dataset_file(item[2]))["obj_contour"]))
         return out
 
     def _fetch(self, idx):
         for i in idx.tolist():
-            _need_file(self._items[i][0])
+            check_dataset_file(self._items[i][0])
         return super()._fetch(idx)
 
     def get_class_indexing(self):
@@ -334,18 +338,18 @@ class Flowers102Dataset(_ImageRows):
                  shuffle=None, decode=False, sampler=None, num_shards=None, shard_id=None) -> None:  # fmt: skip
         from scipy.io import loadmat
 
-        self.dataset_dir = _check_dir(dataset_dir)
-        _check_dir(os.path.join(self.dataset_dir, "jpg"))
-        self.task = _check_choice(task, ("Classification", "Segmentation"), "task") or "Classification"
-        self.usage = _check_usage(usage, ("train", "valid", "test", "all"))
-        self.decode = bool(_check_bool(decode, "decode"))
+        self.dataset_dir = check_dataset_dir(dataset_dir)
+        check_dataset_dir(os.path.join(self.dataset_dir, "jpg"))
+        self.task = check_pipeline_choice(task, ("Classification", "Segmentation"), "task") or "Classification"
+        self.usage = check_dataset_usage(usage, ("train", "valid", "test", "all"))
+        self.decode = bool(check_pipeline_bool(decode, "decode"))
         if self.task == "Segmentation":
-            _check_dir(os.path.join(self.dataset_dir, "segmim"))
+            check_dataset_dir(os.path.join(self.dataset_dir, "segmim"))
             self._COLUMNS = ["image", "segmentation", "label"]
-        labels = (loadmat(_need_file(os.path.join(self.dataset_dir, "imagelabels.mat")))["labels"][0] - 1).astype(
-            np.uint32
-        )
-        setid = loadmat(_need_file(os.path.join(self.dataset_dir, "setid.mat")))
+        labels = (
+            loadmat(check_dataset_file(os.path.join(self.dataset_dir, "imagelabels.mat")))["labels"][0] - 1
+        ).astype(np.uint32)
+        setid = loadmat(check_dataset_file(os.path.join(self.dataset_dir, "setid.mat")))
         ids = [int(i) for key in self._SETS[self.usage] for i in setid[key][0].tolist()]
         self._items = []
         for i in ids:
@@ -381,10 +385,10 @@ class OmniglotDataset(_ImageRows):
 
     def __init__(self, dataset_dir, background=None, num_samples=None, num_parallel_workers=None, shuffle=None,
                  decode=False, sampler=None, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
-        self.dataset_dir = _check_dir(dataset_dir)
-        self.background = True if _check_bool(background, "background") is None else background
-        self.decode = bool(_check_bool(decode, "decode"))
-        root = _check_dir(
+        self.dataset_dir = check_dataset_dir(dataset_dir)
+        self.background = True if check_pipeline_bool(background, "background") is None else background
+        self.decode = bool(check_pipeline_bool(decode, "decode"))
+        root = check_dataset_dir(
             os.path.join(self.dataset_dir, "images_background" if self.background else "images_evaluation")
         )
         chars = [
@@ -418,14 +422,14 @@ class Places365Dataset(_ImageRows):
 
     def __init__(self, dataset_dir, usage=None, small=True, decode=False, num_samples=None, num_parallel_workers=None,
                  shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
-        self.dataset_dir = _check_dir(dataset_dir)
-        self.usage = _check_usage("train-standard" if usage is None else usage, tuple(self._LISTS))
-        self.small = bool(_check_bool(small, "small"))
-        self.decode = bool(_check_bool(decode, "decode"))
+        self.dataset_dir = check_dataset_dir(dataset_dir)
+        self.usage = check_dataset_usage("train-standard" if usage is None else usage, tuple(self._LISTS))
+        self.small = bool(check_pipeline_bool(small, "small"))
+        self.decode = bool(check_pipeline_bool(decode, "decode"))
         size = "256" if self.small else "large"
         folder = f"val_{size}" if self.usage == "val" else f"data_{size}_{self.usage.split('-')[1]}"
         self._items = []
-        for ln in read_text(_need_file(os.path.join(self.dataset_dir, self._LISTS[self.usage]))).splitlines():
+        for ln in read_text(check_dataset_file(os.path.join(self.dataset_dir, self._LISTS[self.usage]))).splitlines():
             if ln.strip():
                 rel, label = ln.rsplit(None, 1)
                 self._items.append((os.path.join(self.dataset_dir, folder, rel.lstrip("/")), np.uint32(int(label))))
@@ -450,9 +454,9 @@ class RenderedSST2Dataset(_ImageRows):
 
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
                  decode=False, sampler=None, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
-        self.dataset_dir = _check_dir(dataset_dir)
-        self.usage = _check_usage(usage, ("val", "all", "train", "test"))
-        self.decode = bool(_check_bool(decode, "decode"))
+        self.dataset_dir = check_dataset_dir(dataset_dir)
+        self.usage = check_dataset_usage(usage, ("val", "all", "train", "test"))
+        self.decode = bool(check_pipeline_bool(decode, "decode"))
         items = []
         for split in self._SPLITS[self.usage]:
             for k, cls in enumerate(("negative", "positive")):
@@ -476,11 +480,11 @@ class SBUDataset(_ImageRows):
 
     def __init__(self, dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=None, decode=False,
                  sampler=None, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
-        self.dataset_dir = _check_dir(dataset_dir)
-        self.decode = bool(_check_bool(decode, "decode"))
-        urls = read_text(_need_file(os.path.join(self.dataset_dir, "SBU_captioned_photo_dataset_urls.txt")))
-        caps = read_text(_need_file(os.path.join(self.dataset_dir, "SBU_captioned_photo_dataset_captions.txt")))
-        images = _check_dir(os.path.join(self.dataset_dir, "sbu_images"))
+        self.dataset_dir = check_dataset_dir(dataset_dir)
+        self.decode = bool(check_pipeline_bool(decode, "decode"))
+        urls = read_text(check_dataset_file(os.path.join(self.dataset_dir, "SBU_captioned_photo_dataset_urls.txt")))
+        caps = read_text(check_dataset_file(os.path.join(self.dataset_dir, "SBU_captioned_photo_dataset_captions.txt")))
+        images = check_dataset_dir(os.path.join(self.dataset_dir, "sbu_images"))
         self._items = []
         for url, cap in zip(urls.splitlines(), caps.splitlines()):
             parts = url.strip().split("/")
@@ -504,9 +508,9 @@ class USPSDataset(FileRowSource):
 
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle="global",
                  num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
-        self.dataset_dir = _check_dir(dataset_dir)
-        self.usage = _check_usage(usage, ("train", "test", "all"))
-        files = [_need_file(os.path.join(self.dataset_dir, f)) for f in self._FILES[self.usage]]
+        self.dataset_dir = check_dataset_dir(dataset_dir)
+        self.usage = check_dataset_usage(usage, ("train", "test", "all"))
+        files = [check_dataset_file(os.path.join(self.dataset_dir, f)) for f in self._FILES[self.usage]]
         super().__init__(files, num_samples, num_parallel_workers, shuffle, num_shards, shard_id)
 
     def _columns(self):

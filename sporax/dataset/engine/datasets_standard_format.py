@@ -7,7 +7,8 @@ import io
 
 import numpy as np
 
-from ._file_source import FileRowSource, find_files, read_text
+from ..._checkparam import check_dataset_files
+from ._file_source import FileRowSource, read_text
 from .errors import pipeline_error
 from .schema import Schema
 
@@ -46,7 +47,7 @@ class CSVDataset(FileRowSource):
         shard_id=None,
         cache=None,
     ) -> None:
-        files = find_files(dataset_files)
+        files = check_dataset_files(dataset_files)
         if not isinstance(field_delim, str) or len(field_delim) != 1 or field_delim in '"\r\n':
             raise ValueError("field_delim is invalid.")
         if column_defaults is not None:
@@ -143,7 +144,7 @@ class TFRecordDataset(FileRowSource):
         cache=None,
         compression_type=None,
     ) -> None:
-        files = find_files(dataset_files)
+        files = check_dataset_files(dataset_files)
         if compression_type not in (None, "", "GZIP", "ZLIB"):
             raise ValueError("Input compression_type can only be either '' (no compression), 'ZLIB', or 'GZIP'.")
         if isinstance(schema, str):

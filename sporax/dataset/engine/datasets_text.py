@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._checkparam import check_dataset_dir, check_dataset_files, check_dataset_usage
 from ._block import maybe_stack
-from ._file_source import FileRowSource, find_files, read_text
+from ._file_source import FileRowSource, read_text
 from .sources import MappableSource
 
 __all__ = ["TextFileDataset"]
@@ -39,7 +40,7 @@ class TextFileDataset(FileRowSource):
         shard_id=None,
         cache=None,
     ) -> None:
-        files = find_files(dataset_files)
+        files = check_dataset_files(dataset_files)
         self.dataset_files = files
         super().__init__(files, num_samples, num_parallel_workers, shuffle, num_shards, shard_id)
 
@@ -60,8 +61,6 @@ class _Corpus(FileRowSource):
 
     def _setup(self, dataset_dir, usage, num_samples, num_parallel_workers, shuffle, num_shards, shard_id):
         import os
-
-        from ..._checkparam import check_dataset_dir, check_dataset_usage
 
         self.dataset_dir = check_dataset_dir(dataset_dir)
         self.usage = check_dataset_usage(usage, (*self._FILES, "all"))
@@ -208,8 +207,6 @@ class IMDBDataset(MappableSource):
                  sampler=None, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
         import os
 
-        from ..._checkparam import check_dataset_dir, check_dataset_usage
-
         self.dataset_dir = check_dataset_dir(dataset_dir)
         self.usage = check_dataset_usage(usage, ("train", "test", "all"))
         files, labels = [], []
@@ -299,8 +296,6 @@ class SQuADDataset(_Corpus):
                  num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
         import os
 
-        from ..._checkparam import check_dataset_dir, check_dataset_usage
-
         d = check_dataset_dir(dataset_dir)
         usage = check_dataset_usage(usage, ("train", "dev", "all"))
         names = [n for u in (("train", "dev") if usage == "all" else (usage,)) for n in self._FILES[u]]
@@ -342,8 +337,6 @@ class Multi30kDataset(FileRowSource):
     def __init__(self, dataset_dir, usage=None, language_pair=None, num_samples=None, num_parallel_workers=None,
                  shuffle=None, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
         import os
-
-        from ..._checkparam import check_dataset_dir, check_dataset_usage
 
         self.dataset_dir = check_dataset_dir(dataset_dir)
         self.usage = check_dataset_usage(usage, ("train", "test", "valid", "all"))

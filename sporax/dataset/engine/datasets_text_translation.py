@@ -13,9 +13,8 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
-from ..._checkparam import check_dataset_dir as _check_dir
-from ._file_source import FileRowSource, find_files, read_text
-from .datasets_detection import _check_choice
+from ..._checkparam import check_dataset_dir, check_dataset_files, check_language_pair, check_pipeline_choice
+from ._file_source import FileRowSource, read_text
 from .errors import pipeline_error
 
 __all__ = ["CLUEDataset", "IWSLT2016Dataset", "IWSLT2017Dataset"]
@@ -63,7 +62,7 @@ class CLUEDataset(FileRowSource):
                  shuffle="global", num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
         if dataset_files in ("", [], ()):
             raise ValueError(f"Input dataset_files can not be empty, but got '{dataset_files}'.")
-        files = sorted(find_files(dataset_files))
+        files = sorted(check_dataset_files(dataset_files))
         self.task = "AFQMC" if task is None else task
         if self.task not in ("AFQMC", "TNEWS", "IFLYTEK", "CMNLI", "WSC", "CSL"):
             raise ValueError("task should be 'AFQMC', 'TNEWS', 'IFLYTEK', 'CMNLI', 'WSC' or 'CSL'.")
@@ -103,25 +102,6 @@ class CLUEDataset(FileRowSource):
 _TAGS = ("<url", "<keywords", "<talkid", "<description", "<reviewer", "<translator", "<title", "<speaker", "<doc",
          "</doc")  # fmt: skip
 _SETS = ("dev2010", "tst2010", "tst2011", "tst2012", "tst2013", "tst2014")
-
-
-def _check_pair(language_pair, pairs):
-    if language_pair is None:
-        return ["de", "en"]
-    if not isinstance(language_pair, (list, tuple)):
-        raise TypeError("language_pair should be a type list or tuple of length 2.")
-    for v in language_pair:
-        if not isinstance(v, str):
-            raise TypeError(
-                f"Argument language_pair[{list(language_pair).index(v)}] with value {v!r} is not of type "
-                f"[<class 'str'>], but got {type(v)}."
-            )
-    if len(language_pair) != 2:
-        raise ValueError("Input language_pair is a list or tuple of length 2.")
-    valid = [list(p) for p in pairs] if isinstance(language_pair, list) else tuple(pairs)
-    if (list(language_pair) if isinstance(language_pair, list) else tuple(language_pair)) not in valid:
-        raise ValueError(f"Input language_pair{language_pair} is not within the valid set of {valid}.")
-    return list(language_pair)
 
 
 def _strip(text: str, ch: str) -> str:
@@ -180,9 +160,9 @@ class _IWSLT(FileRowSource):
 
     def _setup(self, dataset_dir, usage, language_pair, valid_set, test_set, num_samples, num_parallel_workers,
                shuffle, num_shards, shard_id):  # fmt: skip
-        self.dataset_dir = _check_dir(dataset_dir)
-        self.usage = _check_choice(usage, ("train", "test", "valid", "all"), "usage") or "all"
-        self.language_pair = _check_pair(language_pair, self._PAIRS)
+        self.dataset_dir = check_dataset_dir(dataset_dir)
+        self.usage = check_pipeline_choice(usage, ("train", "test", "valid", "all"), "usage") or "all"
+        self.language_pair = check_language_pair(language_pair, self._PAIRS)
         src, tgt = self.language_pair
         folder = self._folder(src, tgt)
         self._sources: dict = {}
@@ -231,8 +211,8 @@ class IWSLT2016Dataset(_IWSLT):
 
     def __init__(self, dataset_dir, usage=None, language_pair=None, valid_set=None, test_set=None, num_samples=None,
                  shuffle="global", num_shards=None, shard_id=None, num_parallel_workers=None, cache=None) -> None:  # fmt: skip
-        self.valid_set = _check_choice(valid_set, _SETS, "valid_set") or "tst2013"
-        self.test_set = _check_choice(test_set, _SETS, "test_set") or "tst2014"
+        self.valid_set = check_pipeline_choice(valid_set, _SETS, "valid_set") or "tst2013"
+        self.test_set = check_pipeline_choice(test_set, _SETS, "test_set") or "tst2014"
         self._setup(dataset_dir, usage, language_pair, self.valid_set, self.test_set, num_samples,
                     num_parallel_workers, shuffle, num_shards, shard_id)  # fmt: skip
 

@@ -10,9 +10,7 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
-from ..._checkparam import check_dataset_dir as _check_dir
-from ..._checkparam import check_dataset_usage as _check_usage
-from ..._checkparam import check_pipeline_int
+from ..._checkparam import check_class_indexing, check_dataset_dir, check_dataset_usage, check_pipeline_int
 from ._block import maybe_stack
 from .errors import pipeline_error
 from .sources import GeneratorDataset, MappableSource, MnistDataset, _cached, _find, _read_bytes
@@ -41,14 +39,6 @@ def _read_image(path: str, decode: bool) -> np.ndarray:
 
         return _decode(raw, path)
     return raw
-
-
-def _check_indexing(class_indexing):
-    if class_indexing is not None and (
-        not isinstance(class_indexing, dict) or not all(isinstance(k, str) for k in class_indexing)
-    ):
-        raise TypeError("class_indexing should be a dictionary.")
-    return class_indexing
 
 
 # ====================================================================== VOC
@@ -85,13 +75,13 @@ class VOCDataset(MappableSource):
         extra_metadata=False,
         decrypt=None,
     ) -> None:
-        self.dataset_dir = _check_dir(dataset_dir)
+        self.dataset_dir = check_dataset_dir(dataset_dir)
         if task not in ("Segmentation", "Detection"):
             raise ValueError("Invalid task, task should be Segmentation or Detection.")
         if task == "Segmentation" and class_indexing is not None:
             raise ValueError("class_indexing is not supported in Segmentation task.")
         self.task, self.usage, self.decode = task, usage, bool(decode)
-        self.class_indexing = _check_indexing(class_indexing)
+        self.class_indexing = check_class_indexing(class_indexing)
         self.extra_metadata = extra_metadata
         sub = "Segmentation" if task == "Segmentation" else "Main"
         lst = os.path.join(self.dataset_dir, "ImageSets", sub, f"{usage}.txt")
@@ -209,7 +199,7 @@ class CocoDataset(MappableSource):
         extra_metadata=False,
         decrypt=None,
     ) -> None:
-        self.dataset_dir = _check_dir(dataset_dir)
+        self.dataset_dir = check_dataset_dir(dataset_dir)
         if not isinstance(annotation_file, str) or not os.path.isfile(annotation_file):
             raise ValueError(f"The file {annotation_file} does not exist or permission denied!")
         if task not in _COCO_COLUMNS:
@@ -355,9 +345,9 @@ class QMnistDataset(MnistDataset):
         if not isinstance(compat, bool):
             raise TypeError(f"Argument compat with value {compat} is not of type [<class 'bool'>].")
         self.compat = compat
-        _check_usage(usage, ("train", "test", "test10k", "test50k", "nist", "all"))
+        check_dataset_usage(usage, ("train", "test", "test10k", "test50k", "nist", "all"))
         self._qusage = usage or "all"
-        self.dataset_dir = _check_dir(dataset_dir)
+        self.dataset_dir = check_dataset_dir(dataset_dir)
         MappableSource.__init__(self, num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
         self.usage = self._qusage
         self._loaded = None

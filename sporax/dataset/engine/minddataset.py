@@ -168,10 +168,10 @@ class MindDataset(MappableSource):
         return self._set.num_rows + self.num_padded
 
     def _size(self):
-        self._check_padding()
+        self._verify_padding()
         return super()._size()
 
-    def _check_padding(self) -> None:
+    def _verify_padding(self) -> None:
         s = self._sampler
         if self.num_padded and isinstance(s, DistributedSampler) and self._n() % s.num_shards:
             raise pipeline_error(
@@ -183,7 +183,7 @@ class MindDataset(MappableSource):
         return self.num_parallel_workers or 1
 
     def _indices(self, ctx, key):
-        self._check_padding()
+        self._verify_padding()
         mode = self.shuffle_mode
         if mode not in (Shuffle.FILES, Shuffle.INFILE):
             return super()._indices(ctx, key)

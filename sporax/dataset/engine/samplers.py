@@ -6,7 +6,7 @@ import numbers
 
 import numpy as np
 
-from ..._checkparam import check_num_samples
+from ..._checkparam import check_num_samples, check_sampler_indices
 
 __all__ = [
     "Sampler",
@@ -234,11 +234,11 @@ class SubsetRandomSampler(BuiltinSampler):
     _random = True
 
     def __init__(self, indices, num_samples=None) -> None:
-        self._idx = _as_indices(indices)
+        self._idx = check_sampler_indices(indices)
         self.num_samples = check_num_samples(num_samples)
 
     def indices(self, n, rng, labels=None):
-        _check_range(self._idx, n)
+        _verify_in_range(self._idx, n)
         return self._idx[rng.permutation(len(self._idx))][: self._cap(len(self._idx))]
 
     def count(self, n):
@@ -254,11 +254,11 @@ class SubsetSampler(BuiltinSampler):
     """
 
     def __init__(self, indices, num_samples=None) -> None:
-        self._idx = _as_indices(indices)
+        self._idx = check_sampler_indices(indices)
         self.num_samples = check_num_samples(num_samples)
 
     def indices(self, n, rng, labels=None):
-        _check_range(self._idx, n)
+        _verify_in_range(self._idx, n)
         return self._idx[: self._cap(len(self._idx))]
 
     def count(self, n):
@@ -289,7 +289,7 @@ class WeightedRandomSampler(BuiltinSampler):
         if not self.replacement and k > np.count_nonzero(self.weights):
             raise ValueError("num_samples exceeds the number of rows with a non-zero weight (replacement=False).")
         idx = rng.choice(len(self.weights), size=k, replace=self.replacement, p=self.weights / self.weights.sum())
-        _check_range(idx, n)
+        _verify_in_range(idx, n)
         return idx.astype(np.int64)
 
     def count(self, n):
@@ -339,16 +339,7 @@ class PKSampler(BuiltinSampler):
         raise NotImplementedError
 
 
-def _as_indices(indices) -> np.ndarray:
-    if isinstance(indices, (str, bytes)) or not hasattr(indices, "__iter__"):
-        raise TypeError(f"indices must be a sequence of integers, but got {type(indices).__name__}.")
-    idx = np.asarray(list(indices))
-    if idx.size and idx.dtype.kind not in "iu":
-        raise TypeError("indices must be a sequence of integers.")
-    return idx.astype(np.int64).reshape(-1)
-
-
-def _check_range(idx: np.ndarray, n: int) -> None:
+def _verify_in_range(idx: np.ndarray, n: int) -> None:
     if idx.size and (idx.min() < 0 or idx.max() >= n):
         bad = int(idx[(idx < 0) | (idx >= n)][0])
         raise RuntimeError(f"Invalid sampler index {bad}: the dataset has {n} rows.")

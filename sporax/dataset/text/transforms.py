@@ -10,7 +10,7 @@ import unicodedata
 
 import numpy as np
 
-from ..._checkparam import check_pipeline_int
+from ..._checkparam import check_pipeline_int, check_pipeline_type
 from ...common import dtype as mstype
 from ..transforms.transforms import TensorOperation
 from .utils import JiebaMode, NormalizeForm, SPieceTokenizerLoadType, SPieceTokenizerOutType, Vocab
@@ -79,17 +79,11 @@ class _Tokenizer(TensorOperation):
         return out, starts, ends
 
 
-def _bool(v, name):
-    if not isinstance(v, bool):
-        raise TypeError(f"Argument {name} with value {v} is not of type [<class 'bool'>], but got {type(v)}.")
-    return v
-
-
 class WhitespaceTokenizer(_Tokenizer):
     """Split on ICU whitespace."""
 
     def __init__(self, with_offsets=False) -> None:
-        self.with_offsets = _bool(with_offsets, "with_offsets")
+        self.with_offsets = check_pipeline_type(with_offsets, bool, "with_offsets")
 
     def _spans(self, s):
         return [m.span() for m in re.finditer(r"\S+", s)]
@@ -99,7 +93,7 @@ class UnicodeCharTokenizer(_Tokenizer):
     """One token per character."""
 
     def __init__(self, with_offsets=False) -> None:
-        self.with_offsets = _bool(with_offsets, "with_offsets")
+        self.with_offsets = check_pipeline_type(with_offsets, bool, "with_offsets")
 
     def _spans(self, s):
         return [(i, i + 1) for i in range(len(s))]
@@ -120,8 +114,8 @@ class UnicodeScriptTokenizer(_Tokenizer):
     """Split where the Unicode script changes (whitespace dropped unless ``keep_whitespace``)."""
 
     def __init__(self, keep_whitespace=False, with_offsets=False) -> None:
-        self.keep_whitespace = _bool(keep_whitespace, "keep_whitespace")
-        self.with_offsets = _bool(with_offsets, "with_offsets")
+        self.keep_whitespace = check_pipeline_type(keep_whitespace, bool, "keep_whitespace")
+        self.with_offsets = check_pipeline_type(with_offsets, bool, "with_offsets")
 
     def _spans(self, s):
         spans, start, cur = [], None, None
@@ -145,7 +139,7 @@ class RegexTokenizer(_Tokenizer):
         if not isinstance(delim_pattern, str) or not isinstance(keep_delim_pattern, str):
             raise TypeError("delim_pattern and keep_delim_pattern should be str.")
         self.delim_pattern, self.keep_delim_pattern = delim_pattern, keep_delim_pattern
-        self.with_offsets = _bool(with_offsets, "with_offsets")
+        self.with_offsets = check_pipeline_type(with_offsets, bool, "with_offsets")
         self._delim, self._keep = (
             re.compile(delim_pattern),
             re.compile(keep_delim_pattern) if keep_delim_pattern else None,
@@ -192,11 +186,11 @@ class BasicTokenizer(_Tokenizer):
         self, lower_case=False, keep_whitespace=False, normalization_form=NormalizeForm.NONE,
         preserve_unused_token=True, with_offsets=False,
     ) -> None:  # fmt: skip
-        self.lower_case = _bool(lower_case, "lower_case")
-        self.keep_whitespace = _bool(keep_whitespace, "keep_whitespace")
+        self.lower_case = check_pipeline_type(lower_case, bool, "lower_case")
+        self.keep_whitespace = check_pipeline_type(keep_whitespace, bool, "keep_whitespace")
         self.normalization_form = NormalizeForm(normalization_form)
-        self.preserve_unused_token = _bool(preserve_unused_token, "preserve_unused_token")
-        self.with_offsets = _bool(with_offsets, "with_offsets")
+        self.preserve_unused_token = check_pipeline_type(preserve_unused_token, bool, "preserve_unused_token")
+        self.with_offsets = check_pipeline_type(with_offsets, bool, "with_offsets")
 
     def _prepare(self, s):
         if self.lower_case:
@@ -254,12 +248,6 @@ class BasicTokenizer(_Tokenizer):
         return spans
 
 
-def _check_vocab(vocab):
-    if not isinstance(vocab, Vocab):
-        raise TypeError(f"Argument vocab with value {vocab} is not of type [<class 'Vocab'>].")
-    return vocab
-
-
 class WordpieceTokenizer(TensorOperation):
     """Greedy longest-match-first sub-words of each token (``suffix_indicator`` marks continuations); a token
     with no split, or longer than ``max_bytes_per_token``, becomes ``unknown_token`` (itself when ``''``)."""
@@ -267,10 +255,10 @@ class WordpieceTokenizer(TensorOperation):
     def __init__(
         self, vocab, suffix_indicator="##", max_bytes_per_token=100, unknown_token="[UNK]", with_offsets=False
     ) -> None:
-        self.vocab = _check_vocab(vocab)
+        self.vocab = check_pipeline_type(vocab, Vocab, "vocab", "[<class 'Vocab'>]", got=False)
         self.suffix_indicator, self.unknown_token = suffix_indicator, unknown_token
         self.max_bytes_per_token = check_pipeline_int(max_bytes_per_token, "max_bytes_per_token", 0, 2**31 - 1)
-        self.with_offsets = _bool(with_offsets, "with_offsets")
+        self.with_offsets = check_pipeline_type(with_offsets, bool, "with_offsets")
 
     def _pieces(self, word):
         m = self.vocab._map
@@ -312,7 +300,10 @@ class BertTokenizer(TensorOperation):
         self.vocab, self.suffix_indicator, self.unknown_token = vocab, suffix_indicator, unknown_token
         self.max_bytes_per_token, self.lower_case = max_bytes_per_token, lower_case
         self.keep_whitespace, self.normalization_form = keep_whitespace, NormalizeForm(normalization_form)
-        self.preserve_unused_token, self.with_offsets = preserve_unused_token, _bool(with_offsets, "with_offsets")
+        self.preserve_unused_token, self.with_offsets = (
+            preserve_unused_token,
+            check_pipeline_type(with_offsets, bool, "with_offsets"),
+        )
 
     def _apply(self, x):
         toks, starts, _ = self._basic._apply(x)
@@ -343,7 +334,7 @@ class JiebaTokenizer(_Tokenizer):
                 "JiebaTokenizer needs the jieba package: pip install jieba (or 'sporax[text]')."
             ) from None
         self.hmm_path, self.mp_path, self.mode = hmm_path, mp_path, JiebaMode(mode)
-        self.with_offsets = _bool(with_offsets, "with_offsets")
+        self.with_offsets = check_pipeline_type(with_offsets, bool, "with_offsets")
         self._jieba = jieba.Tokenizer(dictionary=mp_path)
         self._words: list = []
 
@@ -404,7 +395,7 @@ class Lookup(TensorOperation):
     """Ids of the tokens in ``vocab`` (``unknown_token``'s id for the others), as ``data_type``."""
 
     def __init__(self, vocab, unknown_token=None, data_type=mstype.int32) -> None:
-        self.vocab = _check_vocab(vocab)
+        self.vocab = check_pipeline_type(vocab, Vocab, "vocab", "[<class 'Vocab'>]", got=False)
         if unknown_token is not None and unknown_token not in vocab._map:
             raise ValueError(f"Lookup: {unknown_token} doesn't exist in vocab.")
         self.unknown_token, self.data_type = unknown_token, data_type
@@ -465,9 +456,7 @@ class SlidingWindow(TensorOperation):
 
     def __init__(self, width, axis=0) -> None:
         self.width = check_pipeline_int(width, "width", 1, 2**31 - 1)
-        if isinstance(axis, bool) or not isinstance(axis, int):
-            raise TypeError(f"Argument axis with value {axis} is not of type [<class 'int'>].")
-        self.axis = axis
+        self.axis = check_pipeline_type(axis, int, "axis", got=False)
 
     def _apply(self, x):
         a = np.asarray(x)
@@ -539,9 +528,8 @@ class AddToken(TensorOperation):
     """Add ``token`` at the beginning (``begin=True``) or the end of a 1-D string array."""
 
     def __init__(self, token, begin=True) -> None:
-        if not isinstance(token, str):
-            raise TypeError(f"Argument token with value {token} is not of type [<class 'str'>].")
-        self.token, self.begin = token, _bool(begin, "begin")
+        self.token = check_pipeline_type(token, str, "token", got=False)
+        self.begin = check_pipeline_type(begin, bool, "begin")
 
     def _apply(self, x):
         a = _strings(x, "AddToken")
@@ -579,7 +567,11 @@ class RegexReplace(TensorOperation):
     def __init__(self, pattern, replace, replace_all=True) -> None:
         if not isinstance(pattern, str) or not isinstance(replace, str):
             raise TypeError("pattern and replace should be str.")
-        self.pattern, self.replace, self.replace_all = pattern, replace, _bool(replace_all, "replace_all")
+        self.pattern, self.replace, self.replace_all = (
+            pattern,
+            replace,
+            check_pipeline_type(replace_all, bool, "replace_all"),
+        )
         self._re = re.compile(pattern)
 
     def _apply(self, x):
@@ -667,7 +659,7 @@ class ToVectors(TensorOperation):
         self.vectors, self.unk_init, self.lower_case_backup = (
             vectors,
             unk_init,
-            _bool(lower_case_backup, "lower_case_backup"),
+            check_pipeline_type(lower_case_backup, bool, "lower_case_backup"),
         )
 
     def _apply(self, x):

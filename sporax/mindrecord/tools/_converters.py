@@ -12,6 +12,7 @@ import pickle
 
 import numpy as np
 
+from ..._checkparam import check_converter_path, check_partition_number
 from ..filewriter import FileWriter
 
 
@@ -24,18 +25,6 @@ class MSRStatus(enum.IntEnum):
 
 SUCCESS = MSRStatus.SUCCESS
 FAILED = MSRStatus.FAILED
-
-
-def _check_path(p, name):
-    if not isinstance(p, str) or not p:
-        raise ValueError(f"The parameter {name} must be a non-empty str.")
-    return p
-
-
-def _partition(n):
-    if isinstance(n, bool) or not isinstance(n, int):
-        raise ValueError("The parameter partition_number must be int")
-    return n
 
 
 def _jpeg(img_bgr_or_gray) -> bytes:
@@ -68,9 +57,9 @@ class MnistToMR:
     ``destination_test.mindrecord`` (schema: label int64, data bytes as a JPEG)."""
 
     def __init__(self, source, destination, partition_number=1) -> None:
-        self.source = _check_path(source, "source")
-        self.destination = _check_path(destination, "destination")
-        self.partition_number = _partition(partition_number)
+        self.source = check_converter_path(source, "source")
+        self.destination = check_converter_path(destination, "destination")
+        self.partition_number = check_partition_number(partition_number)
         for f in ("train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz", "t10k-images-idx3-ubyte.gz",
                   "t10k-labels-idx1-ubyte.gz"):  # fmt: skip
             if not os.path.isfile(os.path.join(source, f)):
@@ -109,8 +98,8 @@ class Cifar10ToMR:
     _DESC = "img_train"
 
     def __init__(self, source, destination) -> None:
-        self.source = _check_path(source, "source")
-        self.destination = _check_path(destination, "destination")
+        self.source = check_converter_path(source, "source")
+        self.destination = check_converter_path(destination, "destination")
 
     def _load(self, names):
         data, labels = [], {k: [] for _, k in self._LABELS}
@@ -157,10 +146,10 @@ class ImageNetToMR:
     of ``image_dir/<folder>`` becomes a row (label int32, image bytes, file_name string)."""
 
     def __init__(self, map_file, image_dir, destination, partition_number=1) -> None:
-        self.map_file = _check_path(map_file, "map_file")
-        self.image_dir = _check_path(image_dir, "image_dir")
-        self.destination = _check_path(destination, "destination")
-        self.partition_number = _partition(partition_number)
+        self.map_file = check_converter_path(map_file, "map_file")
+        self.image_dir = check_converter_path(image_dir, "image_dir")
+        self.destination = check_converter_path(destination, "destination")
+        self.partition_number = check_partition_number(partition_number)
         if not os.path.isfile(map_file):
             raise ValueError(f"Invalid file, {map_file} does not exist.")
 
@@ -221,14 +210,14 @@ class CsvToMR:
     like pandas; ``columns_list`` picks the index columns."""
 
     def __init__(self, source, destination, columns_list=None, partition_number=1) -> None:
-        self.source = _check_path(source, "source")
-        self.destination = _check_path(destination, "destination")
+        self.source = check_converter_path(source, "source")
+        self.destination = check_converter_path(destination, "destination")
         if not os.path.isfile(source):
             raise ValueError(f"Invalid file, {source} does not exist.")
         if columns_list is not None and not isinstance(columns_list, list):
             raise ValueError("The parameter columns_list must be list of str.")
         self.columns_list = columns_list
-        self.partition_number = _partition(partition_number)
+        self.partition_number = check_partition_number(partition_number)
 
     def run(self):
         with open(self.source, encoding="utf-8", newline="") as f:
@@ -253,8 +242,8 @@ class TFRecordToMR:
     pair with dtype ``'int64'``, ``'float32'`` or ``'string'``; ``bytes_fields`` are stored as bytes."""
 
     def __init__(self, source, destination, feature_dict, bytes_fields=None) -> None:
-        self.source = _check_path(source, "source")
-        self.destination = _check_path(destination, "destination")
+        self.source = check_converter_path(source, "source")
+        self.destination = check_converter_path(destination, "destination")
         if not isinstance(feature_dict, dict) or not feature_dict:
             raise ValueError("Parameter feature_dict must be a non-empty dict.")
         self.feature_dict = feature_dict

@@ -1,0 +1,52 @@
+"""The MindRecord format's argument checks (``mindspore.mindrecord``'s writer, reader, page and converters).
+
+MindRecord raises its own error classes (``ParamValueError``, ``ParamTypeError`` of
+``mindrecord.common.exceptions``); this package sits below ``mindrecord``, so a check that raises one of them
+takes the class from its caller.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+
+def check_mr_int(value: Any, lower: int, error: type[Exception], message: str) -> int:
+    """An int (not a bool) >= ``lower``; anything else raises ``error(message)``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < lower:
+        raise error(message)
+    return int(value)
+
+
+def check_num_consumer(num_consumer: Any, error: type[Exception]) -> int:
+    """A reader's ``num_consumer``: an int >= 1."""
+    return check_mr_int(
+        num_consumer, 1, error, f"Consumer number should be a positive integer, but got {num_consumer!r}."
+    )
+
+
+def check_mr_page(page: Any, num_row: Any, error: type[Exception]) -> None:
+    """``MindPage``'s ``page`` (an int >= 0) and ``num_row`` (an int > 0)."""
+    check_mr_int(page, 0, error, "Page should be int and greater than or equal to 0.")
+    check_mr_int(num_row, 1, error, "num_row should be int and greater than 0.")
+
+
+def check_mr_file_name(file_name: Any, error: type[Exception]) -> str:
+    """A MindRecord file's name: a str."""
+    if not isinstance(file_name, str):
+        raise error(f"File path: {file_name} is not string.")
+    return file_name
+
+
+def check_converter_path(path: Any, name: str) -> str:
+    """A converter's ``source`` / ``destination`` / ... path: a non-empty str."""
+    if not isinstance(path, str) or not path:
+        raise ValueError(f"The parameter {name} must be a non-empty str.")
+    return path
+
+
+def check_partition_number(partition_number: Any) -> int:
+    """A converter's ``partition_number``: an int."""
+    if isinstance(partition_number, bool) or not isinstance(partition_number, int):
+        raise ValueError("The parameter partition_number must be int")
+    return partition_number
