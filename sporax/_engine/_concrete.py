@@ -23,6 +23,8 @@ from typing import Any
 import jax
 import numpy as np
 
+from . import _checks
+
 
 class _Local(threading.local):
     def __init__(self) -> None:
@@ -58,7 +60,8 @@ def is_recording() -> bool:
 
 
 def to_python(data: Any, convert: Callable[[Any], Any]) -> Any:
-    """``convert(np.asarray(data))``, recorded or replayed as described above."""
+    """``convert(np.asarray(data))``, recorded or replayed as described above. A host read first reads the
+    pending index-check flags of compiled calls (``_checks``): a failed one raises here."""
     if isinstance(data, jax.core.Tracer):
         if _local.replay is not None:
             try:
@@ -69,6 +72,8 @@ def to_python(data: Any, convert: Callable[[Any], Any]) -> Any:
                     "its Python control flow must depend only on its inputs."
                 ) from None
         raise jax.errors.ConcretizationTypeError(data, "converting a traced tensor to a Python value")
+    if _checks.PENDING:
+        _checks.surface_pending()
     value = convert(np.asarray(data))
     if _local.record is not None:
         _local.record.append(value)

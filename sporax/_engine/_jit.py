@@ -76,6 +76,7 @@ class _Entry:
         "copy_state",
         "data_parallel",
         "checked",
+        "error_tree",
     )
 
     def __init__(self) -> None:
@@ -89,6 +90,7 @@ class _Entry:
         self.copy_state: frozenset[int] = frozenset()
         self.data_parallel = False  # one copy per rank, collectives bound (see _parallel)
         self.checked = False  # the program returns its index checks' error first (see _checks)
+        self.error_tree: list[Any] = [None]  # that error's tree, known once the program is traced
 
 
 # ---- requests from the ops traced: compiler options (DESIGN §5), a data-parallel program (§6) --------
@@ -175,6 +177,7 @@ class StatefulJit:
         self._cache: dict[Any, _Entry] = {}
         self._roots: list[Any] = []  # user functions traced with converted control flow
         self._why = ""
+        self._calls = 0  # calls of a checked program, named in its index errors
 
     # ------------------------------------------------------------------ calling
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -261,8 +264,9 @@ class StatefulJit:
             new_state = [jax.numpy.array(v, copy=True) if i in entry.copy_state else v for i, v in enumerate(new_state)]
         for h, v in zip(entry.writes, new_state):
             h._stored = v
-        if error is not None:
-            _checks.raise_if_failed(error, self.name)
+        if error is not None:  # read later, never waited for here (_checks.dispatched)
+            self._calls += 1
+            _checks.dispatched(self, error, entry.error_tree[0], self.name, self._calls)
         leaves = list(entry.out_static)
         for i, a in zip(entry.out_dyn_idx, out_dyn):
             leaves[i] = a
@@ -390,7 +394,9 @@ class StatefulJit:
         options = self.compiler_options if options is None else options
         compile_kw = {"compiler_options": options} if options else {}
         entry.checked = _checks.enabled()
-        program = _checks.functionalize(pure) if entry.checked else pure
+        program = pure
+        if entry.checked:
+            program, entry.error_tree = _checks.functionalize(pure)
         if data_parallel:  # one copy per rank: each rank's checks come back as its part of the error arrays
             program = _mesh.wrap_program(program)
         entry.compiled = jax.jit(program, donate_argnums=(0,) if donated else (), **compile_kw)

@@ -4,7 +4,9 @@ Each training step runs the train network as one compiled program (in PyNative t
 be compiled runs eagerly, as PyNative does). The weights, optimizer moments and step counters stay on the
 device between steps and are written back to the Cells' Parameters after every step (a pointer swap), so a
 callback always sees the current ones. With ``dataset_sink_mode=True`` each epoch is one sink of
-``sink_size`` steps, one host call (see :mod:`sporax.train._sink`).
+``sink_size`` steps, one host call (see :mod:`sporax.train._sink`). A step's index checks are read after
+the next step is dispatched (or when a tensor is read); the loops read the last ones before they end
+(``_engine._checks``).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
+from .._engine._checks import surface_pending
 from ..common._compile import call_name, compile_call, host_driven
 from ..common.tensor import Tensor
 from ..nn.cell import Cell
@@ -295,6 +298,7 @@ class _ModelLoops:
             if dataset_helper is not None:
                 dataset_helper.stop_send()
                 dataset_helper.release()
+        surface_pending()  # the last sinks' index checks (read after their call, never waited for per call)
         list_callback.on_train_end(run_context)
 
     def _train_process(
@@ -349,6 +353,7 @@ class _ModelLoops:
                     break
         finally:
             dataset_helper.stop_send()
+        surface_pending()  # the last steps' index checks (read after their call, never waited for per call)
         list_callback.on_train_end(run_context)
 
     @staticmethod
@@ -451,6 +456,7 @@ class _ModelLoops:
                     break
         finally:
             dataset_helper.stop_send()
+        surface_pending()
         list_callback.on_eval_epoch_end(run_context)
         metrics = self._get_metrics()
         cb_params.metrics = metrics
