@@ -121,6 +121,10 @@ from ._dataset import (
     check_class_indexing,
     check_ds_callbacks,
     check_sampler_indices,
+    check_pipeline_interval,
+    check_positive_integer,
+    check_column_names,
+    check_num_parallel_workers,
 )
 from ._mindrecord import (
     check_mr_int,
@@ -232,6 +236,10 @@ __all__ = [
     "check_class_indexing",
     "check_ds_callbacks",
     "check_sampler_indices",
+    "check_pipeline_interval",
+    "check_positive_integer",
+    "check_column_names",
+    "check_num_parallel_workers",
     "check_mr_int",
     "check_num_consumer",
     "check_mr_page",

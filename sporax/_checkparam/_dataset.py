@@ -187,7 +187,7 @@ def check_class_indexing(class_indexing: Any) -> Any:
     return class_indexing
 
 
-def check_ds_callbacks(callbacks: Any, callback_cls: type) -> list:
+def check_ds_callbacks(callbacks: Any, callback_cls: Any) -> list:
     """``map``'s ``callbacks``: one or a list of ``callback_cls`` (the dataset's ``DSCallback``), each overriding
     one of its methods; returned as a list."""
     cbs = list(callbacks) if isinstance(callbacks, (list, tuple)) else [callbacks]
@@ -209,3 +209,49 @@ def check_sampler_indices(indices: Any) -> np.ndarray:
     if idx.size and idx.dtype.kind not in "iu":
         raise TypeError("indices must be a sequence of integers.")
     return idx.astype(np.int64).reshape(-1)
+
+
+def check_pipeline_interval(arg_value: Any, arg_name: str, lower: int, upper: int, except_zero: bool = False) -> int:
+    """An int in ``[lower, upper]`` (not 0 when ``except_zero``); anything else, a wrong type too, raises
+    ValueError: ``Input count is not within the required interval of [-1, 2147483647] (and not 0), got 0.``"""
+    ok = not isinstance(arg_value, bool) and isinstance(arg_value, numbers.Integral)
+    if not ok or not lower <= int(arg_value) <= upper or (except_zero and arg_value == 0):
+        zero = " (and not 0)" if except_zero else ""
+        raise ValueError(
+            f"Input {arg_name} is not within the required interval of [{lower}, {upper}]{zero}, got {arg_value!r}."
+        )
+    return int(arg_value)
+
+
+def check_positive_integer(arg_value: Any, arg_name: str) -> int:
+    """An int >= 1; anything else raises ValueError: ``num_batch should be a positive integer, but got 0.``"""
+    if isinstance(arg_value, bool) or not isinstance(arg_value, numbers.Integral) or int(arg_value) < 1:
+        raise ValueError(f"{arg_name} should be a positive integer, but got {arg_value!r}.")
+    return int(arg_value)
+
+
+def check_column_names(columns: Any, arg_name: str) -> list[str] | None:
+    """An operation's column argument (``input_columns``, ``columns``...): None, a str or a list of distinct
+    str, as a list."""
+    if columns is None:
+        return None
+    if isinstance(columns, str):
+        return [columns]
+    if isinstance(columns, (list, tuple)) and all(isinstance(c, str) for c in columns):
+        if len(set(columns)) != len(columns):
+            raise ValueError(f"{arg_name} has duplicate column names: {list(columns)}.")
+        return list(columns)
+    raise TypeError(f"{arg_name} must be a str or a list of str, but got {columns!r}.")
+
+
+def check_num_parallel_workers(num_parallel_workers: Any) -> int | None:
+    """A node's ``num_parallel_workers``: None (the configured default) or an int in [1, 2147483647]."""
+    if num_parallel_workers is None:
+        return None
+    if (
+        isinstance(num_parallel_workers, bool)
+        or not isinstance(num_parallel_workers, numbers.Integral)
+        or int(num_parallel_workers) < 1
+    ):
+        raise ValueError("Input num_parallel_workers is not within the required interval of [1, 2147483647].")
+    return int(num_parallel_workers)

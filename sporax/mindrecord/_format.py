@@ -45,7 +45,12 @@ BLOB, RAW = "BLOB_DATA", "RAW_DATA"
 
 SCALAR_TYPES = ("int32", "int64", "float32", "float64", "string", "bytes")
 ARRAY_TYPES = ("int32", "int64", "float32", "float64")
-NP_TYPES = {"int32": np.dtype("<i4"), "int64": np.dtype("<i8"), "float32": np.dtype("<f4"), "float64": np.dtype("<f8")}
+NP_TYPES: dict[str, np.dtype] = {
+    "int32": np.dtype("<i4"),
+    "int64": np.dtype("<i8"),
+    "float32": np.dtype("<f4"),
+    "float64": np.dtype("<f8"),
+}
 INT_RANGE = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
 _NAME = re.compile(r"^[0-9a-zA-Z_]+$")
 

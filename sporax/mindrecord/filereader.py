@@ -52,18 +52,20 @@ class ShardFile:
         self.raw_names = [n for n in self.schema if n not in self.blob_names]
         self.compressed = F.compresses_integers(self.schema, h["version"])
         self.num_rows = sum(p["end_row_id"] - p["start_row_id"] for p in h["_pages"] if p["page_type"] == F.BLOB)
-        self._offs = None
+        self._offs: np.ndarray | None = None
         self._lock = threading.Lock()
 
     def offsets(self) -> np.ndarray:
-        if self._offs is None:
+        offs = self._offs
+        if offs is None:
             with self._lock:
-                if self._offs is None:
+                offs = self._offs
+                if offs is None:
                     try:
-                        self._offs = F.row_offsets(self.path, self.header, self.mm, self.size)
+                        offs = self._offs = F.row_offsets(self.path, self.header, self.mm, self.size)
                     except F.FormatError as e:
                         raise RuntimeError(f"Invalid mindrecord file: {e}") from None
-        return self._offs
+        return offs
 
     def raw_row(self, i: int) -> dict:
         """The scalar fields of row ``i`` as Python values (checked against the schema)."""
@@ -235,8 +237,9 @@ class FileReader:
 
     def __init__(self, file_name, num_consumer=4, columns=None, operator=None) -> None:
         check_num_consumer(num_consumer, ParamValueError)
-        self._set = open_shard_set(file_name)
-        schema = self._set.schema
+        shard_set = open_shard_set(file_name)
+        self._set: ShardSet | None = shard_set
+        schema = shard_set.schema
         if columns is not None:
             if not isinstance(columns, list) or not columns or not all(isinstance(c, str) for c in columns):
                 self.close()
@@ -276,6 +279,8 @@ class FileReader:
 
     def schema(self) -> dict:
         """The schema: ``{field: {"type": ..., "shape": ...}}``."""
+        if self._set is None:
+            raise RuntimeError("The FileReader is closed.")
         return {k: dict(v) for k, v in self._set.schema.items()}
 
     def close(self) -> None:

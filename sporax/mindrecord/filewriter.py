@@ -106,6 +106,7 @@ class FileWriter:
             raise ParamValueError(f"File path: {file_name!r} is not a file name.")
         if isinstance(shard_num, bool) or not isinstance(shard_num, numbers.Integral):
             raise ParamTypeError(f"Parameter shard_num expects int, but got {type(shard_num).__name__}.")
+        shard_num = int(shard_num)
         if not 1 <= shard_num <= F.MAX_SHARDS:
             raise ParamValueError(f"Parameter shard_num's value: {shard_num} should between 1 and {F.MAX_SHARDS}.")
         if not isinstance(overwrite, bool):
@@ -269,7 +270,8 @@ class FileWriter:
         """Open the (temporary) files and fix the settings; :meth:`write_raw_data` does it when needed."""
         self._open()
 
-    def _open(self) -> None:
+    def _open(self) -> list[_Shard]:
+        """The shards being written, created on first use (the schema must be set)."""
         if self._committed:
             raise RuntimeError(
                 "Not allowed to call `write_raw_data` on flushed MindRecord files. When creating new MindRecord "
@@ -277,17 +279,23 @@ class FileWriter:
                 "MindRecord files, please call `open_for_append` first and then `write_raw_data`."
             )
         if self._shards is not None:
-            return
-        if self._schema is None:
-            raise RuntimeError("The schema is not set: call add_schema before writing data.")
+            return self._shards
+        self._set_schema()
         self._verify_targets()
-        self._shards = []
+        self._shards = shards = []
         try:
             for p in self._paths:
-                self._shards.append(_Shard(p))
+                shards.append(_Shard(p))
         except OSError as e:
             self._discard()
             raise RuntimeError(f"Invalid file, failed to create mindrecord file in {os.path.dirname(p)}: {e}") from None
+        return shards
+
+    def _set_schema(self) -> dict:
+        """The schema given to :meth:`add_schema`."""
+        if self._schema is None:
+            raise RuntimeError("The schema is not set: call add_schema before writing data.")
+        return self._schema
 
     def _verify_targets(self) -> None:
         for p in self._paths:
@@ -318,7 +326,7 @@ class FileWriter:
             raise ParamTypeError("'raw_data' expect list type.")
         if not isinstance(parallel_writer, bool):
             raise ParamTypeError("'parallel_writer' expect bool type.")
-        self._open()
+        shards = self._open()
         if not raw_data:
             return
         rows = [self._serialize(i, r) for i, r in enumerate(raw_data)]
@@ -332,12 +340,12 @@ class FileWriter:
                     f"{F.MAX_PAGE_SIZE} bytes]."
                 )
         self._compression += sum(r[3] for r in rows)
-        k = len(self._shards)
+        k = len(shards)
         n = len(rows)
         base, rem = divmod(n, k)
-        extra = set(sorted(range(k), key=lambda s: (self._shards[s].rows, s))[:rem])
+        extra = set(sorted(range(k), key=lambda s: (shards[s].rows, s))[:rem])
         a = 0
-        for s, sh in enumerate(self._shards):
+        for s, sh in enumerate(shards):
             b = a + base + (s in extra)
             if b > a:
                 self._write_shard(sh, rows[a:b])
@@ -347,7 +355,7 @@ class FileWriter:
         """A row -> (raw MessagePack, blob, index values, compression saving)."""
         if not isinstance(row, dict):
             raise ParamTypeError(f"'raw_data' expect list of dict, but row {i} is {type(row).__name__}.")
-        schema = self._schema
+        schema = self._set_schema()
         raw = {}
         for name, spec in schema.items():
             if "shape" in spec or spec["type"] == "bytes":
@@ -392,7 +400,7 @@ class FileWriter:
     def _effective_index(self) -> list[str]:
         if self._index_fields is not None:
             return self._index_fields
-        return [n for n, s in self._schema.items() if "shape" not in s and s["type"] != "bytes"]
+        return [n for n, s in self._set_schema().items() if "shape" not in s and s["type"] != "bytes"]
 
     def _write_shard(self, sh: _Shard, rows: list) -> None:
         """Append rows to one shard: blob data in row groups (one per blob page), the raw data of each row
@@ -467,22 +475,24 @@ class FileWriter:
             RuntimeError: the schema is not set, a header does not fit in the header size, or the files
                 cannot be written.
         """
-        self._open()
+        shards = self._open()
+        schema = self._set_schema()
         if self._index_fields is None:
             self._index_fields = self._effective_index()
+        fields = self._index_fields
         names = [os.path.basename(p) for p in self._paths]
         comp = max(self._compression, 0)
         try:
-            for sid, sh in enumerate(self._shards):
+            for sid, sh in enumerate(shards):
                 for p in sh.pages:
                     p["shard_id"] = sid
                 head = F.header_json(
                     self._header_size,
                     self._page_size,
                     comp,
-                    self._schema,
+                    schema,
                     self._desc,
-                    self._index_fields,
+                    fields,
                     sh.pages,
                     names,
                     sid,
@@ -498,10 +508,10 @@ class FileWriter:
                 sh.f.write(b"\x00" * max(0, sh.old_header_len - len(head)))
                 sh.f.flush()
                 os.fsync(sh.f.fileno())
-                self._write_index(sh, names[sid])
+                self._write_index(sh, names[sid], schema, fields)
             if not self._append:
                 self._verify_targets()
-            for sh in self._shards:
+            for sh in shards:
                 sh.f.close()
                 if _config.enc_key() is not None:  # set_enc_key: both files are stored encrypted
                     _config.encrypt_file(sh.tmp)
@@ -514,11 +524,10 @@ class FileWriter:
         self._committed = True
         self._shards = []
 
-    def _write_index(self, sh: _Shard, name: str) -> None:
+    def _write_index(self, sh: _Shard, name: str, schema: dict, fields: list[str]) -> None:
         """The shard's SQLite index: the page and offsets of every row, and its index field values."""
         hs, ps = self._header_size, self._page_size
         size = sh.f.seek(0, os.SEEK_END)
-        fields = self._index_fields
         lines = []
         if size > hs:
             with mmap.mmap(sh.f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
@@ -548,7 +557,7 @@ class FileWriter:
                 "PAGE_OFFSET_BLOB INT NOT NULL",
                 "PAGE_OFFSET_BLOB_END INT NOT NULL",
             ]
-            + [f"INC_{k} INT, {f}_0 {_SQL_TYPES[self._schema[f]['type']]}" for k, f in enumerate(fields)]
+            + [f"INC_{k} INT, {f}_0 {_SQL_TYPES[schema[f]['type']]}" for k, f in enumerate(fields)]
             + ["PRIMARY KEY(" + ",".join(["ROW_ID"] + [f"INC_{k}" for k in range(len(fields))]) + ")"]
         )
         con = sqlite3.connect(db)

@@ -8,7 +8,7 @@ import sqlite3
 
 from .._checkparam import check_mr_int, check_mr_page, check_num_consumer
 from .common.exceptions import MRMDefineCategoryError, ParamTypeError, ParamValueError
-from .filereader import open_shard_set
+from .filereader import ShardSet, open_shard_set
 
 __all__ = ["MindPage"]
 
@@ -34,11 +34,12 @@ class MindPage:
 
     def __init__(self, file_name, num_consumer=4) -> None:
         check_num_consumer(num_consumer, ParamValueError)
-        self._set = open_shard_set(file_name)
-        first = self._set.shards[0].header
+        shard_set = open_shard_set(file_name)
+        self._set: ShardSet | None = shard_set
+        first = shard_set.shards[0].header
         self._candidate_fields = list(first["_index_fields"])
-        self._category_field = None
-        self._categories = None
+        self._category_field: str | None = None
+        self._categories: list[tuple] | None = None
 
     @property
     def candidate_fields(self) -> list[str]:
@@ -61,7 +62,7 @@ class MindPage:
 
     def _query(self, sql: str, args=()) -> list[list]:
         out = []
-        for s in self._set.shards:
+        for s in self._shards():
             con = sqlite3.connect(pathlib.Path(s.path + ".db").absolute().as_uri() + "?mode=ro", uri=True)
             try:
                 out.append(con.execute(sql, args).fetchall())
@@ -80,7 +81,8 @@ class MindPage:
             for rows in self._query(f"SELECT {col}, COUNT(*) FROM INDEXES GROUP BY {col}"):
                 for v, c in rows:
                     counts[v] = counts.get(v, 0) + c
-            self._categories = sorted(counts.items(), key=lambda kv: (isinstance(kv[0], str), kv[0]))
+            self._categories = categories = sorted(counts.items(), key=lambda kv: (isinstance(kv[0], str), kv[0]))
+            return categories
         return self._categories
 
     def read_category_info(self) -> str:
@@ -152,13 +154,18 @@ class MindPage:
             raise RuntimeError(f"Invalid data, page {page} is out of range: the category has {len(hits)} rows.")
         out = []
         for k, r in chunk:
-            s = self._set.shards[k]
+            s = self._shards()[k]
             if not 0 <= r < s.num_rows:
                 raise RuntimeError(f"Invalid file, the index file {s.path}.db points at row {r} of {s.num_rows}.")
             row = dict(s.raw_row(r))
             row.update(s.blob_row(r))
             out.append(row)
         return out
+
+    def _shards(self) -> list:
+        if self._set is None:
+            raise RuntimeError("The MindPage is closed.")
+        return self._set.shards
 
     def close(self) -> None:
         """Close the files."""

@@ -7,9 +7,10 @@ import numbers
 
 import numpy as np
 
+from ..._checkparam import check_column_names, check_pipeline_interval
 from ._block import Block, batch_column, concat, to_np
 from ._exec import ordered_map
-from .datasets import BatchInfo, Dataset, _as_list
+from .datasets import BatchInfo, Dataset
 from .errors import WorkerFailure, pipeline_error, wrap_user_call
 
 # ====================================================================== batch
@@ -37,7 +38,7 @@ def _pad_rows(rows: list, shape, value, name: str) -> np.ndarray:
                 target[d] = s
     out = np.full([len(arrs), *target], value if value is not None else 0, dtype=arrs[0].dtype)
     for i, a in enumerate(arrs):
-        out[(i, *tuple(slice(0, s) for s in a.shape))] = a
+        out[i][tuple(slice(0, s) for s in a.shape)] = a
     return out
 
 
@@ -57,18 +58,8 @@ class BatchDataset(Dataset):
         python_multiprocessing=False,
     ) -> None:
         super().__init__([child], num_parallel_workers)
-        if callable(batch_size):
-            pass
-        elif (
-            isinstance(batch_size, bool)
-            or not isinstance(batch_size, numbers.Integral)
-            or not 1 <= batch_size <= 2**31 - 1
-        ):
-            raise ValueError(
-                f"Input batch_size is not within the required interval of [1, 2147483647], got {batch_size!r}."
-            )
-        else:
-            batch_size = int(batch_size)
+        if not callable(batch_size):
+            batch_size = check_pipeline_interval(batch_size, "batch_size", 1, 2**31 - 1)
         if not isinstance(drop_remainder, bool):
             raise TypeError("drop_remainder must be a bool.")
         if per_batch_map is not None and not callable(per_batch_map):
@@ -76,8 +67,8 @@ class BatchDataset(Dataset):
         self.batch_size = batch_size
         self.drop_remainder = drop_remainder
         self.per_batch_map = per_batch_map
-        self.input_columns = _as_list(input_columns, "input_columns")
-        self.output_columns = _as_list(output_columns, "output_columns")
+        self.input_columns = check_column_names(input_columns, "input_columns")
+        self.output_columns = check_column_names(output_columns, "output_columns")
         if (self.input_columns or self.output_columns) and per_batch_map is None:
             pass
         self.pad_info = pad_info
@@ -226,7 +217,7 @@ class BucketBatchByLengthDataset(Dataset):
         drop_remainder,
     ) -> None:
         super().__init__([child])
-        self.column_names = _as_list(column_names, "column_names")
+        self.column_names = check_column_names(column_names, "column_names")
         b = list(bucket_boundaries)
         if (
             not b
@@ -237,6 +228,8 @@ class BucketBatchByLengthDataset(Dataset):
         s = list(bucket_batch_sizes)
         if len(s) != len(b) + 1 or any(not isinstance(x, numbers.Integral) or x <= 0 for x in s):
             raise ValueError("bucket_batch_sizes must hold len(bucket_boundaries) + 1 positive integers.")
+        if self.column_names is None:
+            raise TypeError("bucket_batch_by_length: column_names must be given.")
         if element_length_function is None and len(self.column_names) != 1:
             raise ValueError("element_length_function must be given when column_names holds more than one column.")
         self.boundaries, self.sizes = b, s

@@ -24,7 +24,7 @@ class DeviceQueue:
         self.dataset = dataset
         self.send_epoch_end = send_epoch_end
         self.queue_name = queue_name or f"sporax_queue_{id(self):x}"
-        self._info = [] if create_data_info_queue else None
+        self._info: list | None = [] if create_data_info_queue else None
         self._it = dataset.create_tuple_iterator(num_epochs=-1)
         _QUEUES[self.queue_name] = self
 

@@ -14,7 +14,7 @@ import signal
 import threading
 import warnings
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 from .errors import WorkerFailure, user_error
@@ -91,6 +91,7 @@ def ordered_map(items: Iterator, fn: Callable[[Any], Any], workers: int, ctx: Ct
             yield fn(it)
         return
     window = 2 * workers + 2
+    pool: Executor
     if processes:
         pool = ProcessPoolExecutor(
             workers, mp_context=multiprocessing.get_context("fork"), initializer=_proc_init, initargs=(fn,)
@@ -129,8 +130,8 @@ def ordered_map(items: Iterator, fn: Callable[[Any], Any], workers: int, ctx: Ct
             fut = pending.popleft()
             try:
                 val = result(fut)
-            except WorkerFailure as f:
-                raise_failure(f)
+            except WorkerFailure as failure:
+                raise_failure(failure)
             yield val
     finally:
         for f in pending:

@@ -9,9 +9,10 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from ..._checkparam import check_column_names, check_pipeline_interval, check_positive_integer
 from . import _random
 from ._block import BLOCK_ROWS, Block, concat, item, maybe_stack
-from .datasets import Dataset, _as_list
+from .datasets import Dataset
 from .errors import pipeline_error
 
 # ====================================================================== shuffle / repeat / take / skip
@@ -34,15 +35,7 @@ class ShuffleDataset(Dataset):
 
     def __init__(self, child, buffer_size) -> None:
         super().__init__([child])
-        if (
-            isinstance(buffer_size, bool)
-            or not isinstance(buffer_size, numbers.Integral)
-            or not 2 <= buffer_size <= 2**31 - 1
-        ):
-            raise ValueError(
-                f"Input buffer_size is not within the required interval of [2, 2147483647], got {buffer_size!r}."
-            )
-        self.buffer_size = int(buffer_size)
+        self.buffer_size = check_pipeline_interval(buffer_size, "buffer_size", 2, 2**31 - 1)
 
     def _iter(self, ctx, key):
         rng = _random.make(ctx.seed, *ctx.path, *key, 3)
@@ -108,11 +101,7 @@ class RepeatDataset(Dataset):
         super().__init__([child])
         if count is None:
             count = -1
-        if isinstance(count, bool) or not isinstance(count, numbers.Integral) or count == 0 or count < -1:
-            raise ValueError(
-                f"Input count is not within the required interval of [-1, 2147483647] (and not 0), got {count!r}."
-            )
-        self.count = int(count)
+        self.count = check_pipeline_interval(count, "count", -1, 2**31 - 1, except_zero=True)
 
     def _size(self):
         n = self.children[0]._size()
@@ -148,11 +137,7 @@ class TakeDataset(Dataset):
 
     def __init__(self, child, count=-1) -> None:
         super().__init__([child])
-        if isinstance(count, bool) or not isinstance(count, numbers.Integral) or count < -1 or count == 0:
-            raise ValueError(
-                f"Input count is not within the required interval of [-1, 2147483647] (and not 0), got {count!r}."
-            )
-        self.count = int(count)
+        self.count = check_pipeline_interval(count, "count", -1, 2**31 - 1, except_zero=True)
 
     def _size(self):
         n = self.children[0]._size()
@@ -213,16 +198,28 @@ class SyncWaitDataset(Dataset):
         super().__init__([child])
         if not isinstance(condition_name, str):
             raise TypeError(f"condition_name should be a str, but got {type(condition_name).__name__}.")
-        if isinstance(num_batch, bool) or not isinstance(num_batch, numbers.Integral) or num_batch < 1:
-            raise ValueError(f"num_batch should be a positive integer, but got {num_batch!r}.")
+        self.num_batch = check_positive_integer(num_batch, "num_batch")
         if callback is not None and not callable(callback):
             raise TypeError("callback should be callable.")
         self.condition_name = condition_name
-        self.num_batch = int(num_batch)
         self.callback = callback
         self._batch_size = 1
         self._cond = threading.Condition()
         self._allowed = 0
+        self._disabled = False
+
+    def is_sync(self) -> bool:
+        return True
+
+    def get_sync_notifiers(self) -> dict:
+        return {self.condition_name: lambda data=None: self._release(None, data)}
+
+    def disable_sync(self) -> dict:
+        with self._cond:
+            self._allowed = 2**62
+            self._disabled = True
+            self._cond.notify_all()
+        return {}
 
     def _release(self, num_batch, data) -> None:
         if self.callback is not None:
@@ -236,7 +233,7 @@ class SyncWaitDataset(Dataset):
 
         ctx.gate[0] = True
         with self._cond:
-            self._allowed = 2**62 if getattr(self, "_disabled", False) else self.num_batch * self._batch_size
+            self._allowed = 2**62 if self._disabled else self.num_batch * self._batch_size
         passed = 0
         it = self.children[0]._iter(ctx, key + (0,))
         try:
@@ -269,7 +266,7 @@ class ProjectDataset(Dataset):
 
     def __init__(self, child, columns) -> None:
         super().__init__([child])
-        self.columns = _as_list(columns, "columns")
+        self.columns = check_column_names(columns, "columns")
         if not self.columns:
             raise ValueError("project: columns must not be empty.")
 
@@ -296,8 +293,10 @@ class RenameDataset(Dataset):
 
     def __init__(self, child, input_columns, output_columns) -> None:
         super().__init__([child])
-        self.input_columns = _as_list(input_columns, "input_columns")
-        self.output_columns = _as_list(output_columns, "output_columns")
+        self.input_columns = check_column_names(input_columns, "input_columns")
+        self.output_columns = check_column_names(output_columns, "output_columns")
+        if self.input_columns is None or self.output_columns is None:
+            raise TypeError("rename: input_columns and output_columns must be given.")
         if len(self.input_columns) != len(self.output_columns):
             raise ValueError("rename: input_columns and output_columns must have the same length.")
 

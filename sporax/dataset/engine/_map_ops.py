@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._checkparam import check_column_names
 from . import _random
 from ._block import Block, gather, item, maybe_stack, to_np
 from ._exec import ordered_map
-from .datasets import Dataset, _as_list, _is_builtin_op, _op_name
+from .datasets import Dataset, _is_builtin_op, _op_name
 from .errors import pipeline_error, wrap_user_call
 
 # ====================================================================== map
@@ -93,9 +94,9 @@ class MapDataset(Dataset):
             if not callable(op):
                 raise TypeError(f"map: operation {op!r} is not callable.")
         self.operations = ops
-        self.input_columns = _as_list(input_columns, "input_columns")
-        self.output_columns = _as_list(output_columns, "output_columns")
-        self.column_order = _as_list(column_order, "column_order")
+        self.input_columns = check_column_names(input_columns, "input_columns")
+        self.output_columns = check_column_names(output_columns, "output_columns")
+        self.column_order = check_column_names(column_order, "column_order")
         self.python_multiprocessing = bool(python_multiprocessing)
 
     def _step(self) -> tuple[_MapStep, list[str]]:
@@ -193,7 +194,7 @@ class FilterDataset(Dataset):
         if not callable(predicate):
             raise TypeError("filter: predicate must be callable.")
         self.predicate = predicate
-        self.input_columns = _as_list(input_columns, "input_columns")
+        self.input_columns = check_column_names(input_columns, "input_columns")
 
     def _columns(self):
         cols = self.children[0]._columns()

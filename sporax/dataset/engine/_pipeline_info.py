@@ -6,13 +6,19 @@ from __future__ import annotations
 
 import copy
 import json
+from typing import TYPE_CHECKING, Any
 
 
 class PipelineInfo:
     """Mixed into :class:`Dataset` (kept apart so each file holds one concept)."""
 
-    _input_indexs = ()
+    _input_indexs: Any = ()
     _global_step = None
+    if TYPE_CHECKING:  # given by Dataset
+        children: list[Any]
+        num_parallel_workers: int | None
+
+        def get_dataset_size(self) -> int: ...
 
     # ------------------------------------------------------------------ shuffle / shard / sync
     def is_shuffled(self) -> bool:
@@ -35,24 +41,14 @@ class PipelineInfo:
 
     def is_sync(self) -> bool:
         """Whether a ``sync_wait`` is in the pipeline."""
-        if hasattr(self, "condition_name"):
-            return True
         return bool(self.children) and self.children[0].is_sync()
 
     def get_sync_notifiers(self) -> dict:
         """``{condition name: function releasing it}`` of the first ``sync_wait`` in the pipeline."""
-        if hasattr(self, "condition_name"):
-            return {self.condition_name: lambda data=None: self._release(None, data)}
         return self.children[0].get_sync_notifiers() if self.children else {}
 
     def disable_sync(self) -> dict:
         """Let every row through the ``sync_wait`` points (the training ended)."""
-        if hasattr(self, "condition_name"):
-            with self._cond:
-                self._allowed = 2**62
-                self._disabled = True
-                self._cond.notify_all()
-            return {}
         return self.children[0].disable_sync() if self.children else {}
 
     # ------------------------------------------------------------------ bookkeeping

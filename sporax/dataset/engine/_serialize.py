@@ -10,6 +10,7 @@ from __future__ import annotations
 import inspect
 import json
 import logging
+from typing import Any
 
 import numpy as np
 
@@ -53,7 +54,7 @@ _NO = object()
 
 
 def _op_dict(op) -> dict:
-    d = {"tensor_op_name": type(op).__name__, "python_module": type(op).__module__}
+    d: dict[str, Any] = {"tensor_op_name": type(op).__name__, "python_module": type(op).__module__}
     params = {}
     try:
         names = [p for p in inspect.signature(type(op).__init__).parameters if p != "self"]

@@ -12,12 +12,18 @@ import copy
 import enum
 import numbers
 import threading
-from collections.abc import Iterator
+from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..._checkparam import check_ds_callbacks, check_pipeline_type
+from ..._checkparam import (
+    check_ds_callbacks,
+    check_num_parallel_workers,
+    check_pipeline_interval,
+    check_pipeline_type,
+    check_positive_integer,
+)
 from ..core import config
 from . import _random
 from ._block import Block
@@ -76,26 +82,6 @@ class Shuffle(str, enum.Enum):  # noqa: UP042  (MindSpore's class)
     INFILE = "infile"
 
 
-def _as_list(x, name: str) -> list[str] | None:
-    if x is None:
-        return None
-    if isinstance(x, str):
-        return [x]
-    if isinstance(x, (list, tuple)) and all(isinstance(c, str) for c in x):
-        if len(set(x)) != len(x):
-            raise ValueError(f"{name} has duplicate column names: {list(x)}.")
-        return list(x)
-    raise TypeError(f"{name} must be a str or a list of str, but got {x!r}.")
-
-
-def _workers(n, name="num_parallel_workers") -> int | None:
-    if n is None:
-        return None
-    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 1:
-        raise ValueError(f"Input {name} is not within the required interval of [1, 2147483647].")
-    return int(n)
-
-
 def _is_builtin_op(op) -> bool:
     from ..transforms.transforms import TensorOperation
 
@@ -130,13 +116,13 @@ class Dataset(PipelineInfo):
         from ._cache import cached_iter, capture_cache
 
         if "_iter" in cls.__dict__:
-            cls._iter = cached_iter(cls.__dict__["_iter"])
+            cls._iter = cached_iter(cls.__dict__["_iter"])  # type: ignore[method-assign]  # the class's own _iter, wrapped
         if "__init__" in cls.__dict__:
-            cls.__init__ = capture_cache(cls.__dict__["__init__"])
+            cls.__init__ = capture_cache(cls.__dict__["__init__"])  # type: ignore[method-assign]  # wrapped likewise
 
     def __init__(self, children=(), num_parallel_workers=None) -> None:
         self.children: list[Dataset] = list(children)
-        self.num_parallel_workers = _workers(num_parallel_workers)
+        self.num_parallel_workers = check_num_parallel_workers(num_parallel_workers)
         self._dataset_size: int | None = None
 
     # -------------------------------------------------------------- graph interface (subclasses)
@@ -148,7 +134,7 @@ class Dataset(PipelineInfo):
         """Rows per epoch, or ``None`` when only iterating can tell."""
         return self.children[0]._size()
 
-    def _iter(self, ctx: Ctx, key: tuple) -> Iterator[Block]:
+    def _iter(self, ctx: Ctx, key: tuple) -> Generator[Block, None, None]:
         raise NotImplementedError
 
     def _workers(self) -> int:
@@ -355,10 +341,8 @@ class Dataset(PipelineInfo):
         Raises:
             RuntimeError: no ``sync_wait`` of that name in the pipeline.
         """
-        if num_batch is not None and (
-            isinstance(num_batch, bool) or not isinstance(num_batch, numbers.Integral) or num_batch < 1
-        ):
-            raise ValueError(f"num_batch should be a positive integer, but got {num_batch!r}.")
+        if num_batch is not None:
+            check_positive_integer(num_batch, "num_batch")
         stack, seen = [self], set()
         while stack:
             d = stack.pop()
@@ -396,6 +380,8 @@ class Dataset(PipelineInfo):
         sizes = _split_sizes(sizes, n)
         from .sources import MappableSource
 
+        out: list[Dataset] = []
+        i = 0
         if isinstance(self, MappableSource):
             from .samplers import SubsetRandomSampler, SubsetSampler
 
@@ -403,7 +389,6 @@ class Dataset(PipelineInfo):
             rows = base.sample(self._n(), _random.make(config.get_seed(), 0, 17), self._labels())
             if randomize:
                 rows = rows[_random.make(config.get_seed(), 1, 17).permutation(len(rows))]
-            out, i = [], 0
             for s in sizes:
                 d = copy.copy(self)
                 d._dataset_size = None
@@ -414,7 +399,6 @@ class Dataset(PipelineInfo):
             return out
         if randomize:
             raise RuntimeError("Dataset.split with randomize=True is only supported on random-access source datasets.")
-        out, i = [], 0
         for s in sizes:
             out.append(self.skip(i).take(s) if i else self.take(s))
             i += s
@@ -471,13 +455,13 @@ class Dataset(PipelineInfo):
             raise ValueError(f"Unsupported file_type {file_type!r}: only 'mindrecord' is supported.")
         if not isinstance(file_name, str) or not file_name:
             raise TypeError("file_name should be a non-empty str.")
-        if isinstance(num_files, bool) or not isinstance(num_files, numbers.Integral) or not 1 <= num_files <= 1000:
-            raise ValueError(f"Input num_files is not within the required interval of [1, 1000], got {num_files!r}.")
+        num_files = check_pipeline_interval(num_files, "num_files", 1, 1000)
         from .iterators import TupleIterator
 
         names = self.get_col_names()
         it = TupleIterator(self, None, 1, True, True)
-        writer, kinds, buf = None, None, []
+        writer, buf = None, []
+        kinds: list[str] = []
         try:
             for row in it:
                 if writer is None:
@@ -593,7 +577,8 @@ _SAVE_TYPES = {
 
 def _save_schema(names: list[str], row: list) -> tuple[dict, list]:
     """The MindRecord schema of ``Dataset.save`` from the first row, and how to convert each column."""
-    schema, kinds = {}, []
+    schema: dict[str, dict] = {}
+    kinds: list[str] = []
     for n, v in zip(names, row):
         v = np.asarray(v)
         if v.dtype.kind == "U":
@@ -667,7 +652,7 @@ def _split_sizes(sizes, n: int) -> list[int]:
     raise TypeError("sizes must be all int or all float.")
 
 
-def _run_blocks(ds: Dataset, epoch: int, seed: int | None = None) -> Iterator[Block]:
+def _run_blocks(ds: Dataset, epoch: int, seed: int | None = None) -> Generator[Block, None, None]:
     """One epoch of ``ds``'s blocks in this thread (introspection)."""
     if seed is None:
         seed = config._seed_or_none()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import wave
+from collections.abc import Callable
 
 import numpy as np
 
@@ -125,14 +126,16 @@ class SpeechCommandsDataset(_WavSource):
                 return {ln.strip() for ln in f if ln.strip()}
 
         valid, test = listed("validation_list.txt"), listed("testing_list.txt")
-        rel = []
+        rel: list[str] = []
         for label in sorted(os.listdir(self.dataset_dir)):
             d = os.path.join(self.dataset_dir, label)
             if not os.path.isdir(d) or label == "_background_noise_":
                 continue
             rel.extend(f"{label}/{f}" for f in sorted(os.listdir(d)) if f.endswith(".wav"))
-        keep = {"all": lambda r: True, "valid": lambda r: r in valid, "test": lambda r: r in test,
-                "train": lambda r: r not in valid and r not in test}[self.usage]  # fmt: skip
+        keeps: dict[str, Callable[[str], bool]] = {"all": lambda r: True, "valid": lambda r: r in valid,
+                                                   "test": lambda r: r in test,
+                                                   "train": lambda r: r not in valid and r not in test}  # fmt: skip
+        keep = keeps[self.usage]
         self._items = []
         for r in sorted(filter(keep, rel)):
             label, name = r.split("/")

@@ -403,7 +403,8 @@ class FakeImageDataset(MappableSource):
         for s in image_size:
             check_pipeline_int(s, "image_size", 1, 2**31 - 1)
         self.image_size = tuple(int(s) for s in image_size)
-        self.num_classes = check_pipeline_int(num_classes, "num_classes", 1, 2**31 - 1)
+        # MindSpore's FakeImageDataset keeps num_classes as an int attribute, shadowing Dataset.num_classes()
+        self.num_classes = check_pipeline_int(num_classes, "num_classes", 1, 2**31 - 1)  # type: ignore[method-assign,assignment]
         self.base_seed = check_pipeline_int(base_seed, "base_seed", 0, 2**32 - 1)
         super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
 

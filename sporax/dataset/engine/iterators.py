@@ -11,6 +11,7 @@ import threading
 
 import numpy as np
 
+from ..._checkparam import check_pipeline_interval
 from ..core import config
 from ._block import item
 from ._exec import Ctx, prefetch
@@ -30,10 +31,7 @@ class _Iterator:
     def __init__(self, dataset, columns, num_epochs, output_numpy, do_copy) -> None:
         from .datasets import ProjectDataset
 
-        if isinstance(num_epochs, bool) or not isinstance(num_epochs, int) or (num_epochs < 1 and num_epochs != -1):
-            raise ValueError(
-                f"Input num_epochs is not within the required interval of [-1, 2147483647] (and not 0), got {num_epochs!r}."
-            )
+        check_pipeline_interval(num_epochs, "num_epochs", -1, 2**31 - 1, except_zero=True)
         if columns is not None:
             dataset = ProjectDataset(dataset, columns)
         self._ds = dataset

@@ -131,7 +131,7 @@ class MindDataset(MappableSource):
         elif isinstance(shuffle, bool):
             mode, sh = (Shuffle.GLOBAL if shuffle else None), shuffle
         elif isinstance(shuffle, str) and shuffle in modes:
-            mode, sh = shuffle, shuffle == Shuffle.GLOBAL
+            mode, sh = Shuffle(shuffle), shuffle == Shuffle.GLOBAL
         else:
             raise TypeError(f"shuffle should be a bool or a Shuffle mode, but got {shuffle!r}.")
         self.dataset_files = dataset_files

@@ -55,7 +55,7 @@ class BuiltinSampler:
             raise TypeError(f"Input sampler should be a sampler, but got {type(sampler).__name__}.")
         if self._child is not None:
             raise RuntimeError("Cannot add child sampler, this sampler already has a child.")
-        s = sampler
+        s: BuiltinSampler | None = sampler
         while s is not None:
             if s is self:
                 raise RuntimeError("Cannot add child sampler: it would make a cycle of samplers.")
@@ -195,9 +195,9 @@ class DistributedSampler(BuiltinSampler):
     """
 
     def __init__(self, num_shards, shard_id, shuffle=True, num_samples=None, offset=-1) -> None:
-        if not isinstance(num_shards, numbers.Integral) or num_shards <= 0:
+        if not isinstance(num_shards, numbers.Integral) or int(num_shards) <= 0:
             raise ValueError(f"num_shards must be a positive integer, but got {num_shards}.")
-        if not isinstance(shard_id, numbers.Integral) or not 0 <= shard_id < num_shards:
+        if not isinstance(shard_id, numbers.Integral) or not 0 <= int(shard_id) < int(num_shards):
             raise ValueError(f"Input shard_id is not within the required interval of [0, {num_shards - 1}].")
         if not isinstance(shuffle, bool):
             raise TypeError(f"shuffle must be a bool, but got {type(shuffle).__name__}.")

@@ -42,11 +42,11 @@ class MappableSource(Dataset):
             isinstance(num_samples, bool) or not isinstance(num_samples, numbers.Integral) or num_samples < 0
         ):
             raise ValueError(f"num_samples should be a non-negative integer, but got {num_samples!r}.")
-        self.num_samples = num_samples
+        self.num_samples = None if num_samples is None else int(num_samples)
         self._args = {"shuffle": shuffle, "num_shards": num_shards, "shard_id": shard_id}
         self._sampler: BuiltinSampler = select_sampler(num_samples, sampler, shuffle, num_shards, shard_id)
         if sampler is not None and num_samples and getattr(self._sampler, "num_samples", None) is None:
-            self._sampler.num_samples = num_samples
+            self._sampler.num_samples = self.num_samples
 
     # subclasses
     def _n(self) -> int:
@@ -515,6 +515,7 @@ class MnistDataset(MappableSource):
 # ====================================================================== CIFAR
 class _CifarBase(MappableSource):
     _REC_LABELS = 1
+    _NAME: str  # the subclass's: "cifar10" / "cifar100"
 
     def __init__(
         self, dataset_dir, usage, num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id

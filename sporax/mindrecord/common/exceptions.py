@@ -58,7 +58,7 @@ class MindRecordException(Exception):
         return str(self)
 
 
-def _make(name: str, summary: str) -> type:
+def _make(name: str, summary: str) -> type[MindRecordException]:
     return type(name, (MindRecordException,), {"_summary": summary, "__doc__": summary})
 
 

@@ -94,7 +94,7 @@ class Cifar10ToMR:
     ``destination_test`` (schema: id, label int64, data bytes as a JPEG)."""
 
     _FILES = ([f"data_batch_{i}" for i in range(1, 6)], ["test_batch"])
-    _LABELS = ((b"labels", "label"),)
+    _LABELS: tuple[tuple[bytes, str], ...] = ((b"labels", "label"),)
     _DESC = "img_train"
 
     def __init__(self, source, destination) -> None:
