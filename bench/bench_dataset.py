@@ -1,12 +1,21 @@
-"""Dataset pipeline throughput: s001's create_dataset on the full MNIST train set (60,000 images), 2 workers.
+"""Dataset pipeline throughput, sporax against real MindSpore 2.10 on the same files and worker count.
 
     .venv/bin/python bench/bench_dataset.py [--mnist ../shared/data/mnist] [--epochs 3] [--cpus 0,1]
+    .venv/bin/python bench/bench_dataset.py --pipeline imagenet [--images 320] [--rounds 3] [--workers 1,2]
 
-Runs the pipeline (MnistDataset -> TypeCast -> Resize(32, LINEAR) -> Rescale -> Rescale -> HWC2CHW ->
-shuffle(10000) -> batch(32, drop_remainder)) under sporax and, when /work/ms-venv (or $MS_PYTHON) has
-MindSpore, under real MindSpore, each in its own process pinned with ``taskset -c``, iterating
-``create_tuple_iterator`` (Tensors, as training does). Prints images/s per epoch (the best epoch counts)
-and the ratio.
+``seed`` (the default): s001's create_dataset on the full MNIST train set (60,000 images), 2 workers
+(MnistDataset -> TypeCast -> Resize(32, LINEAR) -> Rescale -> Rescale -> HWC2CHW -> shuffle(10000) ->
+batch(32, drop_remainder)).
+
+``imagenet``: an ImageNet-style augmentation pipeline on JPEG files the bench writes itself (``--images``
+500x375 images of varied content in an ImageFolder layout): ImageFolderDataset -> map(RandomCropDecodeResize
+(224) -> RandomHorizontalFlip -> RandAugment -> Normalize -> HWC2CHW) -> batch(32, drop_remainder), with 1
+and 2 workers (source and map alike).
+
+Each side runs in its own process pinned with ``taskset -c`` (one core for 1 worker, ``--cpus`` otherwise),
+iterating ``create_tuple_iterator`` (Tensors, as training does); MindSpore comes from /work/msvenv (or
+$MS_PYTHON). The imagenet pipeline alternates the sides over ``--rounds`` rounds (the order flips each
+round: the machine is shared and noisy). Prints images/s per epoch (the best epoch counts) and the ratio.
 """
 
 import argparse
@@ -40,7 +49,57 @@ def create_dataset(ds, CV, C, mstype, Inter, data_path, batch_size=32, num_paral
     return mnist_ds.batch(batch_size, drop_remainder=True)
 
 
-def worker(impl, data, epochs, workers):
+MEAN = [0.485 * 255, 0.456 * 255, 0.406 * 255]
+STD = [0.229 * 255, 0.224 * 255, 0.225 * 255]
+
+
+def create_imagenet(ds, CV, data_path, batch_size=32, num_parallel_workers=2):
+    """MindCV-style training augmentation: decode+random crop+resize, flip, RandAugment, normalize, CHW."""
+    w = num_parallel_workers
+    d = ds.ImageFolderDataset(data_path, num_parallel_workers=w, shuffle=True)
+    trans = [
+        CV.RandomCropDecodeResize(224, scale=(0.08, 1.0), ratio=(0.75, 1.333)),
+        CV.RandomHorizontalFlip(prob=0.5),
+        CV.RandAugment(num_ops=2, magnitude=9),
+        CV.Normalize(mean=MEAN, std=STD),
+        CV.HWC2CHW(),
+    ]
+    d = d.map(operations=trans, input_columns="image", num_parallel_workers=w)
+    return d.batch(batch_size, drop_remainder=True)
+
+
+def write_images(root, n, seed=0):
+    """``n`` 500x375 (or 375x500) JPEGs of varied content (smooth gradients, shapes, noise, text) in
+    ``root/class_k/``, 4 classes."""
+    import cv2
+    import numpy as np
+
+    g = np.random.default_rng(seed)
+    for i in range(n):
+        h, w = (375, 500) if i % 4 else (500, 375)
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        base = np.stack(
+            [
+                128 + 100 * np.sin(xx / g.uniform(20, 120) + g.uniform(0, 6)) * np.cos(yy / g.uniform(20, 120))
+                for _ in range(3)
+            ],
+            -1,
+        )
+        img = np.clip(base + g.normal(0, g.uniform(2, 25), base.shape), 0, 255).astype(np.uint8)
+        for _ in range(int(g.integers(3, 12))):
+            color = tuple(int(c) for c in g.integers(0, 256, 3))
+            pt = (int(g.integers(0, w)), int(g.integers(0, h)))
+            if g.random() < 0.5:
+                cv2.circle(img, pt, int(g.integers(10, 120)), color, -1)
+            else:
+                cv2.rectangle(img, pt, (int(g.integers(0, w)), int(g.integers(0, h))), color, -1)
+        cv2.putText(img, f"img {i}", (20, h // 2), cv2.FONT_HERSHEY_SIMPLEX, 2.0, (255, 255, 255), 3)
+        d = os.path.join(root, f"class_{i % 4}")
+        os.makedirs(d, exist_ok=True)
+        cv2.imwrite(os.path.join(d, f"{i:05d}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, int(g.integers(80, 96))])
+
+
+def worker(impl, data, epochs, workers, pipeline="seed"):
     if impl == "mindspore":
         import mindspore.dataset as ds
         import mindspore.dataset.transforms as C
@@ -55,7 +114,10 @@ def worker(impl, data, epochs, workers):
         from sporax.common import dtype as mstype
         from sporax.dataset.vision import Inter
     ds.config.set_seed(1)
-    d = create_dataset(ds, CV, C, mstype, Inter, data, num_parallel_workers=workers)
+    if pipeline == "imagenet":
+        d = create_imagenet(ds, CV, data, num_parallel_workers=workers)
+    else:
+        d = create_dataset(ds, CV, C, mstype, Inter, data, num_parallel_workers=workers)
     it = d.create_tuple_iterator(num_epochs=epochs)
     rates = []
     for _ in range(epochs):
@@ -67,7 +129,7 @@ def worker(impl, data, epochs, workers):
     print(json.dumps({"impl": impl, "images_per_epoch": n, "rates": rates}))
 
 
-def run(python, impl, data, epochs, workers, cpus):
+def run(python, impl, data, epochs, workers, cpus, pipeline="seed"):
     cmd = [
         "taskset",
         "-c",
@@ -82,6 +144,8 @@ def run(python, impl, data, epochs, workers, cpus):
         str(epochs),
         "--workers",
         str(workers),
+        "--pipeline",
+        pipeline,
     ]
     env = dict(os.environ, GLOG_v="3", PYTHONWARNINGS="ignore")
     out = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1200)
@@ -91,17 +155,64 @@ def run(python, impl, data, epochs, workers, cpus):
     raise RuntimeError(f"{impl} run failed:\n{out.stdout[-2000:]}\n{out.stderr[-4000:]}")
 
 
+def imagenet_rows(python_by_impl, data, epochs, workers, rounds, cpus, log=print):
+    """Best images/s per (side, worker count) over ``rounds`` alternating rounds of ``epochs`` epochs each."""
+    best: dict = {}
+    for w in workers:
+        pin = os.environ.get("BENCH_CORE", "1") if w == 1 else cpus
+        for k in range(rounds):
+            order = list(python_by_impl.items())
+            for impl, py in order if k % 2 == 0 else order[::-1]:
+                r = run(py, impl, data, epochs, w, pin, "imagenet")
+                key = (impl, w)
+                best[key] = max(best.get(key, 0.0), max(r["rates"]))
+                log(
+                    f"  round {k} {impl:10s} {w} worker(s), taskset -c {pin}: "
+                    + ", ".join(f"{x:,.0f}" for x in r["rates"])
+                )
+    return best
+
+
+def imagenet_main(a):
+    impls = {"sporax": sys.executable}
+    if os.path.exists(MS_PYTHON):
+        impls["mindspore"] = MS_PYTHON
+    workers = [int(w) for w in str(a.workers).split(",")]
+    tmp = tempfile.mkdtemp()
+    try:
+        write_images(tmp, a.images)
+        best = imagenet_rows(impls, tmp, a.epochs, workers, a.rounds, a.cpus)
+    finally:
+        shutil.rmtree(tmp)
+    print(
+        f"imagenet pipeline, {a.images} JPEGs 500x375 (RandomCropDecodeResize(224) -> RandomHorizontalFlip -> "
+        f"RandAugment -> Normalize -> HWC2CHW -> batch(32)), best epoch of {a.rounds} rounds x {a.epochs} epochs"
+    )
+    for w in workers:
+        line = f"  {w} worker(s): " + ", ".join(f"{k} {best[(k, w)]:,.0f} images/s" for k in impls)
+        if "mindspore" in impls:
+            line += f"   sporax / mindspore {best[('sporax', w)] / best[('mindspore', w)]:.2f}x"
+        print(line)
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--mnist", default=os.path.join(HERE, "..", "..", "shared", "data", "mnist"))
+    p.add_argument("--pipeline", default="seed", choices=["seed", "imagenet"])
     p.add_argument("--epochs", type=int, default=3)
-    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--workers", default=None, help="seed: one count (2); imagenet: a list (1,2)")
+    p.add_argument("--images", type=int, default=320)
+    p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--cpus", default="0,1")
     p.add_argument("--worker")
     p.add_argument("--data")
     a = p.parse_args()
     if a.worker:
-        return worker(a.worker, a.data, a.epochs, a.workers)
+        return worker(a.worker, a.data, a.epochs, int(a.workers), a.pipeline)
+    if a.pipeline == "imagenet":
+        a.workers = a.workers or "1,2"
+        return imagenet_main(a)
+    a.workers = int(a.workers or 2)
     tmp = tempfile.mkdtemp()
     try:
         # uncompressed IDX files, which both read (MindSpore cannot read .gz)

@@ -5,6 +5,7 @@ rows of x, y, width, height)."""
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -16,7 +17,7 @@ from . import _color as C
 from . import _warp
 from ._color import _img
 from ._geometry import _fill3, affine_matrix
-from .transforms import RandomResizedCrop, _pad, _resize_cv, _size_pair
+from .transforms import RandomResizedCrop, _flip_lr, _pad, _resize_cv, _size_pair
 from .utils import AutoAugmentPolicy, ImageBatchFormat, Inter
 
 __all__ = [
@@ -85,9 +86,11 @@ def apply_op(img, name, mag, interpolation, fill):
 _SIGNED = {"ShearX", "ShearY", "TranslateX", "TranslateY", "Rotate", "Brightness", "Color", "Contrast", "Sharpness"}
 
 
+@functools.lru_cache(maxsize=64)
 def _space(n, h, w, wide=False):
+    """The magnitudes of each operation's ``n`` bins for an h x w image (cached: an image size recurs)."""
     post_div = 6 if wide else 4
-    return {
+    space = {
         "Identity": np.zeros(n),
         "ShearX": np.linspace(0.0, 0.99 if wide else 0.3, n),
         "ShearY": np.linspace(0.0, 0.99 if wide else 0.3, n),
@@ -103,6 +106,9 @@ def _space(n, h, w, wide=False):
         "AutoContrast": np.zeros(n),
         "Equalize": np.zeros(n),
     }
+    for v in space.values():
+        v.flags.writeable = False
+    return space
 
 
 def _check_aug_image(img, name):
@@ -420,7 +426,7 @@ class RandomHorizontalFlipWithBBox(_BBoxOp):
         if _random.rng().random() < self.prob:
             w = img.shape[1]
             bb[:, 0] = w - bb[:, 0] - bb[:, 2]
-            return np.ascontiguousarray(img[:, ::-1]), bb
+            return _flip_lr(img), bb
         return img, bb
 
 

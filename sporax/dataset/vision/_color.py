@@ -51,7 +51,7 @@ def _img(x, name: str, rgb: bool = False) -> np.ndarray:
     return x
 
 
-def _sat_u8(x: np.ndarray) -> np.ndarray:
+def _sat_u8(x: np.ndarray | np.floating) -> np.ndarray:
     return np.clip(np.rint(x), 0, 255).astype(np.uint8)
 
 
@@ -105,11 +105,31 @@ def adjust_sharpness(img: np.ndarray, factor: float) -> np.ndarray:
     return _weighted(img, factor, blur, 1.0 - factor).reshape(img.shape)
 
 
+def _lut_u8(img: np.ndarray, tables: list) -> np.ndarray | None:
+    """``tables[c][img[..., c]]`` for a uint8 image with one 256-entry uint8 table per channel (or one for all;
+    None: the channel as it is), by OpenCV's LUT (None where it does not take the image)."""
+    if img.dtype != np.uint8 or (img.ndim == 3 and img.shape[2] > 4):
+        return None
+    tables = [np.arange(256, dtype=np.uint8) if t is None else t for t in tables]
+    lut = np.stack(tables, -1).reshape(1, 256, len(tables)) if len(tables) > 1 else tables[0].reshape(1, 256)
+    return cv2.LUT(np.ascontiguousarray(img), lut).reshape(img.shape)
+
+
+def _hist_u8(img: np.ndarray) -> list:
+    """Each channel's 256-bin histogram (int64) of a uint8 image."""
+    if img.ndim == 3 and img.shape[2] <= 4 and img.size // img.shape[2] < 1 << 24:  # float32 bins stay exact
+        src = np.ascontiguousarray(img)
+        return [cv2.calcHist([src], [c], None, [256], [0, 256]).ravel().astype(np.int64) for c in range(img.shape[2])]
+    planes = [img] if img.ndim == 2 else [img[..., c] for c in range(img.shape[2])]
+    return [np.bincount(p.ravel(), minlength=256).astype(np.int64) for p in planes]
+
+
 def auto_contrast(img: np.ndarray, cutoff: float, ignore) -> np.ndarray:
     planes = [img] if img.ndim == 2 else [img[..., c] for c in range(img.shape[2])]
-    out = []
-    for p in planes:
-        hist = np.bincount(p.ravel(), minlength=256).astype(np.int64)
+    hists = _hist_u8(img) if img.dtype == np.uint8 else [np.bincount(p.ravel(), minlength=256) for p in planes]
+    tables = []
+    for hist in hists:
+        hist = hist.astype(np.int64)
         for i in ignore:
             hist[i] = 0
         if cutoff > 0:
@@ -126,19 +146,24 @@ def auto_contrast(img: np.ndarray, cutoff: float, ignore) -> np.ndarray:
                 hi_cut -= take
         nz = np.nonzero(hist)[0]
         if len(nz) == 0 or nz[0] >= nz[-1]:
-            out.append(p.copy())
+            tables.append(None)  # the channel as it is
             continue
         lo, hi = int(nz[0]), int(nz[-1])
         scale = 255.0 / (hi - lo)
         offset = -lo * scale
-        table = np.floor(np.clip(np.arange(256) * scale + offset, 0, 255)).astype(np.uint8)
-        out.append(table[p])
-    return out[0] if img.ndim == 2 else np.stack(out, axis=-1)
+        tables.append(np.floor(np.clip(np.arange(256) * scale + offset, 0, 255)).astype(np.uint8))
+    out = _lut_u8(img, tables)
+    if out is not None:
+        return out
+    outs = [p.copy() if t is None else t[p] for t, p in zip(tables, planes)]
+    return outs[0] if img.ndim == 2 else np.stack(outs, axis=-1)
 
 
 def equalize(img: np.ndarray) -> np.ndarray:
     if img.ndim == 2:
         return cv2.equalizeHist(np.ascontiguousarray(img))
+    if img.shape[2] <= 4:
+        return cv2.merge([cv2.equalizeHist(p) for p in cv2.split(np.ascontiguousarray(img))]).reshape(img.shape)
     return np.stack([cv2.equalizeHist(np.ascontiguousarray(img[..., c])) for c in range(img.shape[2])], -1)
 
 
@@ -147,6 +172,12 @@ def posterize(img: np.ndarray, bits: int) -> np.ndarray:
 
 
 def solarize(img: np.ndarray, lo: float, hi: float) -> np.ndarray:
+    if img.dtype == np.uint8:
+        levels = np.arange(256)
+        table = np.where((levels >= lo) & (levels <= hi), 255 - levels, levels).astype(np.uint8)
+        out = _lut_u8(img, [table])
+        if out is not None:
+            return out
     inv = 255 - img
     return np.where((img >= lo) & (img <= hi), inv, img).astype(img.dtype)
 
@@ -297,9 +328,8 @@ class GaussianBlur(TensorOperation):
         if sigma is None:
             sg = [0.3 * ((k - 1) * 0.5 - 1) + 0.8 for k in ks]
         else:
-            sg = [sigma] * 2 if isinstance(sigma, numbers.Real) else list(sigma)
-            for s in sg:
-                check_pipeline_float(s, "sigma", 0)
+            sigmas = [sigma] * 2 if isinstance(sigma, numbers.Real) else list(sigma)
+            sg = [check_pipeline_float(s, "sigma", 0) for s in sigmas]
         self.kernel_size, self.sigma = kernel_size, sigma
         self._ks, self._sigma = ks, sg
 
@@ -311,9 +341,9 @@ class GaussianBlur(TensorOperation):
         return out.reshape(img.shape)
 
 
-def _rgb_to_hsv(rgb):
-    r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
-    mx, mn = rgb.max(-1), rgb.min(-1)
+def _rgb_to_hsv(img):
+    r, g, b = img[..., 0], img[..., 1], img[..., 2]
+    mx, mn = img.max(-1), img.min(-1)
     d = mx - mn
     v = mx
     s = np.where(mx > 0, d / np.where(mx > 0, mx, 1), 0)
@@ -324,8 +354,8 @@ def _rgb_to_hsv(rgb):
     return np.stack([h, s, v], -1)
 
 
-def _hsv_to_rgb(hsv):
-    h, s, v = hsv[..., 0], hsv[..., 1], hsv[..., 2]
+def _hsv_to_rgb(img):
+    h, s, v = img[..., 0], img[..., 1], img[..., 2]
     i = np.floor(h * 6.0)
     f = h * 6.0 - i
     p, q, t = v * (1 - s), v * (1 - s * f), v * (1 - s * (1 - f))

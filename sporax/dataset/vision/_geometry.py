@@ -113,7 +113,7 @@ class RandomAffine(TensorOperation):
     _random = True
 
     def __init__(self, degrees, translate=None, scale=None, shear=None, resample=Inter.NEAREST, fill_value=0) -> None:
-        if isinstance(degrees, numbers.Number):
+        if isinstance(degrees, numbers.Real):
             if degrees < 0:
                 raise ValueError("Input degrees is not within the required interval of [0, 16777216].")
             degrees = (-float(degrees), float(degrees))
@@ -125,7 +125,7 @@ class RandomAffine(TensorOperation):
             for t in self.translate:
                 check_pipeline_float(t, "translate", -1.0, 1.0)
         self.scale = None if scale is None else tuple(float(s) for s in scale)
-        if isinstance(shear, numbers.Number):
+        if isinstance(shear, numbers.Real):
             shear = (-float(shear), float(shear))
         self.shear = None if shear is None else [float(s) for s in shear]
         self.resample = Inter(resample)

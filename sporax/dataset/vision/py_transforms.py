@@ -6,7 +6,8 @@ from .transforms import Decode as _Decode
 from .utils import Border, ConvertMode, ImageBatchFormat, Inter, SliceMode  # noqa: F401
 
 
-class Decode(_Decode):
+# replaces the 2.x Decode that the star import brought
+class Decode(_Decode):  # type: ignore[no-redef]
     """Decode encoded image bytes into a PIL RGB image."""
 
     def __init__(self) -> None:
