@@ -83,14 +83,21 @@ def serve(handle: Callable[[dict], dict], ready: dict | None = None) -> None:
 class Worker:
     """A pinned child process answering line-JSON requests (see :func:`serve`)."""
 
-    def __init__(self, cmd: list[str], wait_ready: bool = False, timeout: float = 900, env: dict | None = None):
+    def __init__(
+        self,
+        cmd: list[str],
+        wait_ready: bool = False,
+        timeout: float = 900,
+        env: dict | None = None,
+        cwd: str = ROOT,
+    ):
         self.proc = subprocess.Popen(
             pinned(cmd),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
             env={**pinned_env(), **(env or {})},
-            cwd=ROOT,
+            cwd=cwd,
         )
         self.timeout = timeout
         self.ready = self._read() if wait_ready else None

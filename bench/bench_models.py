@@ -77,15 +77,91 @@ def batch_inputs(name: str, cfg: dict) -> dict[str, np.ndarray]:
 
 
 # ------------------------------------------------------------------------------------------- sporax side
-def sporax_sides(name: str, cfg: dict) -> dict:
-    """The example model's train step: ``graph`` (zero-argument, one step in GRAPH_MODE, returns the loss),
-    ``pynative`` (the same step run eagerly: call it in PYNATIVE_MODE), ``step`` (the step taking the batch
-    Tensors ``batch``, for sinking)."""
-    import importlib.util
+def small_cells(nn):
+    """bench_train_step.py's MLP (seed 000's network) and ModelZoo's LeNet5 with their losses, built on the
+    given ``nn`` (sporax's or MindSpore's)."""
 
+    class MLP(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.mlp = nn.SequentialCell(
+                [nn.Dense(256, 128), nn.ReLU(), nn.Dense(128, 128), nn.ReLU(), nn.Dense(128, 10)]
+            )
+            self.loss_fn = nn.CrossEntropyLoss()
+
+        def construct(self, x, y):
+            return self.loss_fn(self.mlp(x), y)
+
+    class LeNet5(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.conv1 = nn.Conv2d(1, 6, 5, pad_mode="valid")
+            self.conv2 = nn.Conv2d(6, 16, 5, pad_mode="valid")
+            self.relu = nn.ReLU()
+            self.max_pool2d = nn.MaxPool2d(kernel_size=2, stride=2)
+            self.flatten = nn.Flatten()
+            self.fc1 = nn.Dense(400, 120)
+            self.fc2 = nn.Dense(120, 84)
+            self.fc3 = nn.Dense(84, 10)
+            self.loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+
+        def construct(self, x, y):
+            x = self.max_pool2d(self.relu(self.conv1(x)))
+            x = self.max_pool2d(self.relu(self.conv2(x)))
+            x = self.flatten(x)
+            x = self.relu(self.fc1(x))
+            x = self.relu(self.fc2(x))
+            return self.loss_fn(self.fc3(x), y)
+
+    return MLP, LeNet5
+
+
+def small_sides(case: str, ms, lr: float = 1e-3) -> dict:
+    """The seed's ``@jit`` train step of a small case (``mlp_b1``, ``mlp_b256``, ``lenet_b32``) on ``ms``
+    (sporax or MindSpore): ``graph``, ``pynative`` (the undecorated function), ``step``, ``batch``, ``net``."""
+    from_name = {"mlp_b1": ("mlp", 1), "mlp_b256": ("mlp", 256), "lenet_b32": ("lenet", 32)}
+    model, b = from_name[case]
+    ms.set_context(mode=ms.GRAPH_MODE)
+    ms.set_seed(0)
+    rng = np.random.RandomState(0)
+    xs = rng.randn(*((b, 256) if model == "mlp" else (b, 1, 32, 32))).astype(np.float32)
+    ys = rng.randint(0, 10, b).astype(np.int32)
+    mlp, lenet = small_cells(ms.nn)
+    net = mlp() if model == "mlp" else lenet()
+    optimizer = ms.nn.SGD(net.trainable_params(), lr)
+    grad_fn = ms.value_and_grad(net, None, optimizer.parameters)
+
+    def train_step(x, y):
+        loss, grads = grad_fn(x, y)
+        optimizer(grads)
+        return loss
+
+    step = ms.jit(train_step)
+    x, y = ms.Tensor(xs), ms.Tensor(ys)
+    return {
+        "graph": lambda: step(x, y),
+        "pynative": lambda: train_step(x, y),
+        "step": step,
+        "batch": (x, y),
+        "net": net,
+    }
+
+
+def sporax_sides(name: str, cfg: dict) -> dict:
+    """The example model's train step on sporax (``mindspore`` aliased to it): see :func:`example_sides`."""
     from sporax import compat
 
     compat.alias_mindspore()
+    return example_sides(name, cfg)
+
+
+def example_sides(name: str, cfg: dict) -> dict:
+    """The example model's train step: ``graph`` (zero-argument, one step in GRAPH_MODE, returns the loss),
+    ``pynative`` (the same step run eagerly: call it in PYNATIVE_MODE), ``step`` (the step taking the batch
+    Tensors ``batch``, for sinking), ``net`` (the network). Built on whatever ``mindspore`` imports: sporax
+    after :func:`sporax_sides`'s alias, real MindSpore in its venv."""
+    import importlib.util
+
     import mindspore as ms
     from mindspore import nn
 
@@ -99,6 +175,7 @@ def sporax_sides(name: str, cfg: dict) -> dict:
     }[name]
     spec = importlib.util.spec_from_file_location(example, os.path.join(ROOT, "examples", f"{example}.py"))
     ex = importlib.util.module_from_spec(spec)
+    sys.modules[example] = ex  # MindSpore's graph parser imports the module of the functions it compiles
     spec.loader.exec_module(ex)
     data = {k: ms.Tensor(v) for k, v in batch_inputs(name, cfg).items()}
     if name == "lstm":
@@ -107,7 +184,8 @@ def sporax_sides(name: str, cfg: dict) -> dict:
         batch = (data["ids"], data["length"], data["label"])
         eager = step.__wrapped__
     elif name == "transformer":
-        _, step = ex.build(cfg["vocab"], cfg["d_model"], cfg["nhead"], cfg["layers"], 4 * cfg["d_model"], cfg["seq"])
+        net, step = ex.build(cfg["vocab"], cfg["d_model"], cfg["nhead"], cfg["layers"], 4 * cfg["d_model"], cfg["seq"])
+        step.set_train()  # dropout 0.1 on, as the example's train() runs it (and PyTorch's net.train())
         batch = (data["ids"], data["targets"])
         eager = step
     elif name == "resnet18":
@@ -125,7 +203,14 @@ def sporax_sides(name: str, cfg: dict) -> dict:
 
         batch = (data["real"], data["latent"])
         eager = step
-    return {"graph": lambda: step(*batch), "pynative": lambda: eager(*batch), "step": step, "batch": batch}
+        net = dcgan
+    return {
+        "graph": lambda: step(*batch),
+        "pynative": lambda: eager(*batch),
+        "step": step,
+        "batch": batch,
+        "net": net,
+    }
 
 
 def sporax_step(name: str, cfg: dict):

@@ -22,45 +22,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import optax
+from bench_models import small_sides  # noqa: E402
 
 import sporax as ms
-from sporax import Tensor, nn
-
-
-class MLP(nn.Cell):
-    """Seed 000's network."""
-
-    def __init__(self):
-        super().__init__()
-        self.mlp = nn.SequentialCell([nn.Dense(256, 128), nn.ReLU(), nn.Dense(128, 128), nn.ReLU(), nn.Dense(128, 10)])
-        self.loss_fn = nn.CrossEntropyLoss()
-
-    def construct(self, x, y):
-        return self.loss_fn(self.mlp(x), y)
-
-
-class LeNet5(nn.Cell):
-    """ModelZoo LeNet5 (seed 003) with its loss."""
-
-    def __init__(self):
-        super().__init__()
-        self.conv1 = nn.Conv2d(1, 6, 5, pad_mode="valid")
-        self.conv2 = nn.Conv2d(6, 16, 5, pad_mode="valid")
-        self.relu = nn.ReLU()
-        self.max_pool2d = nn.MaxPool2d(kernel_size=2, stride=2)
-        self.flatten = nn.Flatten()
-        self.fc1 = nn.Dense(400, 120)
-        self.fc2 = nn.Dense(120, 84)
-        self.fc3 = nn.Dense(84, 10)
-        self.loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
-
-    def construct(self, x, y):
-        x = self.max_pool2d(self.relu(self.conv1(x)))
-        x = self.max_pool2d(self.relu(self.conv2(x)))
-        x = self.flatten(x)
-        x = self.relu(self.fc1(x))
-        x = self.relu(self.fc2(x))
-        return self.loss_fn(self.fc3(x), y)
 
 
 # ----------------------------------------------------------------- JAX twins
@@ -90,36 +54,19 @@ def jax_lenet(p, x, y):
     return -jnp.mean(jnp.take_along_axis(jax.nn.log_softmax(o), y[:, None], 1))
 
 
-CASES = {
-    "mlp_b1": (MLP, jax_mlp, (1, 256), np.int32),
-    "mlp_b256": (MLP, jax_mlp, (256, 256), np.int32),
-    "lenet_b32": (LeNet5, jax_lenet, (32, 1, 32, 32), np.int32),
-}
+CASES = {"mlp_b1": jax_mlp, "mlp_b256": jax_mlp, "lenet_b32": jax_lenet}
 
 
-def build_case(name: str, lr: float = 1e-3) -> dict:
-    """The sides of one case, each a zero-argument callable running one train step and returning its loss:
-    ``graph`` (the seed's ``@jit`` step), ``pynative`` (the same function undecorated, for PYNATIVE_MODE),
-    ``jax`` (the hand-written ``jax.jit`` + optax twin); ``batch`` is the (x, y) Tensors the steps take and
-    ``step`` the ``@jit`` function itself (for sinking)."""
-    cell_cls, jax_loss, xshape, ydtype = CASES[name]
-    ms.set_context(mode=ms.GRAPH_MODE)
-    ms.set_seed(0)
-    rng = np.random.RandomState(0)
-    xs = rng.randn(*xshape).astype(np.float32)
-    ys = rng.randint(0, 10, xshape[0]).astype(ydtype)
-
-    model = cell_cls()
-    optimizer = nn.SGD(model.trainable_params(), lr)
-    grad_fn = ms.value_and_grad(model, None, optimizer.parameters)
-
-    @ms.jit
-    def train_step(x, y):
-        loss, grads = grad_fn(x, y)
-        optimizer(grads)
-        return loss
-
-    params = {p.name: jnp.asarray(p.asnumpy()) for p in model.trainable_params()}
+def build_case(name: str, lr: float = 1e-3, twin: bool = True) -> dict:
+    """The sides of one case (bench_models.small_sides: ``graph``, the seed's ``@jit`` step; ``pynative``,
+    the same function undecorated, for PYNATIVE_MODE; ``batch``, the (x, y) Tensors; ``step``, the ``@jit``
+    function, for sinking) and with ``twin`` ``jax``, the hand-written ``jax.jit`` + optax twin from the same
+    initial weights, after one step of each compared (``first_step_s``/``jax_first_step_s`` time them)."""
+    sides = small_sides(name, ms, lr)
+    if not twin:
+        return sides
+    jax_loss = CASES[name]
+    params = {p.name: jnp.asarray(p.asnumpy()) for p in sides["net"].trainable_params()}
     tx = optax.sgd(lr)
     state = {"p": params, "s": tx.init(params)}
 
@@ -129,24 +76,27 @@ def build_case(name: str, lr: float = 1e-3) -> dict:
         updates, s = tx.update(g, s, p)
         return optax.apply_updates(p, updates), s, loss
 
-    x, y = Tensor(xs), Tensor(ys)
-    xj, yj = jnp.asarray(xs), jnp.asarray(ys)
+    xj, yj = (jnp.asarray(t.asnumpy()) for t in sides["batch"])
 
     def jax_side():
         state["p"], state["s"], loss = jax_step(state["p"], state["s"], xj, yj)
         return loss
 
     # same numbers on both sides before timing anything
-    l_ours = float(train_step(x, y))
+    t = time.perf_counter()
+    l_ours = float(sides["graph"]())
+    first_step_s = time.perf_counter() - t
+    t = time.perf_counter()
     l_ref = float(jax_side())
+    jax_first_step_s = time.perf_counter() - t
     if not np.isclose(l_ours, l_ref, rtol=1e-4):
         raise SystemExit(f"{name}: the two steps disagree: {l_ours} vs {l_ref}")
     return {
-        "graph": lambda: train_step(x, y),
-        "pynative": lambda: train_step.__wrapped__(x, y),
+        **sides,
         "jax": jax_side,
-        "batch": (x, y),
-        "step": train_step,
+        "first_step_s": first_step_s,
+        "jax_first_step_s": jax_first_step_s,
+        "check": f"first-step loss {l_ours:.6g} (sporax) vs {l_ref:.6g} (jax)",
     }
 
 

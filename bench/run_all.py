@@ -40,8 +40,24 @@ from _common import (  # noqa: E402
 
 # name: (builder kind, builder case / model, config, steps per round, sink size, torch model)
 WORKLOADS: dict[str, dict] = {
-    "mlp_b1": {"kind": "small", "case": "mlp_b1", "torch": "mlp", "cfg": {"batch": 1}, "steps": 1000, "sink": 100},
-    "mlp_b256": {"kind": "small", "case": "mlp_b256", "torch": "mlp", "cfg": {"batch": 256}, "steps": 100, "sink": 100},
+    "mlp_b1": {
+        "kind": "small",
+        "case": "mlp_b1",
+        "torch": "mlp",
+        "cfg": {"batch": 1},
+        "steps": 1000,
+        "sink": 100,
+        "ms_steps": 100,
+    },
+    "mlp_b256": {
+        "kind": "small",
+        "case": "mlp_b256",
+        "torch": "mlp",
+        "cfg": {"batch": 256},
+        "steps": 100,
+        "sink": 100,
+        "ms_steps": 20,
+    },
     "lenet_b32": {
         "kind": "small",
         "case": "lenet_b32",
@@ -49,6 +65,7 @@ WORKLOADS: dict[str, dict] = {
         "cfg": {"batch": 32},
         "steps": 50,
         "sink": 100,
+        "ms_steps": 4,
     },
     "lstm": {
         "kind": "model",
@@ -57,6 +74,7 @@ WORKLOADS: dict[str, dict] = {
         "cfg": {"batch": 32, "seq": 32, "vocab": 5000, "embed": 100, "hidden": 128},
         "steps": 10,
         "sink": 20,
+        "ms_steps": 2,
     },
     "transformer": {
         "kind": "model",
@@ -65,6 +83,7 @@ WORKLOADS: dict[str, dict] = {
         "cfg": {"batch": 16, "seq": 128, "vocab": 61, "d_model": 256, "nhead": 4, "layers": 4},
         "steps": 3,
         "sink": 5,
+        "ms_steps": 1,
     },
     "resnet18": {
         "kind": "model",
@@ -74,15 +93,29 @@ WORKLOADS: dict[str, dict] = {
         "steps": 1,
         "sink": 2,
         "big": True,
+        "ms": False,
+        "ms_skip": "not run at this size (one MindSpore CPU step takes minutes on one core); see resnet18_small",
+    },
+    # ResNet-18 at 1/4 of the batch and 1/4 of the width (about 1/64 of the work): every peer runs it
+    "resnet18_small": {
+        "kind": "model",
+        "case": "resnet18",
+        "torch": "resnet18",
+        "cfg": {"batch": 16, "width": 16},
+        "steps": 2,
+        "sink": 4,
+        "ms_steps": 1,
+        "big": True,
     },
 }
 QUICK = {
     "mlp_b1": {"steps": 500},
     "mlp_b256": {"steps": 50},
     "lenet_b32": {"steps": 20, "sink": 50},
-    "lstm": {"steps": 5, "sink": 10},
-    "transformer": {"steps": 2, "sink": 3, "big": True},
+    "lstm": {"steps": 5, "sink": 10, "ms": False, "ms_skip": "--quick: not run"},
+    "transformer": {"steps": 2, "sink": 3, "big": True, "ms": False, "ms_skip": "--quick: not run"},
     "resnet18": {"cfg": {"batch": 64, "width": 32}, "sink": 2},
+    "resnet18_small": {"ms": False, "ms_skip": "--quick: not run"},
 }
 
 
@@ -125,14 +158,21 @@ def sporax_worker(name: str, wl: dict, mode: str) -> None:
     if wl["kind"] == "small":
         import bench_train_step
 
-        sides = bench_train_step.build_case(wl["case"])
+        sides = bench_train_step.build_case(wl["case"], twin=mode == "graph")
     else:
         import bench_models
 
         sides = bench_models.sporax_sides(wl["case"], wl["cfg"])
-        if mode == "graph":
-            _sync(sides["graph"]())
+        if mode == "graph":  # the JAX twin from the same initial weights; the first steps compared
+            import jax_twins
+
+            sides = jax_twins.twin_sides(wl["case"], wl["cfg"], sides)
+            if "first_step_s" not in sides:
+                t = time.perf_counter()
+                _sync(sides["graph"]())
+                sides["first_step_s"] = time.perf_counter() - t
     ready: dict = {"rss_start_mb": maxrss_mb()}
+    ready.update({k: sides[k] for k in ("first_step_s", "jax_first_step_s", "check") if k in sides})
     if mode == "nochecks":  # SPORAX_INDEX_CHECKS=0 in this process: the GRAPH step without index checks
         _sync(sides["graph"]())
         runners = {"graph, no index checks": sides["graph"]}
@@ -196,6 +236,7 @@ def gemm_worker() -> None:
 # ------------------------------------------------------------------------------------------------ driver
 def bench_workload(name: str, wl: dict, rounds: int, torch_compile: bool, log) -> dict:
     res: dict = {"name": name, "cfg": wl["cfg"], "steps": wl["steps"], "sink": wl["sink"], "times": {}, "notes": []}
+    res["ms_steps"] = wl.get("ms_steps")
     t0 = time.perf_counter()
     cmd = [sys.executable, os.path.abspath(__file__), "--worker", name, "--wl", json.dumps(wl), "--mode"]
     sp = Worker([*cmd, "graph"], wait_ready=True)
@@ -210,6 +251,7 @@ def bench_workload(name: str, wl: dict, rounds: int, torch_compile: bool, log) -
     nc = (
         Worker([*cmd, "nochecks"], wait_ready=True, env={"SPORAX_INDEX_CHECKS": "0"}) if wl["kind"] == "small" else None
     )
+    ms_workers = start_mindspore(name, wl, res, log)
     tw = None
     torch_sides = []
     if os.path.exists(TORCH_PYTHON):
@@ -223,18 +265,24 @@ def bench_workload(name: str, wl: dict, rounds: int, torch_compile: bool, log) -
         res["notes"].append(f"PyTorch skipped: {TORCH_PYTHON} absent")
     if "jax" not in sp.ready["sides"]:
         res["notes"].append("hand-written JAX+optax: no twin written for this model")
+    elif "check" in sp.ready:
+        res["notes"].append(f"JAX twin, same numbers before timing: {sp.ready['check']}")
     times = res["times"]
     try:
         for r in range(rounds):
             pairs = [(sp, s) for s in sp.ready["sides"]] + [(pn, "pynative")]
             if nc is not None:
                 pairs += [(nc, s) for s in nc.ready["sides"]]
+            pairs += [(w, s) for w in ms_workers for s in w.ready["sides"]]
             for worker, side in pairs:
-                rep = worker.ask(side=side, steps=wl["steps"])
+                steps = wl.get("ms_steps", wl["steps"]) if side.startswith("mindspore") else wl["steps"]
+                rep = worker.ask(side=side, steps=steps)
                 if "error" in rep:
                     res["notes"].append(f"{side}: {rep['error']}")
                     continue
                 times.setdefault(side, []).append(rep["seconds"])
+                if side.startswith("mindspore"):
+                    res["ms_rss_mb"] = max(res.get("ms_rss_mb", 0), rep["maxrss_mb"])
             for label, cfg in torch_sides:
                 rep = tw.ask(model=wl["torch"], steps=wl["steps"], cfg=cfg)
                 if "error" in rep:
@@ -253,11 +301,37 @@ def bench_workload(name: str, wl: dict, rounds: int, torch_compile: bool, log) -
         pn.close()
         if nc is not None:
             nc.close()
+        for w in ms_workers:
+            w.close()
         if tw is not None:
             tw.close()
     res["median"] = {k: statistics.median(v) for k, v in times.items() if v}
     log(f"  {name}: " + ", ".join(f"{k} {v * 1e3:.3f} ms" for k, v in res["median"].items()))
     return res
+
+
+def start_mindspore(name: str, wl: dict, res: dict, log) -> list:
+    """Real MindSpore's GRAPH and PyNative workers for the workload (bench_mindspore.py in its venv, cwd
+    /tmp), or none with a note saying why."""
+    if not wl.get("ms", True):
+        res["notes"].append(f"MindSpore: {wl.get('ms_skip', 'not run for this workload')}")
+        return []
+    if not os.path.exists(MS_PYTHON):
+        res["notes"].append(f"MindSpore skipped: {MS_PYTHON} absent")
+        return []
+    workers = []
+    for mode in ("graph", "pynative"):
+        t0 = time.perf_counter()
+        cmd = [MS_PYTHON, os.path.join(HERE, "bench_mindspore.py"), "--wl", json.dumps(wl), "--mode", mode]
+        try:
+            w = Worker(cmd, wait_ready=True, cwd=tempfile.gettempdir())
+        except Exception as exc:  # noqa: BLE001  (reported, the other sides go on)
+            res["notes"].append(f"MindSpore {mode} failed to start: {str(exc)[:200]}")
+            continue
+        res[f"ready_ms_{mode}"] = w.ready
+        log(f"  {name}: MindSpore {mode} ready in {time.perf_counter() - t0:.1f}s {json.dumps(w.ready)}")
+        workers.append(w)
+    return workers
 
 
 def bench_epoch(quick: bool, log) -> dict:
@@ -392,7 +466,76 @@ def _ms(s: float) -> str:
     return f"{s * 1e3:.3f}" if s < 0.01 else f"{s * 1e3:.1f}"
 
 
-SIDES = ["graph", "pynative", "sink", "jax", "torch eager", "torch.compile", "graph, no index checks"]
+SIDES = [
+    "graph",
+    "pynative",
+    "sink",
+    "jax",
+    "torch eager",
+    "torch.compile",
+    "mindspore graph",
+    "mindspore pynative",
+    "graph, no index checks",
+]
+
+
+def compile_times(r: dict) -> dict[str, float]:
+    """Seconds of each side's first step beyond its steady step: the compile (sporax GRAPH, its sink program,
+    the JAX twin, MindSpore's GRAPH_MODE graph; each first call minus the side's median step)."""
+    med, ready, out = r.get("median", {}), r.get("ready", {}), {}
+    for label, first, side, n in (
+        ("sporax GRAPH", ready.get("first_step_s"), "graph", 1),
+        ("sporax sink", ready.get("sink_compile_s"), "sink", r.get("sink", 1)),
+        ("jax twin", ready.get("jax_first_step_s"), "jax", 1),
+        ("MindSpore GRAPH", r.get("ready_ms_graph", {}).get("first_step_s"), "mindspore graph", 1),
+    ):
+        if first is not None and side in med:
+            out[label] = max(0.0, first - n * med[side])
+    return out
+
+
+def step_table(results: list[dict], gemm: float) -> list[str]:
+    lines = [
+        "| workload | shapes | " + " | ".join(SIDES) + " |",
+        "|" + "---|" * (len(SIDES) + 2),
+    ]
+    for r in results:
+        med = r.get("median", {})
+        g = med.get("graph")
+        cells = []
+        for s in SIDES:
+            if s in med:
+                ratio = f" ({med[s] / g:.2f}x)" if g and s != "graph" else ""
+                cells.append(f"{_ms(med[s])}{ratio}")
+            else:
+                cells.append("-")
+        shapes = ", ".join(f"{k}={v}" for k, v in r["cfg"].items())
+        rounds = f"{r['steps']} steps/round" + (f" (MindSpore {r['ms_steps']})" if r.get("ms_steps") else "")
+        lines.append(f"| {r['name']} | {shapes}; {rounds}, sink {r['sink']} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def work_table(results: list[dict], gemm: float) -> list[str]:
+    labels = ["sporax GRAPH", "sporax sink", "jax twin", "MindSpore GRAPH"]
+    lines = [
+        "| workload | GFLOP/step | % of GEMM peak (GRAPH) | compile s: " + " / ".join(labels) + " | peak RSS MiB: "
+        "sporax / torch / MindSpore |",
+        "|---|---|---|---|---|",
+    ]
+    for r in results:
+        med = r.get("median", {})
+        g = med.get("graph")
+        fl = r.get("ready", {}).get("flops")
+        frac = f"{fl / g / 1e9 / gemm * 100:.1f}%" if fl and g else "-"
+        comp = compile_times(r)
+        comp_cells = " / ".join(f"{comp[k]:.1f}" if k in comp else "-" for k in labels)
+        rss = " / ".join(f"{r[k]:.0f}" if r.get(k) else "-" for k in ("rss_mb", "torch_rss_mb", "ms_rss_mb"))
+        lines.append(
+            f"| {r['name']} | {fl / 1e9:.4g} | {frac} | {comp_cells} | {rss} |"
+            if fl
+            else f"| {r['name']} | - | - | {comp_cells} | {rss} |"
+        )
+    return lines
 
 
 def write_results(path: str, facts: dict, gemm: float, results: list[dict], extra: dict, args, wall: float) -> None:
@@ -427,35 +570,23 @@ def write_results(path: str, facts: dict, gemm: float, results: list[dict], extr
         "",
         "GRAPH: the workload's compiled step; PyNative: the same step run eagerly (PYNATIVE_MODE); sink: the "
         "GRAPH step inside one compiled `scan_steps` program over `sink` steps (what `data_sink`/"
-        "`dataset_sink_mode` run), per step; jax: hand-written `jax.jit` + optax twin; torch: the same model in "
-        "PyTorch CPU.",
+        "`dataset_sink_mode` run), per step; jax: the hand-written `jax.jit` + optax twin "
+        "(bench_train_step.py for the MLP and LeNet5, bench/jax_twins.py for the example models: same "
+        "architecture, initial weights, loss, optimizer and batch, its losses checked against sporax's before "
+        "timing); torch: the same model in PyTorch CPU; mindspore: the same step on MindSpore 2.10's CPU wheel "
+        "(bench_mindspore.py), GRAPH_MODE and PYNATIVE_MODE, each in its own process.",
         "",
-        "| workload | shapes | " + " | ".join(SIDES) + " | GFLOP/step | % of GEMM peak | compile s (GRAPH / sink) "
-        "| peak RSS MiB (sporax / torch) |",
-        "|" + "---|" * (len(SIDES) + 6),
+        *step_table(results, gemm),
+        "",
+        "## Work, compile time and memory",
+        "",
+        "GFLOP/step: XLA's cost analysis of the compiled GRAPH step; % of GEMM peak: that work over the GRAPH "
+        "step's median time, against the core's GEMM rate above. Compile s: each side's first step minus its "
+        "median step (sporax GRAPH and the JAX twin: tracing, lowering and XLA's compile; sporax sink: the first "
+        "call of the scanned program minus its steps; MindSpore GRAPH: its graph compile).",
+        "",
+        *work_table(results, gemm),
     ]
-    for r in results:
-        med = r.get("median", {})
-        g = med.get("graph")
-        cells = []
-        for s in SIDES:
-            if s in med:
-                ratio = f" ({med[s] / g:.2f}x)" if g and s != "graph" else ""
-                cells.append(f"{_ms(med[s])}{ratio}")
-            else:
-                cells.append("-")
-        ready = r.get("ready", {})
-        fl = ready.get("flops")
-        frac = f"{fl / g / 1e9 / gemm * 100:.1f}%" if fl and g else "-"
-        shapes = ", ".join(f"{k}={v}" for k, v in r["cfg"].items())
-        lines.append(
-            f"| {r['name']} | {shapes}; {r['steps']} steps/round, sink {r['sink']} | "
-            + " | ".join(cells)
-            + f" | {fl / 1e9:.4g} | {frac} | {ready.get('compile_s', 0):.1f} / {ready.get('sink_compile_s', 0):.1f} | "
-            f"{r.get('rss_mb', 0):.0f} / {r.get('torch_rss_mb', 0):.0f} |"
-            if fl
-            else f"| {r['name']} | {shapes} | " + " | ".join(cells) + " | - | - | - | - |"
-        )
     notes = [f"- {r['name']}: {n}" for r in results for n in r["notes"]]
     if notes:
         lines += ["", "Notes:", "", *notes]
