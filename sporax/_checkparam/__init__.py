@@ -125,6 +125,9 @@ from ._dataset import (
     check_positive_integer,
     check_column_names,
     check_num_parallel_workers,
+    check_image_file,
+    check_transforms_list,
+    check_ignore_levels,
 )
 from ._mindrecord import (
     check_mr_int,
@@ -240,6 +243,9 @@ __all__ = [
     "check_positive_integer",
     "check_column_names",
     "check_num_parallel_workers",
+    "check_image_file",
+    "check_transforms_list",
+    "check_ignore_levels",
     "check_mr_int",
     "check_num_consumer",
     "check_mr_page",

@@ -255,3 +255,33 @@ def check_num_parallel_workers(num_parallel_workers: Any) -> int | None:
     ):
         raise ValueError("Input num_parallel_workers is not within the required interval of [1, 2147483647].")
     return int(num_parallel_workers)
+
+
+def check_image_file(filename: Any) -> str:
+    """``vision.read_file``/``read_image``'s ``filename``: a str or path-like naming an existing file, as a str."""
+    if not isinstance(filename, (str, os.PathLike)):
+        raise TypeError(f"Input filename is not of type [<class 'str'>], but got: {type(filename)}.")
+    f = os.fspath(filename)
+    if not os.path.isfile(f):
+        raise ValueError(f"Invalid file path, {f} does not exist.")
+    return f
+
+
+def check_transforms_list(transforms: Any, arg_name: str) -> list:
+    """A vision augmentation's list of transforms (``UniformAugment``): a non-empty list or tuple of callables."""
+    if not isinstance(transforms, (list, tuple)) or not transforms:
+        raise TypeError(f"{arg_name} should be a non-empty list of transforms.")
+    for t in transforms:
+        if not callable(t):
+            raise TypeError(f"{arg_name}: {t!r} is not a callable transform.")
+    return list(transforms)
+
+
+def check_ignore_levels(ignore: Any) -> list[int]:
+    """``AutoContrast``'s ``ignore``: None, one int or a sequence of ints in [0, 255], as a list."""
+    if ignore is None:
+        return []
+    ignore = [ignore] if isinstance(ignore, numbers.Integral) else list(ignore)
+    for v in ignore:
+        check_pipeline_int(v, "ignore", 0, 255)
+    return ignore

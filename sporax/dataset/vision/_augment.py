@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from ..._checkparam import check_pipeline_float, check_pipeline_int
+from ..._checkparam import check_pipeline_float, check_pipeline_int, check_transforms_list
 from ..engine import _random
 from ..transforms.transforms import TensorOperation
 from . import _color as C
@@ -111,7 +111,8 @@ def _space(n, h, w, wide=False):
     return space
 
 
-def _check_aug_image(img, name):
+def _aug_image(img, name):
+    """The image an auto-augmentation is called with, as uint8 HWC RGB (the kernel's input rule, not an argument)."""
     img = _img(img, name)
     if img.dtype != np.uint8 or (img.ndim == 3 and img.shape[2] != 3):
         raise RuntimeError(f"{name}: input image should be in type of uint8 with shape <H, W, 3>, but got "
@@ -180,7 +181,7 @@ class AutoAugment(TensorOperation):
         self.fill_value = _fill3(fill_value)
 
     def _apply(self, x):
-        img = _check_aug_image(x, "AutoAugment")
+        img = _aug_image(x, "AutoAugment")
         g = _random.rng()
         h, w = img.shape[:2]
         space = _space(10, h, w)
@@ -210,7 +211,7 @@ class RandAugment(TensorOperation):
         self.fill_value = _fill3(fill_value)
 
     def _apply(self, x):
-        img = _check_aug_image(x, type(self).__name__)
+        img = _aug_image(x, type(self).__name__)
         g = _random.rng()
         h, w = img.shape[:2]
         space = _space(self.num_magnitude_bins, h, w, self._wide)
@@ -234,22 +235,13 @@ class TrivialAugmentWide(RandAugment):
         super().__init__(1, 0, num_magnitude_bins, interpolation, fill_value)
 
 
-def _check_ops(transforms, name):
-    if not isinstance(transforms, (list, tuple)) or not transforms:
-        raise TypeError(f"{name} should be a non-empty list of transforms.")
-    for t in transforms:
-        if not callable(t):
-            raise TypeError(f"{name}: {t!r} is not a callable transform.")
-    return list(transforms)
-
-
 class UniformAugment(TensorOperation):
     """Pick ``num_ops`` of ``transforms`` at random (without repeats) and apply each with probability 0.5."""
 
     _random = True
 
     def __init__(self, transforms, num_ops=2) -> None:
-        self.transforms = _check_ops(transforms, "transforms")
+        self.transforms = check_transforms_list(transforms, "transforms")
         self.num_ops = check_pipeline_int(num_ops, "num_ops", 1, 2**31 - 1)
         if self.num_ops > len(self.transforms):
             raise ValueError("num_ops is greater than transforms list size.")
@@ -293,7 +285,8 @@ def _mix_images(images, other, lam):
     return out.astype(images.dtype) if images.dtype.kind == "f" else np.clip(out, 0, 255).astype(images.dtype)
 
 
-def _check_batch(images, labels, name):
+def _batch_inputs(images, labels, name):
+    """The image and label batches a batch mixer is called with (the kernel's input rule)."""
     images, labels = np.asarray(images), np.asarray(labels)
     if images.ndim != 4:
         raise RuntimeError(
@@ -319,7 +312,7 @@ class MixUpBatch(TensorOperation):
     def __call__(self, *args):
         if len(args) != 2:
             raise TypeError("MixUpBatch takes two columns: images and labels.")
-        images, labels = _check_batch(*args, "MixUpBatch")
+        images, labels = _batch_inputs(*args, "MixUpBatch")
         g = _random.rng()
         lam = float(g.beta(self.alpha, self.alpha))
         perm = g.permutation(len(images))
@@ -369,7 +362,7 @@ class CutMixBatch(TensorOperation):
     def __call__(self, *args):
         if len(args) != 2:
             raise TypeError("CutMixBatch takes two columns: images and labels.")
-        images, labels = _check_batch(*args, "CutMixBatch")
+        images, labels = _batch_inputs(*args, "CutMixBatch")
         nhwc = self.image_batch_format == ImageBatchFormat.NHWC
         h, w = (images.shape[1:3]) if nhwc else (images.shape[2:4])
         g = _random.rng()
@@ -395,7 +388,8 @@ class CutMixBatch(TensorOperation):
 
 
 # ---------------------------------------------------------------------------------------- bounding boxes
-def _check_bbox(img, bboxes, name):
+def _bbox_inputs(img, bboxes, name):
+    """The image and bounding boxes a ``*WithBBox`` transform is called with (the kernel's input rule)."""
     img, bboxes = np.asarray(img), np.asarray(bboxes)
     if bboxes.ndim != 2 or bboxes.shape[1] < 4:
         raise RuntimeError(f"{name}: bounding boxes should have a shape of <N, 4+>, but got {list(bboxes.shape)}.")
@@ -410,7 +404,7 @@ class _BBoxOp(TensorOperation):
     def __call__(self, *args):
         if len(args) != 2:
             raise TypeError(f"{type(self).__name__} takes two columns: image and bounding boxes.")
-        img, bb = _check_bbox(args[0], args[1], type(self).__name__)
+        img, bb = _bbox_inputs(args[0], args[1], type(self).__name__)
         return self._apply_bbox(img, bb.copy())
 
 

@@ -9,7 +9,7 @@ import numbers
 import cv2
 import numpy as np
 
-from ..._checkparam import check_pipeline_float, check_pipeline_int
+from ..._checkparam import check_ignore_levels, check_pipeline_float, check_pipeline_int
 from ..engine import _random
 from ..transforms.transforms import TensorOperation
 
@@ -127,7 +127,7 @@ def _hist_u8(img: np.ndarray) -> list:
 def auto_contrast(img: np.ndarray, cutoff: float, ignore) -> np.ndarray:
     planes = [img] if img.ndim == 2 else [img[..., c] for c in range(img.shape[2])]
     hists = _hist_u8(img) if img.dtype == np.uint8 else [np.bincount(p.ravel(), minlength=256) for p in planes]
-    tables = []
+    tables: list[np.ndarray | None] = []
     for hist in hists:
         hist = hist.astype(np.int64)
         for i in ignore:
@@ -246,15 +246,6 @@ class AdjustSharpness(TensorOperation):
         return adjust_sharpness(_img(x, "AdjustSharpness"), self.sharpness_factor)
 
 
-def _check_ignore(ignore):
-    if ignore is None:
-        return []
-    ignore = [ignore] if isinstance(ignore, numbers.Integral) else list(ignore)
-    for v in ignore:
-        check_pipeline_int(v, "ignore", 0, 255)
-    return ignore
-
-
 class AutoContrast(TensorOperation):
     """Stretch each channel's histogram to [0, 255], after cutting ``cutoff`` percent of the darkest and the
     brightest pixels, values in ``ignore`` left out."""
@@ -263,7 +254,7 @@ class AutoContrast(TensorOperation):
         self.cutoff = check_pipeline_float(cutoff, "cutoff", 0.0, 50.0)
         if self.cutoff >= 50:
             raise ValueError("Input cutoff is not within the required interval of [0, 50).")
-        self.ignore = _check_ignore(ignore)
+        self.ignore = check_ignore_levels(ignore)
 
     def _apply(self, x):
         return auto_contrast(_img(x, "AutoContrast"), self.cutoff, self.ignore)
@@ -320,9 +311,11 @@ class GaussianBlur(TensorOperation):
     ``0.3 * ((k - 1) * 0.5 - 1) + 0.8``."""
 
     def __init__(self, kernel_size, sigma=None) -> None:
-        ks = [kernel_size] * 2 if isinstance(kernel_size, numbers.Integral) else list(kernel_size)
-        for k in ks:
-            check_pipeline_int(k, "kernel_size", 1, 16777216)
+        sizes = [kernel_size] * 2 if isinstance(kernel_size, numbers.Integral) else list(kernel_size)
+        ks: list[int] = []
+        for size in sizes:
+            k = check_pipeline_int(size, "kernel_size", 1, 16777216)
+            ks.append(k)
             if k % 2 == 0:
                 raise ValueError(f"Input kernel_size is not an odd value, got: {k}.")
         if sigma is None:

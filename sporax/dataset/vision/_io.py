@@ -8,7 +8,7 @@ import os
 import cv2
 import numpy as np
 
-from ..._checkparam import check_pipeline_int
+from ..._checkparam import check_image_file, check_pipeline_int
 from .utils import ImageReadMode
 
 __all__ = [
@@ -37,24 +37,15 @@ def _np(image):
     return asnumpy() if asnumpy is not None else np.asarray(image)
 
 
-def _check_file(filename) -> str:
-    if not isinstance(filename, (str, os.PathLike)):
-        raise TypeError(f"Input filename is not of type [<class 'str'>], but got: {type(filename)}.")
-    f = os.fspath(filename)
-    if not os.path.isfile(f):
-        raise ValueError(f"Invalid file path, {f} does not exist.")
-    return f
-
-
 def read_file(filename) -> np.ndarray:
     """The bytes of a file as a 1-D uint8 array."""
-    with open(_check_file(filename), "rb") as f:
+    with open(check_image_file(filename), "rb") as f:
         return np.frombuffer(f.read(), np.uint8).copy()
 
 
 def read_image(filename, mode=ImageReadMode.UNCHANGED) -> np.ndarray:
     """Decode an image file to HWC uint8: ``UNCHANGED`` (as stored), ``GRAYSCALE`` (1 channel), ``COLOR`` (RGB)."""
-    f = _check_file(filename)
+    f = check_image_file(filename)
     mode = ImageReadMode(mode)
     flag = {ImageReadMode.UNCHANGED: cv2.IMREAD_UNCHANGED, ImageReadMode.GRAYSCALE: cv2.IMREAD_GRAYSCALE,
             ImageReadMode.COLOR: cv2.IMREAD_COLOR}[mode]  # fmt: skip
