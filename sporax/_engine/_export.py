@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import jax
+import jax.extend
 import numpy as np
 
 from . import _state
@@ -96,7 +97,8 @@ class _Flattener:
 
         def read(v: Any) -> Any:
             if isinstance(v, jax.extend.core.Literal):
-                return np.asarray(v.val, dtype=v.aval.dtype)
+                aval: Any = v.aval  # a ShapedArray (jax types it as the AbstractValue base)
+                return np.asarray(v.val, dtype=aval.dtype)
             return env[v]
 
         for v, c in zip(jaxpr.constvars, consts, strict=True):

@@ -19,7 +19,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import inspect
-from typing import Any
+from typing import Any, Literal
 
 from .._engine import custom_vjp_call
 from .._engine._saved_hooks import saved_hooks_call
@@ -42,7 +42,7 @@ class _no_grad(contextlib.ContextDecorator):  # noqa: N801 (MindSpore's name)
         self.prev_state = GRAD_DISABLED[0] == 0
         GRAD_DISABLED[0] += 1
 
-    def __exit__(self, exc_type: Any, exc_val: Any, exc_tb: Any) -> bool:
+    def __exit__(self, exc_type: Any, exc_val: Any, exc_tb: Any) -> Literal[False]:
         GRAD_DISABLED[0] -= 1
         return False
 

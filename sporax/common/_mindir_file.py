@@ -24,7 +24,9 @@ def load_mindir(file_name: str) -> Any:
     _log.warning(
         "The interface 'mindspore.load_mindir' is deprecated from version 2.5 and will be removed in a future version."
     )
-    from ._proto import mind_ir_pb2  # protobuf loads on first use, not with `import sporax`
+    from ._proto import mind_ir_pb2 as _pb  # protobuf loads on first use, not with `import sporax`
+
+    mind_ir_pb2: Any = _pb  # protoc's module builds its classes at run time (mypy sees none)
 
     validator.check_file_name_by_regular(file_name)
     file_name = os.path.realpath(file_name)
@@ -40,8 +42,9 @@ def load_mindir(file_name: str) -> Any:
 
 def save_mindir(model: Any, file_name: str) -> None:
     """Write the ``ModelProto`` ``model`` to ``file_name`` (``.mindir`` added when missing), owner-read-only."""
-    from ._proto import mind_ir_pb2
+    from ._proto import mind_ir_pb2 as _pb
 
+    mind_ir_pb2: Any = _pb  # protoc's module builds its classes at run time (mypy sees none)
     _log.warning(
         "The interface 'mindspore.save_mindir' is deprecated from version 2.5 and will be removed in a future version."
     )

@@ -4,7 +4,7 @@ id (a mixin of :class:`~sporax.common.parameter.Parameter`; the C++ tensor's oth
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 __all__ = ["ParameterMembers"]
 
@@ -13,6 +13,10 @@ class ParameterMembers:
     """Mixin of :class:`Parameter`."""
 
     __slots__ = ()
+
+    if TYPE_CHECKING:  # Parameter's attributes these members use
+        _param_info: Any
+        _param_hooks: Any
 
     @property
     def const_arg(self) -> bool:
@@ -27,6 +31,6 @@ class ParameterMembers:
         if not isinstance(handle_id, int) or isinstance(handle_id, bool):
             raise TypeError(f"argument 1 must be int, not {type(handle_id).__name__}")
         hooks = self._param_hooks
-        hook = hooks.__dict__.get("ids", {}).pop(handle_id, None) if hooks is not None else None
+        hook = hooks.ids.pop(handle_id, None) if hooks is not None else None
         if hook is not None and hook in hooks:
             hooks.remove(hook)

@@ -292,7 +292,7 @@ def _flatten(cls: type, fields: tuple[str, ...]) -> None:
         return tuple(getattr(x, f) for f in fields), x._shape
 
     def unflatten(shape: Any, children: Any) -> Any:
-        obj = object.__new__(cls)
+        obj: Any = object.__new__(cls)
         for f, c in zip(fields, children, strict=True):
             setattr(obj, f, c)
         obj._shape = shape

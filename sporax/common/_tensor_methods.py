@@ -7,7 +7,7 @@ operators (``+``, ``@``, indexing) and everything about construction, conversion
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 import numpy as np
 
@@ -16,6 +16,7 @@ from ._op_registry import op_function
 from ._op_registry import ops as _ops
 from ._tensor_array_methods import TensorArrayMethods
 from ._tensor_cpp_members import TensorCppMembers
+from ._tensor_fields import TensorFields
 from ._tensor_math_methods import TensorMathMethods
 
 if TYPE_CHECKING:
@@ -32,17 +33,11 @@ def _shape_args(shape: tuple[Any, ...]) -> Any:
     return tuple(shape)
 
 
-class TensorMethods(TensorArrayMethods, TensorMathMethods, TensorCppMembers):
-    """Mixin of :class:`Tensor`: the methods that call ``sporax.ops``."""
+class _TensorCasts:
+    """The casts named after types (``x.float()``, ``x.int()``, ``x.bool()``...): their own class, so that ``int``,
+    ``float`` and ``bool`` in TensorMethods' annotations stay the builtins."""
 
     __slots__ = ()
-
-    def astype(self, dtype: Any, copy: bool = True) -> Tensor:
-        return _ops().cast(self, dtype)
-
-    def to(self, dtype: Any = None, *args: Any, **kwargs: Any) -> Tensor:
-        dtype = kwargs.get("dtype", dtype)
-        return self if dtype is None or not isinstance(dtype, mstype.Type) else _ops().cast(self, dtype)
 
     def float(self) -> Tensor:
         return _ops().cast(self, mstype.float32)
@@ -65,13 +60,26 @@ class TensorMethods(TensorArrayMethods, TensorMathMethods, TensorCppMembers):
     def bfloat16(self) -> Tensor:
         return _ops().cast(self, mstype.bfloat16)
 
+
+class TensorMethods(_TensorCasts, TensorArrayMethods, TensorMathMethods, TensorCppMembers, TensorFields):
+    """Mixin of :class:`Tensor`: the methods that call ``sporax.ops``."""
+
+    __slots__ = ()
+
+    def astype(self, dtype: Any, copy: bool = True) -> Tensor:
+        return _ops().cast(self, dtype)
+
+    def to(self, dtype: Any = None, *args: Any, **kwargs: Any) -> Self | Tensor:
+        dtype = kwargs.get("dtype", dtype)
+        return self if dtype is None or not isinstance(dtype, mstype.Type) else _ops().cast(self, dtype)
+
     def type(self, dtype: Any = None) -> Any:
         return str(self.dtype) if dtype is None else _ops().cast(self, dtype)
 
     def type_as(self, other: Tensor) -> Tensor:
         return _ops().cast(self, other.dtype)
 
-    def set_dtype(self, dtype: Any) -> Tensor:
+    def set_dtype(self, dtype: Any) -> Self:
         self._data = self._data.astype(mstype.to_np(dtype))
         return self
 
@@ -146,11 +154,11 @@ class TensorMethods(TensorArrayMethods, TensorMathMethods, TensorCppMembers):
     def fill(self, value: Any) -> Tensor:
         return _ops().full_like(self, value)
 
-    def fill_(self, value: Any) -> Tensor:
+    def fill_(self, value: Any) -> Self:
         self._data = _ops().full_like(self, value)._data
         return self
 
-    def zero_(self) -> Tensor:
+    def zero_(self) -> Self:
         return self.fill_(0)
 
     def narrow(self, axis: int, start: int, length: int) -> Tensor:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import itertools
 import weakref
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, Self
 
 import numpy as np
 
@@ -19,6 +20,7 @@ from .._engine import jax
 from . import _op_registry
 from . import dtype as mstype
 from ._op_registry import ops as _ops
+from ._tensor_fields import TensorFields
 
 if TYPE_CHECKING:
     from .tensor import Tensor
@@ -29,11 +31,30 @@ __all__ = ["TensorTopMethods"]
 # Gradient hooks (Tensor.register_hook): each hooked tensor's value passes through an identity whose backward
 # runs the tensor's hooks on the gradient. The hook list travels with the program (the backward may run after
 # the tensor itself is gone); the tensor only maps to it while it lives.
-class _HookList(list):
-    __hash__ = object.__hash__  # a static argument of the identity: hashed by identity
+class _HookList:
+    """A tensor's hooks in order, and each by its handle's id. A static argument of the identity: hashed and
+    compared by identity (object's own)."""
 
-    def __eq__(self, other: object) -> bool:
-        return self is other
+    __slots__ = ("hooks", "ids")
+
+    def __init__(self) -> None:
+        self.hooks: list[Any] = []
+        self.ids: dict[int, Any] = {}
+
+    def append(self, hook: Any) -> None:
+        self.hooks.append(hook)
+
+    def remove(self, hook: Any) -> None:
+        self.hooks.remove(hook)
+
+    def __contains__(self, hook: Any) -> bool:
+        return hook in self.hooks
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.hooks)
+
+    def __len__(self) -> int:
+        return len(self.hooks)
 
 
 _hooked = jax.custom_vjp(lambda x, hooks: x, nondiff_argnums=(1,))
@@ -63,9 +84,14 @@ _hooked.defvjp(lambda x, hooks: (x, None), lambda hooks, _res, ct: (_run_hooks(h
 _TENSOR_HOOKS: dict[int, _HookList] = {}
 
 
-def _hooks_of(t: Any, create: bool = False) -> _HookList | None:
+def _hooks_of(t: Any) -> _HookList | None:
+    return _TENSOR_HOOKS.get(id(t))
+
+
+def _hook_list(t: Any) -> _HookList:
+    """``t``'s hook list, made on first use."""
     hooks = _TENSOR_HOOKS.get(id(t))
-    if hooks is None and create:
+    if hooks is None:
         hooks = _TENSOR_HOOKS[id(t)] = _HookList()
         weakref.finalize(t, _TENSOR_HOOKS.pop, id(t), None)
     return hooks
@@ -81,7 +107,7 @@ class _TensorHookHandle:
     def __init__(self, hooks: _HookList, hook: Any) -> None:
         self._hooks, self._hook = hooks, hook
         self.id = next(_hook_ids)
-        hooks.__dict__.setdefault("ids", {})[self.id] = hook
+        hooks.ids[self.id] = hook
 
     def remove(self) -> None:
         if self._hook in self._hooks:
@@ -95,12 +121,12 @@ def _host(a: np.ndarray) -> Tensor:
 
 
 def _broadcast(*tensors: Any) -> list[Any]:
-    tensors = [t if hasattr(t, "shape") else _host(np.asarray(t)) for t in tensors]
-    shape = np.broadcast_shapes(*[tuple(t.shape) for t in tensors])
-    return [_ops().broadcast_to(t, shape) for t in tensors]
+    items = [t if hasattr(t, "shape") else _host(np.asarray(t)) for t in tensors]
+    shape = np.broadcast_shapes(*[tuple(t.shape) for t in items])
+    return [_ops().broadcast_to(t, shape) for t in items]
 
 
-class TensorTopMethods:
+class TensorTopMethods(TensorFields):
     """Mixin of :class:`Tensor`."""
 
     __slots__ = ()
@@ -237,7 +263,8 @@ class TensorTopMethods:
         if len(args) == 1:
             if self.size != 1:
                 raise ValueError("For 'itemset', a single argument needs a tensor of one element.")
-            index, value = (0,) * self.ndim, args[0]
+            index: Any = (0,) * self.ndim
+            value = args[0]
         elif len(args) == 2:
             index, value = args
             if isinstance(index, int):
@@ -331,7 +358,7 @@ class TensorTopMethods:
         idx = _ops().broadcast_to(idx, tuple(stacked.shape[1:]))
         return _ops().squeeze(_ops().gather_elements(stacked, 0, _ops().expand_dims(idx, 0)), 0)
 
-    def sum_to_size(self, *size: Any) -> Tensor:
+    def sum_to_size(self, *size: Any) -> Self | Tensor:
         """Sum over the dimensions that ``size`` (broadcastable to this shape) makes 1 or leaves out."""
         target = tuple(size[0]) if len(size) == 1 and isinstance(size[0], (tuple, list)) else tuple(size)
         lead = self.ndim - len(target)
@@ -399,11 +426,11 @@ class TensorTopMethods:
             steps[i] = steps[i + 1] * self.shape[i + 1]
         return tuple(steps) if dim is None else steps[dim]
 
-    def to_(self, device: Any = None, non_blocking: bool = False) -> Tensor:
+    def to_(self, device: Any = None, non_blocking: bool = False) -> Self:
         """Kept where it is: sporax places arrays on the context's device."""
         return self
 
-    def pin_memory(self) -> Tensor:
+    def pin_memory(self) -> Self:
         return self
 
     def is_pinned(self) -> bool:
@@ -417,7 +444,7 @@ class TensorTopMethods:
         return False
 
     @property
-    def data(self) -> Tensor:
+    def data(self) -> Self:
         """The tensor itself (MindSpore's ``Tensor.data``)."""
         return self
 
@@ -449,7 +476,7 @@ class TensorTopMethods:
         and GRAPH_MODE alike); a Tensor it returns replaces the gradient. Returns a handle with ``remove()``."""
         if not callable(hook):
             raise TypeError(f"Expected a callable hook function, but got {type(hook).__name__}.")
-        hooks = _hooks_of(self, create=True)
+        hooks = _hook_list(self)
         if not hooks:  # the first hook puts the tensor's value behind the hook point
             self._data = _hooked(self._data, hooks)
         hooks.append(hook)

@@ -72,7 +72,8 @@ def jit_class(cls: Any) -> Any:
         raise TypeError(f"Decorator jit_class can only be used for class type, but got {cls}.")
     if any(c.__name__ == "Cell" and c.__module__.startswith("sporax.nn") for c in cls.__mro__):
         raise TypeError(f"Decorator jit_class is used for user-defined classes and cannot be used for nn.Cell: {cls}.")
-    cls.__ms_class__ = True
+    marked: Any = cls  # a user class: the marker is a new attribute of it
+    marked.__ms_class__ = True
     return cls
 
 

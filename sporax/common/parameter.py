@@ -82,7 +82,7 @@ class Parameter(Tensor, ParameterMembers):
 
     # The value, through the state frames (overrides Tensor's slot).
     @property
-    def _data(self) -> Any:  # type: ignore[override]
+    def _data(self) -> Any:
         value = state.read(self)
         if self._param_hooks:  # register_hook: reads pass through the hook point
             value = _tensor_top._hooked(value, self._param_hooks)
@@ -91,17 +91,17 @@ class Parameter(Tensor, ParameterMembers):
             return value.astype(cast)
         return value
 
-    @property
-    def _raw(self) -> Any:
-        """The value without the ``to_float`` cast (what updates and checkpoints use)."""
-        return state.read(self)
-
     @_data.setter
     def _data(self, value: Any) -> None:
         if "_trace_local" in self.__dict__:
             _write_trace_local(self, value)
             return
         state.write(self, value)
+
+    @property
+    def _raw(self) -> Any:
+        """The value without the ``to_float`` cast (what updates and checkpoints use)."""
+        return state.read(self)
 
     # ---------------------------------------------------------------- naming
     @property
@@ -141,6 +141,7 @@ class Parameter(Tensor, ParameterMembers):
         return True
 
     _param_hooks: Any = None
+    _trace_local: bool  # set (in __dict__) on a Parameter that is a constant of the trace that made it
 
     def register_hook(self, hook_fn: Any) -> Any:
         """Call ``hook_fn(grad)`` with this parameter's gradient (a Tensor it returns replaces it); returns a

@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from ._tensor_fields import TensorFields
 from .tensor import Tensor, _DynamicShape
 
 __all__ = ["UntypedStorage"]
@@ -20,11 +21,15 @@ class UntypedStorage:
     copies another storage's bytes into it: MindSpore's way of offloading a weight between steps.
     """
 
+    _tensor: TensorFields  # the Tensor whose buffer this is
+    _shape: tuple[int, ...]
+    _np_dtype: np.dtype
+
     def __init__(self) -> None:
         raise TypeError("cannot create 'UntypedStorage' instances")
 
     @classmethod
-    def _of(cls, tensor: Tensor) -> UntypedStorage:
+    def _of(cls, tensor: TensorFields) -> UntypedStorage:
         s = object.__new__(cls)
         s._tensor = tensor
         s._shape, s._np_dtype = tuple(tensor.shape), np.dtype(tensor._data.dtype)

@@ -5,13 +5,13 @@ import importlib as _importlib
 
 from . import linalg, nn, optim, special
 from ._functions import *  # noqa: F403
-from ._functions import __dict__ as _fd
+from . import _functions as _fmod
 from .nn.functional import conv2d  # noqa: F401
 
 for _n in ("annotations", "ops", "mstype", "Tensor"):
     globals().pop(_n, None)
 
-__all__ = [n for n in _fd if not n.startswith("_") and n not in ("annotations", "ops", "mstype", "Tensor")]
+__all__ = [n for n in vars(_fmod) if not n.startswith("_") and n not in ("annotations", "ops", "mstype", "Tensor")]
 __all__ += ["conv2d", "nn", "optim", "special", "linalg"]
 
 

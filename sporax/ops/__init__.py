@@ -60,4 +60,6 @@ from .auto_generate import (  # noqa: E402
 from .operations import array_ops, linalg_ops, other_ops  # noqa: E402
 from .operations._ms_kernel import _ms_pyfunc, kernel, ms_kernel  # noqa: E402
 from .operations._primitive import prim_arg_register  # noqa: E402
-from .operations.debug_ops import PARTIAL as partial  # noqa: E402  (an instance of Partial, as MindSpore's)
+
+if not TYPE_CHECKING:  # an instance of Partial, as MindSpore's; to mypy the function of the same call
+    from .operations.debug_ops import PARTIAL as partial

@@ -89,7 +89,9 @@ from . import _compiler_prims, auto_generate  # noqa: E402, F401
 from . import operations as P  # noqa: E402, F401
 from ._compiler_prims import *  # noqa: E402, F403
 from .operations import array_ops, linalg_ops, other_ops  # noqa: E402, F401
-from .operations.debug_ops import PARTIAL as partial  # noqa: E402, F811
+
+if not TYPE_CHECKING:  # an instance of Partial, as MindSpore's; to mypy the function of the same call
+    from .operations.debug_ops import PARTIAL as partial
 
 if not TYPE_CHECKING:
     __all__ += [n for n in _compiler_prims.__all__ if n not in __all__]

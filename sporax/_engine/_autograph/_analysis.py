@@ -17,9 +17,7 @@ from collections.abc import Iterable
 RET = "__sporax_ret__"
 DO_RET = "__sporax_do_ret__"
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
-_COMPOUND = (ast.If, ast.For, ast.While, ast.With, ast.Try, ast.AsyncFor, ast.AsyncWith, ast.Match)
-if hasattr(ast, "TryStar"):
-    _COMPOUND = (*_COMPOUND, ast.TryStar)
+_COMPOUND = (ast.If, ast.For, ast.While, ast.With, ast.Try, ast.AsyncFor, ast.AsyncWith, ast.Match, ast.TryStar)
 
 
 # Methods that change a list, dict or set in place: the object counts as assigned.
@@ -276,8 +274,8 @@ class Facts:
             for d in s.decorator_list:
                 gen |= loads(d)
             if not isinstance(s, ast.ClassDef):
-                for d in [*s.args.defaults, *s.args.kw_defaults]:
-                    gen |= loads(d)
+                for default in [*s.args.defaults, *s.args.kw_defaults]:  # a kw_default is None where none is given
+                    gen |= loads(default)
             else:
                 for b in [*s.bases, *s.keywords]:
                     gen |= loads(b)

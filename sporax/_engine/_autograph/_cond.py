@@ -100,7 +100,7 @@ def run_cond(
                 holders.append(h)
     h_out = []
     for h in holders:
-        hsrc = []
+        hsrc: list[tuple[str, Any]] = []  # ("out", output index) or ("outer", value)
         for rec in recs:
             idx = next((j for j, g in enumerate(rec.holders) if g is h), None)
             hsrc.append(("out", rec.n_dyn + idx) if idx is not None else ("outer", _state.read(h)))

@@ -8,6 +8,7 @@ if so, it builds the traced conditional, loop, logical operation or runtime prin
 from __future__ import annotations
 
 import builtins
+import functools
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -216,7 +217,7 @@ def for_stmt(
         c = test()
         if traced(c):
             # a tensor `break`/`return` happened: the remaining iterations run under that condition
-            _if_traced(c, lambda item=item: body(item), None, get, set_, names, live, _where(body, line), outer)
+            _if_traced(c, functools.partial(body, item), None, get, set_, names, live, _where(body, line), outer)
             continue
         if not c:
             return
@@ -309,7 +310,7 @@ def fstr(parts: tuple) -> Any:
     return "".join(p if type(p) is str else _format_value(*p) for p in parts)
 
 
-_CONVERSIONS = {115: str, 114: repr, 97: ascii}
+_CONVERSIONS: dict[int, Callable[[Any], str]] = {115: str, 114: repr, 97: ascii}
 
 
 def _format_value(value: Any, conversion: int, spec: Any) -> str:
@@ -339,7 +340,7 @@ def print_(*args: Any, sep: str | None = " ", end: str | None = "\n", file: Any 
     def hold(x: Any) -> Any:
         # Parameters print their name, not their value: they stay Python objects.
         leaves, tree = jax.tree_util.tree_flatten(x, is_leaf=lambda v: hasattr(v, "_stored"))
-        idx = []
+        idx: list[Any] = []  # per leaf: its index in arrays, or ("py", value)
         for leaf in leaves:
             if isinstance(leaf, (jax.core.Tracer, jax.Array)):
                 idx.append(len(arrays))

@@ -96,7 +96,13 @@ def _located(nodes: list[ast.stmt], ref: ast.AST) -> list[ast.stmt]:
     for n in nodes:
         for sub in ast.walk(n):
             if "lineno" in sub._attributes and not hasattr(sub, "lineno"):
-                sub.lineno, sub.col_offset, sub.end_lineno, sub.end_col_offset = line, col, line, col
+                for attr, value in (
+                    ("lineno", line),
+                    ("col_offset", col),
+                    ("end_lineno", line),
+                    ("end_col_offset", col),
+                ):
+                    setattr(sub, attr, value)  # ast.AST declares none of them (each node kind does)
     return nodes
 
 

@@ -209,7 +209,7 @@ def _record(run: Callable[[], Sequence[Any]], avals: Sequence[Any] = (), bound: 
                 continue
             leaves, tree = _flatten(v)
             rec.vals.append(jax.tree_util.tree_unflatten(tree, leaves))
-            kinds = []
+            kinds: list[tuple[Any, ...]] = []  # ("dyn", index, is_tensor) or ("py", value)
             for leaf in leaves:
                 arr = _leaf_array(leaf)
                 if arr is not None:

@@ -127,7 +127,7 @@ def run_while(
     fresh = [i for i, n in enumerate(names) if n in live and init[i] is UNDEF]
     holders: list[Any] = []
     overrides: dict[tuple[int, int], tuple[Any, Any]] = {}
-    ret_init: dict[int, tuple[Any, list[Any]]] = {}
+    ret_init: dict[int, tuple[Any, list[Any], list[Any]]] = {}  # (tree, leaf kinds, initial arrays)
 
     def set_all(vals: Sequence[Any]) -> None:
         if set_ is not None:

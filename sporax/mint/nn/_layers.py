@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from ... import _checkparam as validator
 from ... import nn as _nn
@@ -369,7 +370,7 @@ class PReLU(_nn.Cell):
 
 class _ConvNd(_nn.Cell):
     _nd = 2
-    _fn = None
+    _fn: Any = None  # each subclass's functional op
 
     def __init__(
         self,

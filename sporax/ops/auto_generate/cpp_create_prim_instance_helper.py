@@ -14,7 +14,7 @@ __all__ = ["op_args_default_value", "op_labels"]
 
 def _defaults() -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
-    for name in _operations.__all__:
+    for name in vars(_operations)["__all__"]:  # computed at import: mypy does not see it as an attribute
         cls = getattr(_operations, name, None)
         if not inspect.isclass(cls):
             continue

@@ -233,6 +233,8 @@ def _make_grad_impl(
             ct = _aux_sens_cotangent(out, sens, op) if has_aux else _sens_cotangent(out, sens, op)
         else:
             ct = _cotangent(out, has_aux)
+        gx: list[Any]
+        gw: list[Any]
         gx, gw = pull(ct)
         if return_ids:
             gx = [(p, g) for p, g in zip(positions, gx, strict=True)]
@@ -423,10 +425,9 @@ def vjp(fn: Callable[..., Any], *inputs: Any, weights: Any = None, has_aux: bool
         if has_aux:
             ct = (ct, *jax.tree_util.tree_map(zeros_cotangent, out[1:]))
         gx, gw = _pull(pull, ct)
-        gx = tuple(gx)
         if wlist:
-            return gx, tuple(gw)
-        return gx
+            return tuple(gx), tuple(gw)
+        return tuple(gx)
 
     if has_aux:
         aux = out[1] if len(out) == 2 else tuple(out[1:])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import weakref
 from typing import Any
 
@@ -52,7 +53,7 @@ def _bad_index(idx: Any, lo: int, hi: int) -> int | None:
         vmin, vmax = int(v.min()), int(v.max())
     if isinstance(idx, jax.Array) and len(_INDEX_RANGES) < 4096:
         key = id(idx)
-        _INDEX_RANGES[key] = (weakref.ref(idx, lambda _, k=key: _INDEX_RANGES.pop(k, None)), vmin, vmax)
+        _INDEX_RANGES[key] = (weakref.ref(idx, functools.partial(_forget_range, key)), vmin, vmax)
     if lo <= vmin and vmax < hi:
         return None
     if v.size <= 512:
@@ -65,6 +66,10 @@ def _bad_index(idx: Any, lo: int, hi: int) -> int | None:
 # Tensor (an embedding lookup's ids, a fixed permutation) checks the bounds without copying it to the host.
 # jax arrays are immutable, so a live array's range cannot change; the entry goes when the array does.
 _INDEX_RANGES: dict[int, tuple[Any, int, int]] = {}
+
+
+def _forget_range(key: int, _ref: Any) -> None:
+    _INDEX_RANGES.pop(key, None)
 
 
 def _verify_index_range(idx: Any, lo: int, hi: int, message: Any) -> None:

@@ -51,12 +51,10 @@ def float_unary(
         def run(x: Any) -> Tensor:
             return wrap(kernel(float_result(as_tensor_array(x))))
 
-    if param == "x":
-        op = run
-    else:  # MindSpore names the argument ``input`` for most ops
+    def run_input(input: Any) -> Tensor:  # MindSpore names the argument ``input`` for most ops
+        return run(input)
 
-        def op(input: Any) -> Tensor:
-            return run(input)
+    op = run if param == "x" else run_input
 
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"Element-wise ``{name}``" + (

@@ -42,7 +42,8 @@ def _nms_with_mask(bboxes: Any, iou_threshold: float) -> tuple[Tensor, Tensor, T
     b = as_tensor_array(bboxes)
     if b.ndim != 2 or b.shape[1] != 5:
         raise ValueError(f"For 'NMSWithMask', the 'bboxes' must be (N, 5), but got {tuple(b.shape)}.")
-    return tuple(wrap(o) for o in _nms_kernel(b, float(iou_threshold)))
+    boxes, indices, mask = _nms_kernel(b, float(iou_threshold))
+    return wrap(boxes), wrap(indices), wrap(mask)
 
 
 @functools.partial(jax.jit, static_argnums=(1,))

@@ -396,7 +396,8 @@ def cond(A: Any, p: Any = None) -> Tensor:
 
 def eig(A: Any) -> tuple[Tensor, Tensor]:
     """Eigenvalues and right eigenvectors of a square matrix (complex)."""
-    return tuple(wrap(v) for v in jnp.linalg.eig(_mat(A, "eig", "A")))
+    w, v = jnp.linalg.eig(_mat(A, "eig", "A"))
+    return wrap(w), wrap(v)
 
 
 def eigvals(A: Any) -> Tensor:

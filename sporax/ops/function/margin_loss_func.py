@@ -38,8 +38,6 @@ __all__ = [
     "sigmoid_cross_entropy_with_logits",
 ]
 
-_REDUCTIONS = ["none", "sum", "mean"]
-
 _REDUCTIONS = ("mean", "sum", "none")
 
 

@@ -59,7 +59,7 @@ def _make(kind: str, name: str, dense: str) -> Any:
         if not isinstance(x, cls):
             raise TypeError(f"For '{kind}_{name}', the input must be a {cls.__name__}, but got {type(x).__name__}.")
         values = _dense(dense)(x.values)
-        if kind == "coo":
+        if isinstance(x, COOTensor):
             return COOTensor(x.indices, values, x.shape)
         return CSRTensor(x.indptr, x.indices, values, x.shape)
 

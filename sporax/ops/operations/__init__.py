@@ -55,7 +55,11 @@ if not TYPE_CHECKING:
 
 from . import array_layout_ops  # noqa: E402
 from .array_layout_ops import *  # noqa: E402, F403
-from .array_layout_ops import identity  # noqa: E402  (not in __all__: ops.identity is the function)
+
+if not TYPE_CHECKING:
+    # Not in __all__: ops.identity is the function. mypy cannot read the computed __all__ and would star-import
+    # every public name of this module into ops, the class over the function.
+    from .array_layout_ops import identity
 
 if not TYPE_CHECKING:
     __all__ += [n for n in array_layout_ops.__all__ if n not in __all__]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import enum
 import inspect
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 __all__ = [
@@ -125,7 +126,8 @@ class Primitive(Primitive_):
                 Primitive.__init__(self)
 
             __init__.__qualname__ = f"{cls.__qualname__}.__init__"
-            cls.__init__ = __init__  # type: ignore[method-assign]
+            init: Callable[..., None] = __init__  # the class's own signature: no ``name``
+            cls.__init__ = init  # type: ignore[method-assign]
 
     def add_prim_attr(self, name: str, value: Any) -> Primitive:
         self.attrs[name] = value

@@ -666,5 +666,6 @@ class ExtractGlimpse(Primitive):
             raise ValueError(f"For primitive[{self.name}], the input x's rank must be equal to 4, but got {a.ndim}.")
         hw = tuple(int(v) for v in np.asarray(size.asnumpy() if hasattr(size, "asnumpy") else size).reshape(-1))
         key = None if self.noise == "zero" else next_key()
-        out = GF.extract_glimpse(a, hw, as_tensor_array(offsets), self.centered, self.normalized, self.noise, key)
+        gh, gw = hw  # two sizes (ValueError otherwise, as the kernel's unpacking gave)
+        out = GF.extract_glimpse(a, (gh, gw), as_tensor_array(offsets), self.centered, self.normalized, self.noise, key)
         return wrap(out)

@@ -336,7 +336,7 @@ class Cumsum(Primitive):
     """``CumSum(exclusive=False, reverse=False)(x, axis)``: cumulative sum along ``axis``."""
 
     _fn: Any = staticmethod(F.cumsum)
-    _identity = 0
+    _identity: float = 0
 
     def __init__(self, exclusive: bool = False, reverse: bool = False) -> None:
         super().__init__()

@@ -33,6 +33,13 @@ __all__ = [
 ]
 
 
+def _op_seed(prim: Primitive) -> int | None:
+    """One op seed from a random primitive's (seed, seed2); None (the global state) when both are 0."""
+    if not prim.seed and not prim.seed2:
+        return None
+    return prim.seed * 1000003 + prim.seed2 + 1
+
+
 class _Random(Primitive):
     def __init__(self, seed: int = 0, seed2: int = 0) -> None:
         super().__init__()
@@ -40,10 +47,7 @@ class _Random(Primitive):
 
     @property
     def _seed(self) -> int | None:
-        """One op seed from (seed, seed2); None (the global state) when both are 0."""
-        if not self.seed and not self.seed2:
-            return None
-        return self.seed * 1000003 + self.seed2 + 1
+        return _op_seed(self)
 
 
 class UniformReal(_Random):
@@ -191,7 +195,7 @@ class TruncatedNormal(Primitive):
         )
 
     def __call__(self, shape: Any) -> Any:
-        return R.truncated_normal(shape, self.dtype, _Random._seed.fget(self))
+        return R.truncated_normal(shape, self.dtype, _op_seed(self))
 
 
 class ParameterizedTruncatedNormal(_Random):
