@@ -136,6 +136,7 @@ from ._mindrecord import (
     check_mr_file_name,
     check_converter_path,
     check_partition_number,
+    check_mr_size,
 )
 
 __all__ = [
@@ -252,4 +253,5 @@ __all__ = [
     "check_mr_file_name",
     "check_converter_path",
     "check_partition_number",
+    "check_mr_size",
 ]

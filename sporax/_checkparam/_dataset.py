@@ -63,9 +63,11 @@ def check_dataset_usage(usage: Any, allowed: Any) -> str:
     return usage
 
 
-def check_dataset_file(path: str) -> str:
-    """A file a source reads: it exists and is readable."""
-    if not os.path.isfile(path) or not os.access(path, os.R_OK):
+def check_dataset_file(path: Any) -> str:
+    """A file a source reads: a path (str or path-like) to a readable file, returned as a str."""
+    if isinstance(path, os.PathLike):
+        path = os.fspath(path)
+    if not isinstance(path, str) or not os.path.isfile(path) or not os.access(path, os.R_OK):
         raise ValueError(f"The file {path} does not exist or permission denied!")
     return path
 

@@ -50,3 +50,11 @@ def check_partition_number(partition_number: Any) -> int:
     if isinstance(partition_number, bool) or not isinstance(partition_number, int):
         raise ValueError("The parameter partition_number must be int")
     return partition_number
+
+
+def check_mr_size(what: str, value: Any, lower: int, upper: int) -> int:
+    """``FileWriter.set_header_size`` / ``set_page_size``: an int in ``[lower, upper]`` bytes (``what``: "header"
+    or "page"); anything else raises RuntimeError, as MindSpore's writer does."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not lower <= int(value) <= upper:
+        raise RuntimeError(f"Invalid data, {what} size: {value} should be in range [{lower} bytes, {upper} bytes].")
+    return int(value)

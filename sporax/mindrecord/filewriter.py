@@ -12,7 +12,7 @@ import tempfile
 
 import numpy as np
 
-from .._checkparam import check_mr_file_name
+from .._checkparam import check_mr_file_name, check_mr_size
 from . import _format as F
 from . import config as _config
 from .common.exceptions import (
@@ -244,8 +244,9 @@ class FileWriter:
         Raises:
             RuntimeError: the size is out of range, or rows were written already.
         """
-        self._set_size("header", header_size, F.MIN_HEADER_SIZE, F.MAX_HEADER_SIZE)
-        self._header_size = int(header_size)
+        size = check_mr_size("header", header_size, F.MIN_HEADER_SIZE, F.MAX_HEADER_SIZE)
+        self._refuse_if_writing("header")
+        self._header_size = size
 
     def set_page_size(self, page_size) -> None:
         """Set the page size, in [32 KB, 256 MB] (before writing). A row must fit in one page.
@@ -256,20 +257,15 @@ class FileWriter:
         Raises:
             RuntimeError: the size is out of range, or rows were written already.
         """
-        self._set_size("page", page_size, F.MIN_PAGE_SIZE, F.MAX_PAGE_SIZE)
-        self._page_size = int(page_size)
+        size = check_mr_size("page", page_size, F.MIN_PAGE_SIZE, F.MAX_PAGE_SIZE)
+        self._refuse_if_writing("page")
+        self._page_size = size
 
-    def _set_size(self, what, value, lo, hi) -> None:
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not lo <= value <= hi:
-            raise RuntimeError(f"Invalid data, {what} size: {value} should be in range [{lo} bytes, {hi} bytes].")
+    def _refuse_if_writing(self, what: str) -> None:
         if self._shards is not None:
             raise RuntimeError(f"The {what} size can only be set before writing data.")
 
     # -------------------------------------------------------------- writing
-    def open_and_set_header(self) -> None:
-        """Open the (temporary) files and fix the settings; :meth:`write_raw_data` does it when needed."""
-        self._open()
-
     def _open(self) -> list[_Shard]:
         """The shards being written, created on first use (the schema must be set)."""
         if self._committed:

@@ -43,9 +43,7 @@ class MaskAlongAxis(TensorOperation):
     def __init__(self, mask_start, mask_width, mask_value, axis) -> None:
         self.mask_start = check_pipeline_int(mask_start, "mask_start", 0, 2**31 - 1)
         self.mask_width = check_pipeline_int(mask_width, "mask_width", 1, 2**31 - 1)
-        if axis not in (1, 2):
-            raise ValueError("Input axis is not within the required interval of [1, 2].")
-        self.mask_value, self.axis = mask_value, axis
+        self.mask_value, self.axis = mask_value, check_pipeline_int(axis, "axis", 1, 2)
 
     def _apply(self, x):
         a = np.asarray(x)
@@ -62,9 +60,7 @@ class MaskAlongAxisIID(TensorOperation):
 
     def __init__(self, mask_param, mask_value, axis) -> None:
         self.mask_param = check_pipeline_int(mask_param, "mask_param", 0, 2**31 - 1)
-        if axis not in (1, 2):
-            raise ValueError("Input axis is not within the required interval of [1, 2].")
-        self.mask_value, self.axis = mask_value, axis
+        self.mask_value, self.axis = mask_value, check_pipeline_int(axis, "axis", 1, 2)
 
     def _apply(self, x):
         a = np.asarray(x)

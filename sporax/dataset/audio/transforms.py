@@ -35,10 +35,6 @@ _PAD = {BorderType.CONSTANT: "constant", BorderType.EDGE: "edge", BorderType.REF
         BorderType.SYMMETRIC: "symmetric"}  # fmt: skip
 
 
-def _f(x):
-    return np.asarray(x)
-
-
 def _window(kind, n):
     kind = WindowType(kind)
     if n == 1:

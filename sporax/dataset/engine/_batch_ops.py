@@ -10,7 +10,7 @@ import numpy as np
 from ..._checkparam import check_column_names, check_pipeline_interval
 from ._block import Block, batch_column, concat, to_np
 from ._exec import ordered_map
-from .datasets import BatchInfo, Dataset
+from .datasets import BatchInfo, Dataset, output_layout
 from .errors import WorkerFailure, pipeline_error, wrap_user_call
 
 # ====================================================================== batch
@@ -83,20 +83,8 @@ class BatchDataset(Dataset):
         if self.per_batch_map is None:
             return cols, None, cols
         ins = self.input_columns or cols
-        for c in ins:
-            if c not in cols:
-                raise pipeline_error(
-                    f"Invalid parameter, input column name: {c} doesn't exist in the dataset columns {cols}."
-                )
         outs = self.output_columns or ins
-        if len(outs) == len(ins):
-            pos = {cols.index(c): k for k, c in enumerate(ins)}
-            names = [outs[pos[i]] if i in pos else c for i, c in enumerate(cols)]
-            layout = [(1, pos[i]) if i in pos else (0, i) for i in range(len(cols))]
-        else:
-            rest = [i for i, c in enumerate(cols) if c not in ins]
-            names = list(outs) + [cols[i] for i in rest]
-            layout = [(1, k) for k in range(len(outs))] + [(0, i) for i in rest]
+        names, layout = output_layout(cols, ins, outs)
         return cols, ([cols.index(c) for c in ins], layout, len(outs)), names
 
     def _columns(self):

@@ -11,7 +11,7 @@ from ..._checkparam import check_column_names
 from . import _random
 from ._block import Block, gather, item, maybe_stack, to_np
 from ._exec import ordered_map
-from .datasets import Dataset, _is_builtin_op, _op_name
+from .datasets import Dataset, _is_builtin_op, _op_name, output_layout
 from .errors import pipeline_error, wrap_user_call
 
 # ====================================================================== map
@@ -102,21 +102,9 @@ class MapDataset(Dataset):
     def _step(self) -> tuple[_MapStep, list[str]]:
         cols = self.children[0]._columns()
         ins = self.input_columns or cols[:1]
-        for c in ins:
-            if c not in cols:
-                raise pipeline_error(
-                    f"Invalid parameter, input column name: {c} doesn't exist in the dataset columns {cols}."
-                )
         outs = self.output_columns or ins
+        names, layout = output_layout(cols, ins, outs)
         in_idx = [cols.index(c) for c in ins]
-        if len(outs) == len(ins):
-            pos = {cols.index(c): k for k, c in enumerate(ins)}
-            names = [outs[pos[i]] if i in pos else c for i, c in enumerate(cols)]
-            layout = [(1, pos[i]) if i in pos else (0, i) for i in range(len(cols))]
-        else:
-            rest = [i for i, c in enumerate(cols) if c not in ins]
-            names = list(outs) + [cols[i] for i in rest]
-            layout = [(1, k) for k in range(len(outs))] + [(0, i) for i in rest]
         if len(set(names)) != len(names):
             raise pipeline_error(f"Invalid parameter, duplicate column names after map: {names}.")
         step = _MapStep(self.operations, in_idx, layout, len(outs), names)

@@ -29,6 +29,7 @@ from . import _random
 from ._block import Block
 from ._exec import Ctx
 from ._pipeline_info import PipelineInfo
+from .errors import pipeline_error
 
 if TYPE_CHECKING:
     from ._batch_ops import BatchDataset, BucketBatchByLengthDataset, PaddedBatchDataset
@@ -80,6 +81,26 @@ class Shuffle(str, enum.Enum):  # noqa: UP042  (MindSpore's class)
     PARTIAL = "partial"
     FILES = "files"
     INFILE = "infile"
+
+
+def output_layout(cols: list[str], ins: list[str], outs: list[str]) -> tuple[list[str], list[tuple[int, int]]]:
+    """The columns after an operation that reads ``ins`` of ``cols`` and writes ``outs`` (``map``, ``batch``'s
+    ``per_batch_map``): their names, and where each comes from, ``(0, i)`` the input's column ``i`` or ``(1, k)``
+    the operation's output ``k``. Outputs as many as inputs take their places; otherwise they come first."""
+    for c in ins:
+        if c not in cols:
+            raise pipeline_error(
+                f"Invalid parameter, input column name: {c} doesn't exist in the dataset columns {cols}."
+            )
+    if len(outs) == len(ins):
+        pos = {cols.index(c): k for k, c in enumerate(ins)}
+        names = [outs[pos[i]] if i in pos else c for i, c in enumerate(cols)]
+        layout = [(1, pos[i]) if i in pos else (0, i) for i in range(len(cols))]
+    else:
+        rest = [i for i, c in enumerate(cols) if c not in ins]
+        names = list(outs) + [cols[i] for i in rest]
+        layout = [(1, k) for k in range(len(outs))] + [(0, i) for i in rest]
+    return names, layout
 
 
 def _is_builtin_op(op) -> bool:

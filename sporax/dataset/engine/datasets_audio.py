@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..._checkparam import check_dataset_dir
+from ..._checkparam import check_dataset_dir, check_dataset_file
 from .errors import pipeline_error
 from .sources import MappableSource
 
@@ -91,8 +91,7 @@ class LJSpeechDataset(_WavSource):
                  num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
         self.dataset_dir = check_dataset_dir(dataset_dir)
         meta = os.path.join(self.dataset_dir, "metadata.csv")
-        if not os.path.isfile(meta):
-            raise ValueError(f"The file {meta} does not exist or permission denied!")
+        check_dataset_file(meta)
         with open(meta, encoding="utf-8") as f:
             parts = [ln.rstrip("\n").split("|") for ln in f if ln.strip()]
         self._items = [(os.path.join(self.dataset_dir, "wavs", p[0] + ".wav"), p[1], p[2] if len(p) > 2 else p[1])
@@ -167,8 +166,7 @@ class CMUArcticDataset(_WavSource):
             raise ValueError(f"Input name is not within the valid set of {list(self._NAMES)}.")
         root = os.path.join(self.dataset_dir, f"cmu_us_{self.name}_arctic")
         meta = os.path.join(root, "etc", "txt.done.data")
-        if not os.path.isfile(meta):
-            raise ValueError(f"The file {meta} does not exist or permission denied!")
+        check_dataset_file(meta)
         with open(meta, encoding="utf-8") as f:
             found = [re.match(r'\(\s*(\S+)\s+"(.*)"\s*\)', ln.strip()) for ln in f if ln.strip()]
         self._items = [(os.path.join(root, "wav", m.group(1) + ".wav"), m.group(2), m.group(1).split("_", 1)[-1])

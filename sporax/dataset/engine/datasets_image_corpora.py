@@ -8,7 +8,7 @@ import os
 
 import numpy as np
 
-from ..._checkparam import check_class_indexing, check_dataset_dir, check_dataset_usage
+from ..._checkparam import check_class_indexing, check_dataset_dir, check_dataset_file, check_dataset_usage
 from ._block import maybe_stack
 from .datasets_vision import _read_image
 from .sources import MappableSource
@@ -27,21 +27,11 @@ __all__ = [
 ]
 
 
-class SemeionDataset(MappableSource):
-    """Semeion handwritten digits (``semeion.data``: 256 pixel values and a one-hot label per line): image uint8
-    ``[16, 16]``, label uint32."""
+class _ArrayRows(MappableSource):
+    """A source read whole into memory: ``_images`` and ``_label_arr``, one row each."""
 
-    def __init__(self, dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=None, sampler=None,
-                 num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
-        self.dataset_dir = check_dataset_dir(dataset_dir)
-        p = os.path.join(self.dataset_dir, "semeion.data")
-        if not os.path.isfile(p):
-            raise ValueError(f"The file {p} does not exist or permission denied!")
-        with open(p, encoding="utf-8") as f:
-            vals = np.asarray([[float(v) for v in ln.split()] for ln in f if ln.strip()], np.float64)
-        self._images = np.rint(vals[:, :256]).astype(np.uint8).reshape(-1, 16, 16)
-        self._label_arr = vals[:, 256:266].argmax(1).astype(np.uint32)
-        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+    _images: np.ndarray
+    _label_arr: np.ndarray
 
     def _columns(self):
         return ["image", "label"]
@@ -53,7 +43,23 @@ class SemeionDataset(MappableSource):
         return self._label_arr
 
     def _fetch(self, idx):
-        return [self._images[idx], self._label_arr[idx]]
+        return [np.ascontiguousarray(self._images[idx]), self._label_arr[idx]]
+
+
+class SemeionDataset(_ArrayRows):
+    """Semeion handwritten digits (``semeion.data``: 256 pixel values and a one-hot label per line): image uint8
+    ``[16, 16]``, label uint32."""
+
+    def __init__(self, dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=None, sampler=None,
+                 num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
+        self.dataset_dir = check_dataset_dir(dataset_dir)
+        p = os.path.join(self.dataset_dir, "semeion.data")
+        check_dataset_file(p)
+        with open(p, encoding="utf-8") as f:
+            vals = np.asarray([[float(v) for v in ln.split()] for ln in f if ln.strip()], np.float64)
+        self._images = np.rint(vals[:, :256]).astype(np.uint8).reshape(-1, 16, 16)
+        self._label_arr = vals[:, 256:266].argmax(1).astype(np.uint32)
+        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
 
 
 class ManifestDataset(MappableSource):
@@ -63,8 +69,7 @@ class ManifestDataset(MappableSource):
 
     def __init__(self, dataset_file, usage="train", num_samples=None, num_parallel_workers=None, shuffle=None,
                  sampler=None, class_indexing=None, decode=False, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
-        if not isinstance(dataset_file, str) or not os.path.isfile(dataset_file):
-            raise ValueError(f"The file {dataset_file} does not exist or permission denied!")
+        check_dataset_file(dataset_file)
         if usage not in ("train", "eval", "inference"):
             raise ValueError("Input usage is not within the valid set of ['train', 'eval', 'inference'].")
         self.dataset_file, self.usage, self.decode = dataset_file, usage, bool(decode)
@@ -137,8 +142,7 @@ class Food101Dataset(_FileList):
         self._items = []
         for u in ["train", "test"] if self.usage == "all" else [self.usage]:
             p = os.path.join(self.dataset_dir, "meta", f"{u}.txt")
-            if not os.path.isfile(p):
-                raise ValueError(f"The file {p} does not exist or permission denied!")
+            check_dataset_file(p)
             with open(p, encoding="utf-8") as f:
                 for ln in f:
                     if ln.strip():
@@ -147,7 +151,7 @@ class Food101Dataset(_FileList):
         super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
 
 
-class STL10Dataset(MappableSource):
+class STL10Dataset(_ArrayRows):
     """STL-10's binary files (``<split>_X.bin`` images stored column-major, ``<split>_y.bin`` labels 1..10):
     image uint8 ``[96, 96, 3]``, label int32 (0..9, -1 for unlabeled). Usage train, test, unlabeled,
     train+unlabeled or all."""
@@ -162,8 +166,7 @@ class STL10Dataset(MappableSource):
         images, labels = [], []
         for sp in self._SPLITS[self.usage]:
             xp = os.path.join(self.dataset_dir, f"{sp}_X.bin")
-            if not os.path.isfile(xp):
-                raise ValueError(f"The file {xp} does not exist or permission denied!")
+            check_dataset_file(xp)
             x = np.fromfile(xp, np.uint8).reshape(-1, 3, 96, 96).transpose(0, 3, 2, 1)
             yp = os.path.join(self.dataset_dir, f"{sp}_y.bin")
             y = np.fromfile(yp, np.uint8).astype(np.int32) - 1 if os.path.isfile(yp) else np.full(len(x), -1, np.int32)
@@ -171,18 +174,6 @@ class STL10Dataset(MappableSource):
             labels.append(y)
         self._images, self._label_arr = np.concatenate(images), np.concatenate(labels)
         super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
-
-    def _columns(self):
-        return ["image", "label"]
-
-    def _n(self):
-        return len(self._images)
-
-    def _labels(self):
-        return self._label_arr
-
-    def _fetch(self, idx):
-        return [np.ascontiguousarray(self._images[idx]), self._label_arr[idx]]
 
 
 class SVHNDataset(STL10Dataset):
@@ -198,8 +189,7 @@ class SVHNDataset(STL10Dataset):
         images, labels = [], []
         for sp in ["train", "test", "extra"] if self.usage == "all" else [self.usage]:
             p = os.path.join(self.dataset_dir, f"{sp}_32x32.mat")
-            if not os.path.isfile(p):
-                raise ValueError(f"The file {p} does not exist or permission denied!")
+            check_dataset_file(p)
             m = loadmat(p)
             images.append(np.ascontiguousarray(np.moveaxis(m["X"], -1, 0)).astype(np.uint8))
             labels.append((m["y"].ravel() % 10).astype(np.uint32))
@@ -214,8 +204,7 @@ class FlickrDataset(MappableSource):
     def __init__(self, dataset_dir, annotation_file, num_samples=None, num_parallel_workers=None, shuffle=None,
                  decode=None, sampler=None, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
         self.dataset_dir = check_dataset_dir(dataset_dir)
-        if not isinstance(annotation_file, str) or not os.path.isfile(annotation_file):
-            raise ValueError(f"The file {annotation_file} does not exist or permission denied!")
+        check_dataset_file(annotation_file)
         self.annotation_file, self.decode = annotation_file, bool(decode)
         caps: dict = {}
         with open(annotation_file, encoding="utf-8") as f:
@@ -296,8 +285,7 @@ class SUN397Dataset(_FileList):
                  sampler=None, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
         self.dataset_dir, self.decode = check_dataset_dir(dataset_dir), bool(decode)
         names = os.path.join(self.dataset_dir, "ClassName.txt")
-        if not os.path.isfile(names):
-            raise ValueError(f"The file {names} does not exist or permission denied!")
+        check_dataset_file(names)
         with open(names, encoding="utf-8") as f:
             classes = [ln.strip().lstrip("/") for ln in f if ln.strip()]
         self._items = []
@@ -321,8 +309,7 @@ class CelebADataset(MappableSource):
         self.usage = check_dataset_usage(usage, ("train", "valid", "test", "all"))
         self.extensions = tuple(e.lower() for e in extensions) if extensions else None
         attr = os.path.join(self.dataset_dir, "list_attr_celeba.txt")
-        if not os.path.isfile(attr):
-            raise ValueError(f"The file {attr} does not exist or permission denied!")
+        check_dataset_file(attr)
         with open(attr, encoding="utf-8") as f:
             lines = [ln.split() for ln in f.read().splitlines()[2:] if ln.strip()]
         part = {}

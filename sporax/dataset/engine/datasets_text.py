@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._checkparam import check_dataset_dir, check_dataset_files, check_dataset_usage
+from ..._checkparam import check_dataset_dir, check_dataset_file, check_dataset_files, check_dataset_usage
 from ._block import maybe_stack
 from ._file_source import FileRowSource, read_text
 from .sources import MappableSource
@@ -67,8 +67,7 @@ class _Corpus(FileRowSource):
         names = sorted(f for fs in self._FILES.values() for f in fs) if self.usage == "all" else self._FILES[self.usage]
         files = [os.path.join(self.dataset_dir, n) for n in names]
         for f in files:
-            if not os.path.isfile(f):
-                raise ValueError(f"The file {f} does not exist or permission denied!")
+            check_dataset_file(f)
         super().__init__(files, num_samples, num_parallel_workers, shuffle, num_shards, shard_id)
 
     def _columns(self):
@@ -356,8 +355,7 @@ class Multi30kDataset(FileRowSource):
             folder, stem = self._FILES[u]
             base = os.path.join(self.dataset_dir, folder, stem)
             for lang in ("en", "de"):
-                if not os.path.isfile(f"{base}.{lang}"):
-                    raise ValueError(f"The file {base}.{lang} does not exist or permission denied!")
+                check_dataset_file(f"{base}.{lang}")
             files.append(base)
         super().__init__(files, num_samples, num_parallel_workers, "global" if shuffle is None else shuffle,
                          num_shards, shard_id)  # fmt: skip

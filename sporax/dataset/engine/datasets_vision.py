@@ -10,7 +10,13 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
-from ..._checkparam import check_class_indexing, check_dataset_dir, check_dataset_usage, check_pipeline_int
+from ..._checkparam import (
+    check_class_indexing,
+    check_dataset_dir,
+    check_dataset_file,
+    check_dataset_usage,
+    check_pipeline_int,
+)
 from ._block import maybe_stack
 from .errors import pipeline_error
 from .sources import GeneratorDataset, MappableSource, MnistDataset, _cached, _find, _read_bytes
@@ -200,8 +206,7 @@ class CocoDataset(MappableSource):
         decrypt=None,
     ) -> None:
         self.dataset_dir = check_dataset_dir(dataset_dir)
-        if not isinstance(annotation_file, str) or not os.path.isfile(annotation_file):
-            raise ValueError(f"The file {annotation_file} does not exist or permission denied!")
+        check_dataset_file(annotation_file)
         if task not in _COCO_COLUMNS:
             raise ValueError("Invalid task type: " + str(task) + ".")
         self.annotation_file, self.task, self.decode = annotation_file, task, bool(decode)
