@@ -271,23 +271,7 @@ def grad(
     the last input is the sens: the cotangent of the output (of the first output with ``has_aux``).
     A Parameter passed as an input at ``grad_position`` is differentiated like a Tensor input.
     """
-    key = (
-        "grad",
-        _fn_key(fn),
-        grad_position,
-        tuple(id(w) for w in _weights_list(weights, "grad")[0]),
-        type(weights) is Parameter,
-        has_aux,
-        return_ids,
-        sens_param,
-    )
-    return _cache.get_or(
-        key,
-        lambda: _GradFunction(
-            _make_grad_impl(fn, grad_position, weights, has_aux, return_ids, False, "grad", sens_param),
-            f"grad({_name(fn)})",
-        ),
-    )
+    return _cached_grad("grad", fn, grad_position, weights, has_aux, return_ids, sens_param)
 
 
 def value_and_grad(
@@ -299,21 +283,35 @@ def value_and_grad(
     sens_param: bool = False,
 ) -> Callable[..., Any]:
     """Like :func:`grad`, returning ``(fn's outputs, grads)``."""
+    return _cached_grad("value_and_grad", fn, grad_position, weights, has_aux, return_ids, sens_param)
+
+
+def _cached_grad(
+    op: str,
+    fn: Callable[..., Any],
+    grad_position: Any,
+    weights: Any,
+    has_aux: bool,
+    return_ids: bool,
+    sens_param: bool,
+) -> Callable[..., Any]:
+    """The gradient function of ``grad`` or ``value_and_grad`` (``op``), one per function and arguments."""
     key = (
-        "vag",
+        op,
         _fn_key(fn),
         grad_position,
-        tuple(id(w) for w in _weights_list(weights, "value_and_grad")[0]),
+        tuple(id(w) for w in _weights_list(weights, op)[0]),
         type(weights) is Parameter,
         has_aux,
         return_ids,
         sens_param,
     )
+    get_value = op == "value_and_grad"
     return _cache.get_or(
         key,
         lambda: _GradFunction(
-            _make_grad_impl(fn, grad_position, weights, has_aux, return_ids, True, "value_and_grad", sens_param),
-            f"value_and_grad({_name(fn)})",
+            _make_grad_impl(fn, grad_position, weights, has_aux, return_ids, get_value, op, sens_param),
+            f"{op}({_name(fn)})",
         ),
     )
 

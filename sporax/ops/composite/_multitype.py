@@ -231,6 +231,17 @@ class MultitypeFuncGraph:
 
 
 # --------------------------------------------------------------- HyperMap, Map
+def _operation_and_inputs(fn: Any, args: tuple[Any, ...], op: str) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+    """The operation of a ``HyperMap``/``Map`` call (its own, or else the call's first input) and the inputs."""
+    if fn is None:
+        if not args:
+            raise TypeError(f"For '{op}', the operation must be given as the first input, but got no input.")
+        fn, args = validator.check_map_fn(args[0], op), args[1:]
+    if not args:
+        raise TypeError(f"For '{op}', at least one input sequence is required.")
+    return fn, args
+
+
 def _is_seq(x: Any) -> bool:
     return isinstance(x, (tuple, list))
 
@@ -264,13 +275,7 @@ class HyperMap:
         self.reverse = reverse
 
     def __call__(self, *args: Any) -> Any:
-        fn = self.ops
-        if fn is None:
-            if not args:
-                raise TypeError("For 'HyperMap', the operation must be given as the first input, but got no input.")
-            fn, args = validator.check_map_fn(args[0], "HyperMap"), args[1:]
-        if not args:
-            raise TypeError("For 'HyperMap', at least one input sequence is required.")
+        fn, args = _operation_and_inputs(self.ops, args, "HyperMap")
         return self._map(fn, args)
 
     def _map(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
@@ -319,13 +324,7 @@ class Map:
         self.reverse = reverse
 
     def __call__(self, *args: Any) -> Any:
-        fn = self.ops
-        if fn is None:
-            if not args:
-                raise TypeError("For 'Map', the operation must be given as the first input, but got no input.")
-            fn, args = validator.check_map_fn(args[0], "Map"), args[1:]
-        if not args:
-            raise TypeError("For 'Map', at least one input sequence is required.")
+        fn, args = _operation_and_inputs(self.ops, args, "Map")
         for a in args:
             if not _is_seq(a):
                 raise TypeError(f"For 'Map', the inputs must be tuples or lists, but got {type(a).__name__}.")

@@ -247,16 +247,7 @@ def tensor_max(
     return_indices: bool = False,
 ) -> Any:
     """``Tensor.max``: values only unless ``return_indices``."""
-    a = as_tensor_array(input)
-    kw: dict[str, Any] = {}
-    if initial is not None:
-        kw["initial"] = initial
-    if where is not None:
-        kw["where"] = arr(where)
-    vals = wrap(jnp.max(a, axis=_axis(axis), keepdims=keepdims, **kw))
-    if return_indices:
-        return vals, wrap(jnp.argmax(a, axis=_axis(axis), keepdims=keepdims).astype(jnp.int64))
-    return vals
+    return _tensor_extreme(jnp.max, jnp.argmax, input, axis, keepdims, initial, where, return_indices)
 
 
 def tensor_min(
@@ -268,15 +259,22 @@ def tensor_min(
     where: Any = None,
     return_indices: bool = False,
 ) -> Any:
+    """``Tensor.min``: values only unless ``return_indices``."""
+    return _tensor_extreme(jnp.min, jnp.argmin, input, axis, keepdims, initial, where, return_indices)
+
+
+def _tensor_extreme(
+    reduce: Any, arg: Any, input: Any, axis: Any, keepdims: bool, initial: Any, where: Any, return_indices: bool
+) -> Any:
     a = as_tensor_array(input)
     kw: dict[str, Any] = {}
     if initial is not None:
         kw["initial"] = initial
     if where is not None:
         kw["where"] = arr(where)
-    vals = wrap(jnp.min(a, axis=_axis(axis), keepdims=keepdims, **kw))
+    vals = wrap(reduce(a, axis=_axis(axis), keepdims=keepdims, **kw))
     if return_indices:
-        return vals, wrap(jnp.argmin(a, axis=_axis(axis), keepdims=keepdims).astype(jnp.int64))
+        return vals, wrap(arg(a, axis=_axis(axis), keepdims=keepdims).astype(jnp.int64))
     return vals
 
 
