@@ -18,6 +18,19 @@ Timing rounds alternate between variants (this machine is shared); per-variant m
 time (not wall time, which other processes inflate) are reported. Run pinned to one core:
 
     taskset -c 1 python bench/bench_conv.py
+
+Two more modes:
+
+* ``--convs``: each convolution of ResNet-18 (CIFAR stem, batch 64, width 64) and LeNet5 (batch 32)
+  through ``conv2d_array`` as CPU runs it, timed separately as forward, input gradient and weight gradient
+  (``jax.vjp`` against one operand; XLA drops the other's gradient), beside PyTorch CPU
+  (``aten.convolution_backward``) on the same shapes and the GEMM of the same size (M = N*OH*OW,
+  K = C*kh*kw, N = O), as a fraction of the core's GEMM peak (a 1024^3 matmul, measured in the run).
+  ``--lowering`` forces one lowering for the sporax side.
+* ``--ab DIR``: whole train steps (``--cases``: resnet18, i.e. bench_models' example network, and
+  lenet_b32) of the sporax in ``DIR`` (a checkout of the package: ``mkdir DIR && git archive HEAD sporax
+  | tar -x -C DIR``) against this tree's, and PyTorch eager (bench_models' worker) for resnet18: each side a
+  pinned worker process, rounds alternating, medians of process CPU time; compile seconds of the first step.
 """
 
 from __future__ import annotations
@@ -25,6 +38,7 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import sys
 import time
 
 os.environ.setdefault("XLA_FLAGS", "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1")
@@ -36,6 +50,9 @@ import sporax as ms
 from sporax import Tensor, nn
 from sporax._engine import scan_steps
 from sporax.ops._lowering import force_lowering
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _common  # noqa: E402
 
 VARIANTS = {  # conv lowering, max-pool lowering, compiler options (None: what the lowerings request)
     "plain": ("plain", "plain", {}),
@@ -127,7 +144,19 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--steps", type=int, default=0, help="steps per timing round (per step and per sink)")
     ap.add_argument("--batch", type=int, default=32)
+    ap.add_argument("--convs", action="store_true", help="per-convolution table (ResNet-18, LeNet5 layers)")
+    ap.add_argument("--lowering", default=None, help="--convs: force this conv lowering on the sporax side")
+    ap.add_argument("--only", default=None, help="--convs: only the layers whose name contains this")
+    ap.add_argument("--ab", metavar="DIR", default=None, help="train steps: the sporax in DIR against this tree's")
+    ap.add_argument("--cases", default="resnet18,lenet_b32", help="--ab: the workloads")
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.worker:
+        return _common.serve(_step_worker)
+    if args.convs:
+        return conv_table(args)
+    if args.ab:
+        return ab_steps(args)
     print(f"jax {jax.__version__}, backend {jax.default_backend()}, affinity {sorted(os.sched_getaffinity(0))}")
     ms.set_context(mode=ms.GRAPH_MODE)
     ms.set_seed(0)
@@ -172,6 +201,210 @@ def main() -> None:
         med = [statistics.median(v) * 1e3 for v in (*cpu[r.name], *wall[r.name])]
         print(f"{r.name:<10}{med[0]:>15.2f}{med[1]:>14.2f}{med[2]:>16.2f}{med[3]:>13.2f}")
     ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+# ------------------------------------------------------------------ per-convolution table (--convs)
+# (name, batch, C, O, k, stride, pad, H): ResNet-18's CIFAR stem and stages at width 64, then LeNet5's
+CONV_SHAPES = [
+    ("r18 stem 3>64 32x32", 64, 3, 64, 3, 1, 1, 32),
+    ("r18 l1 3x3 64>64 32x32", 64, 64, 64, 3, 1, 1, 32),
+    ("r18 l2 3x3/2 64>128", 64, 64, 128, 3, 2, 1, 32),
+    ("r18 l2 3x3 128 16x16", 64, 128, 128, 3, 1, 1, 16),
+    ("r18 l2 1x1/2 64>128", 64, 64, 128, 1, 2, 0, 32),
+    ("r18 l3 3x3/2 128>256", 64, 128, 256, 3, 2, 1, 16),
+    ("r18 l3 3x3 256 8x8", 64, 256, 256, 3, 1, 1, 8),
+    ("r18 l3 1x1/2 128>256", 64, 128, 256, 1, 2, 0, 16),
+    ("r18 l4 3x3/2 256>512", 64, 256, 512, 3, 2, 1, 8),
+    ("r18 l4 3x3 512 4x4", 64, 512, 512, 3, 1, 1, 4),
+    ("r18 l4 1x1/2 256>512", 64, 256, 512, 1, 2, 0, 8),
+    ("lenet c1 5x5 1>6 32x32", 32, 1, 6, 5, 1, 0, 32),
+    ("lenet c2 5x5 6>16 14x14", 32, 6, 16, 5, 1, 0, 14),
+]
+# how many of each conv one ResNet-18 step runs (the rest once)
+R18_COUNT = {"r18 l1 3x3 64>64 32x32": 4, "r18 l2 3x3 128 16x16": 3, "r18 l3 3x3 256 8x8": 3, "r18 l4 3x3 512 4x4": 3}
+
+
+def _conv_operands(shape: tuple) -> tuple:
+    _, b, c, o, k, s, p, h = shape
+    oh = (h + 2 * p - k) // s + 1
+    rng = np.random.RandomState(0)
+    x, w, g = (rng.randn(*d).astype(np.float32) for d in ((b, c, h, h), (o, c, k, k), (b, o, oh, oh)))
+    flops = 2.0 * b * oh * oh * c * o * k * k
+    return x, w, g, flops, (b * oh * oh, c * k * k, o)
+
+
+def _best(fn, reps: int = 3) -> float:
+    """Minimum process CPU seconds of ``fn()`` over ``reps`` calls (after one warm-up call)."""
+    fn()
+    out = []
+    for _ in range(reps):
+        c = time.process_time()
+        fn()
+        out.append(time.process_time() - c)
+    return min(out)
+
+
+# PyTorch's side of --convs, run by PyTorch's interpreter (``-c``; this file imports jax): answers
+# {"shape": CONV_SHAPES row} with the best-of-3 process CPU seconds of forward, dgrad and wgrad.
+TORCH_CONV_WORKER = """
+import json, sys, time, torch
+torch.set_num_threads(1)
+def best(fn, reps=3):
+    fn()
+    out = []
+    for _ in range(reps):
+        c = time.process_time(); fn(); out.append(time.process_time() - c)
+    return min(out)
+for line in sys.stdin:
+    _, b, c, o, k, s, p, h = json.loads(line)["shape"]
+    oh = (h + 2 * p - k) // s + 1
+    x, w, g = torch.randn(b, c, h, h), torch.randn(o, c, k, k), torch.randn(b, o, oh, oh)
+    def back(mask):
+        return lambda: torch.ops.aten.convolution_backward(g, x, w, None, [s, s], [p, p], [1, 1], False, [0, 0], 1, mask)
+    with torch.no_grad():
+        fns = {"fwd": lambda: torch.nn.functional.conv2d(x, w, None, s, p),
+               "dgrad": back([True, False, False]), "wgrad": back([False, True, False])}
+        print(json.dumps({k: best(f) for k, f in fns.items()}), flush=True)
+"""
+
+
+def _sporax_convs(x, w, g, s: int, p: int) -> dict:
+    """The three convolutions of one layer as compiled functions with their operands."""
+    from sporax.ops import _lowering as L
+
+    conv_args = ((s, s), [(p, p), (p, p)], (1, 1), 1)
+
+    def conv(x, w):
+        return L.conv2d_array(x, w, *conv_args)
+
+    fns = {
+        "fwd": (jax.jit(conv), (x, w)),
+        "dgrad": (jax.jit(lambda x, w, g: jax.vjp(lambda x: conv(x, w), x)[1](g)[0]), (x, w, g)),
+        "wgrad": (jax.jit(lambda x, w, g: jax.vjp(lambda w: conv(x, w), w)[1](g)[0]), (x, w, g)),
+    }
+    for f, a in fns.values():
+        f(*a).block_until_ready()  # trace and compile now (under the caller's force_lowering)
+    return fns
+
+
+def conv_table(args) -> None:
+    """Forward / input-gradient / weight-gradient seconds of each convolution, sporax beside PyTorch."""
+    import jax.numpy as jnp
+
+    from sporax.ops import _lowering as L
+
+    print(f"jax {jax.__version__}, affinity {sorted(os.sched_getaffinity(0))}, lowering {args.lowering or 'auto'}")
+    torch = _common.Worker([_common.TORCH_PYTHON, "-c", TORCH_CONV_WORKER])
+    a = jnp.ones((1024, 1024), jnp.float32)
+    mm = jax.jit(lambda a: a @ a)
+    peak = 2 * 1024**3 / _best(lambda: mm(a).block_until_ready(), 10)
+    print(f"GEMM peak (1024^3 matmul, best of 10): {peak / 1e9:.1f} GFLOP/s; per cell: ms (% of that peak)")
+    head = "".join(f"{k:>13}" for k in ("fwd", "dgrad", "wgrad"))
+    print(f"{'conv':<26}{'lowering':<9}{'GFLOP':>6}  {head}  {'gemm':>13}  | torch {head}")
+    tot = {"sporax": 0.0, "torch": 0.0}
+    gemm = jax.jit(lambda a, b: a @ b)
+    for shape in CONV_SHAPES:
+        name, _, _, _, _, s, p, _ = shape
+        if args.only and args.only not in name:
+            continue
+        x, w, g, flops, (m, kk, n) = _conv_operands(shape)
+        x, w, g = jnp.asarray(x), jnp.asarray(w), jnp.asarray(g)
+        with force_lowering(conv=args.lowering):
+            padded = jax.ShapeDtypeStruct((x.shape[0], x.shape[1], x.shape[2] + 2 * p, x.shape[3] + 2 * p), x.dtype)
+            choice = args.lowering or L.conv_lowering(padded, w, (s, s), (1, 1), 1)
+            fns = _sporax_convs(x, w, g, s, p)
+        operands = (jnp.ones((m, kk), jnp.float32), jnp.ones((kk, n), jnp.float32))
+        t_gemm = _best(lambda ab=operands: gemm(*ab).block_until_ready())
+        ours = {key: _best(lambda f=f, a_=a_: f(*a_).block_until_ready()) for key, (f, a_) in fns.items()}
+        theirs = torch.ask(shape=shape)
+        count = R18_COUNT.get(name, 1) if name.startswith("r18") else 0
+        tot["sporax"] += count * sum(ours.values())
+        tot["torch"] += count * sum(theirs.values())
+
+        def cell(t, flops=flops):
+            return f"{t * 1e3:6.1f} ({flops / t / peak:4.0%})"
+
+        print(
+            f"{name:<26}{choice:<9}{flops / 1e9:>6.2f}  "
+            + "".join(f"{cell(ours[key]):>13}" for key in fns)
+            + f"  {cell(t_gemm):>13}  |       "
+            + "".join(f"{cell(theirs[key]):>13}" for key in fns),
+            flush=True,
+        )
+    torch.close()
+    print(
+        f"ResNet-18 step's convolutions (fwd + dgrad + wgrad, each layer times its count): sporax "
+        f"{tot['sporax']:.2f} s, torch {tot['torch']:.2f} s"
+    )
+
+
+# ------------------------------------------------------------------ train steps, two checkouts (--ab)
+AB_CFG = {"resnet18": {"batch": 64, "width": 64}}
+AB_STEPS = {"resnet18": 1, "lenet_b32": 50}
+_STEPS: dict = {}
+
+
+def _step_worker(req: dict) -> dict:
+    """Build (first request: compile seconds) and time ``steps`` train steps of ``case``."""
+    import bench_models
+
+    import sporax
+
+    case, n = req["case"], req["steps"]
+    reply = {"sporax": os.path.dirname(sporax.__file__)}
+    if case not in _STEPS:
+        if case == "lenet_b32":
+            _STEPS[case] = bench_models.small_sides(case, sporax)["graph"]
+        else:
+            _STEPS[case] = bench_models.sporax_sides(case, AB_CFG[case])["graph"]
+        t = time.perf_counter()
+        _STEPS[case]().asnumpy()
+        reply["compile_s"] = time.perf_counter() - t
+    step = _STEPS[case]
+    c = time.process_time()
+    for _ in range(n):
+        loss = step()
+    reply["loss"] = float(loss.asnumpy())
+    reply["seconds"] = (time.process_time() - c) / n
+    return reply
+
+
+def ab_steps(args) -> None:
+    here = os.path.abspath(__file__)
+    sides = {
+        "before": _common.Worker([sys.executable, here, "--worker"], env={"PYTHONPATH": os.path.abspath(args.ab)}),
+        "after": _common.Worker([sys.executable, here, "--worker"]),
+    }
+    bm = os.path.join(os.path.dirname(here), "bench_models.py")
+    torch = (
+        _common.Worker([_common.TORCH_PYTHON, bm, "--torch-worker"]) if os.path.exists(_common.TORCH_PYTHON) else None
+    )
+    print(f"rounds {args.rounds}; median process CPU seconds per train step; before = {args.ab}")
+    for case in args.cases.split(","):
+        n = AB_STEPS[case]
+        times: dict = {k: [] for k in (*sides, "torch")}
+        compile_s, where = {}, {}
+        for _ in range(args.rounds):
+            for side, wk in sides.items():
+                r = wk.ask(case=case, steps=n)
+                if "error" in r:
+                    raise SystemExit(f"{side}: {r['error']}")
+                compile_s.setdefault(side, r.get("compile_s"))
+                where[side] = r["sporax"]
+                times[side].append(r["seconds"])
+            if torch is not None and case in AB_CFG:
+                r = torch.ask(model=case, steps=n, cfg={**AB_CFG[case], "steps": n})
+                if "seconds" in r:
+                    times["torch"].append(r["seconds"])
+        med = {k: statistics.median(v) for k, v in times.items() if v}
+        line = f"{case:<10} before {med['before'] * 1e3:9.2f} ms  after {med['after'] * 1e3:9.2f} ms "
+        line += f"({med['after'] / med['before']:.2f}x)"
+        if "torch" in med:
+            line += f"  torch eager {med['torch'] * 1e3:9.2f} ms (after / torch {med['after'] / med['torch']:.2f}x)"
+        line += f"  compile s before {compile_s['before']:.1f} / after {compile_s['after']:.1f}"
+        print(line, f"[{where['before']} vs {where['after']}]", flush=True)
+    for wk in (*sides.values(), *([torch] if torch else [])):
+        wk.close()
 
 
 if __name__ == "__main__":

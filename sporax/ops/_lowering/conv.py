@@ -5,9 +5,10 @@
   gradient ``g @ patches.T``; input gradient ``w.T @ g`` then col2im as in-place slice additions).
   Patches come from nested stacks (XLA:CPU leaves a concatenate of more than 8 operands unfused).
 * ``conv_cl`` / ``conv_transpose_cl``: channels-last convolutions (NHWC/HWIO, NDHWC/DHWIO) whose
-  forward *and* VJP are convolutions with canonical dimension numbers, on a pre-padded input. Inside a
-  while loop (sink mode, scan) XLA:CPU skips the pass that canonicalises convolutions: autodiff's
-  backward convolutions would run as naive loop nests, 10-100x slower.
+  forward *and* VJP are convolutions with canonical dimension numbers, the padding inside their windows
+  (1x1 ones without padding: a GEMM). Inside a while loop (sink mode, scan) XLA:CPU skips the pass that
+  canonicalises convolutions: autodiff's backward convolutions would run as naive loop nests, 10-100x
+  slower.
 
 DESIGN §5 has the measurements; bench/bench_conv.py compares them.
 """
@@ -154,85 +155,113 @@ conv_cbhw.defvjp(_conv_cbhw_fwd, _conv_cbhw_bwd)
 
 
 # ------------------------------------------------------------------ channels-last, canonical (N-d)
-def _cl_fwd(x: Any, w: Any, stride: tuple, dilation: tuple) -> Any:
-    """'VALID' convolution of pre-padded channels-last ``x`` with spatial-first ``w`` (…IO)."""
-    nsp = x.ndim - 2
-    return lax.conv_general_dilated(x, w, stride, "VALID", rhs_dilation=dilation, dimension_numbers=CL_DIMS[nsp])
+# The padding goes into the convolutions' windows, never into a padded copy of the operand: XLA:CPU's
+# convolutions on a pre-padded input (a 'VALID' window on 34x34 instead of pad 1 on 32x32) run 2-4x
+# slower (ResNet-18's 3x3 layers: 50 vs 190 GFLOP/s forward, 35 vs 105 weight gradient; bench_conv.py
+# --convs). Window paddings stay >= 0: a negative one is a crop of the result instead.
+def _cl_conv(x: Any, w: Any, stride: tuple, pads: tuple, dilation: tuple) -> Any:
+    """Convolution of channels-last ``x`` with spatial-first ``w`` (…IO), ``pads`` (lo, hi) >= 0 per dim."""
+    return lax.conv_general_dilated(x, w, stride, pads, rhs_dilation=dilation, dimension_numbers=CL_DIMS[x.ndim - 2])
 
 
-def _cl_dgrad(g: Any, w: Any, stride: tuple, dilation: tuple, in_sp: tuple) -> Any:
-    """Input gradient of ``_cl_fwd`` for an input of spatial shape ``in_sp``: the stride-dilated ``g``
-    correlated with the flipped kernel, in/out channels swapped."""
+def _crop(x: Any, starts: list, sizes: tuple) -> Any:
+    """``x[:, starts[i] : starts[i] + sizes[i], ..., :]`` (no op when nothing is cut)."""
+    if all(st == 0 for st in starts) and tuple(x.shape[1:-1]) == tuple(sizes):
+        return x
+    return x[(slice(None), *(slice(st, st + n) for st, n in zip(starts, sizes)))]
+
+
+def _cl_dgrad(g: Any, w: Any, stride: tuple, lo: tuple, dilation: tuple, in_sp: tuple) -> Any:
+    """Input gradient of ``_cl_conv`` (low paddings ``lo``) for an input of spatial shape ``in_sp``: the
+    stride-dilated ``g`` correlated with the flipped kernel, in/out channels swapped."""
     nsp = g.ndim - 2
     ks, outs = w.shape[:nsp], g.shape[1 : 1 + nsp]
     ext = [dilation[i] * (ks[i] - 1) for i in range(nsp)]
     flip = w[(slice(None, None, -1),) * nsp]
     w_t = jnp.swapaxes(flip, -1, -2)
-    pads = [(ext[i], in_sp[i] - (outs[i] - 1) * stride[i] - 1) for i in range(nsp)]
-    return lax.conv_general_dilated(
+    want = [(ext[i] - lo[i], in_sp[i] - (outs[i] - 1) * stride[i] - 1 + lo[i]) for i in range(nsp)]
+    pads = [(max(a, 0), max(b, 0)) for a, b in want]
+    dx = lax.conv_general_dilated(
         g, w_t, (1,) * nsp, pads, lhs_dilation=stride, rhs_dilation=dilation, dimension_numbers=CL_DIMS[nsp]
     )
+    return _crop(dx, [max(-a, 0) for a, _ in want], in_sp)
 
 
-def _cl_wgrad(x: Any, g: Any, stride: tuple, dilation: tuple, ks: tuple) -> Any:
-    """Weight gradient of ``_cl_fwd``: batch and channels swapped (``x`` as [C, *sp, N], ``g`` as an
-    [*out, N, O] kernel) over the positions the windows reach."""
+def _cl_wgrad(x: Any, g: Any, stride: tuple, lo: tuple, dilation: tuple, ks: tuple) -> Any:
+    """Weight gradient of ``_cl_conv`` (low paddings ``lo``): batch and channels swapped (``x`` as
+    [C, *sp, N], ``g`` as an [*out, N, O] kernel) over the positions the windows reach."""
     nsp = x.ndim - 2
-    outs = g.shape[1 : 1 + nsp]
-    reach = tuple((outs[i] - 1) * stride[i] + dilation[i] * (ks[i] - 1) + 1 for i in range(nsp))
-    x_t = jnp.transpose(x[(slice(None), *(slice(0, r) for r in reach))], (nsp + 1, *range(1, nsp + 1), 0))
+    ins, outs = x.shape[1 : 1 + nsp], g.shape[1 : 1 + nsp]
+    hi = [(outs[i] - 1) * stride[i] + dilation[i] * (ks[i] - 1) + 1 - ins[i] - lo[i] for i in range(nsp)]
+    x = _crop(x, [0] * nsp, tuple(ins[i] + min(hi[i], 0) for i in range(nsp)))
+    x_t = jnp.transpose(x, (nsp + 1, *range(1, nsp + 1), 0))
     kperm = (*range(1, nsp + 1), 0, nsp + 1)
+    pads = [(lo[i], max(hi[i], 0)) for i in range(nsp)]
     dw = lax.conv_general_dilated(
-        x_t, jnp.transpose(g, kperm), dilation, "VALID", rhs_dilation=stride, dimension_numbers=CL_DIMS[nsp]
+        x_t, jnp.transpose(g, kperm), dilation, pads, rhs_dilation=stride, dimension_numbers=CL_DIMS[nsp]
     )
     return jnp.transpose(dw, kperm)
 
 
-@functools.partial(jax.custom_vjp, nondiff_argnums=(2, 3))
-def conv_cl(x: Any, w: Any, stride: tuple, dilation: tuple) -> Any:
-    """'VALID' convolution of pre-padded channels-last ``x`` with ``w`` (HWIO / DHWIO), canonical for
-    XLA:CPU's Eigen kernels, with a VJP of two more canonical convolutions (autodiff's are not)."""
-    return _cl_fwd(x, w, stride, dilation)
+def _pointwise(x: Any, w: Any, stride: tuple) -> Any:
+    """A 1x1 convolution without padding: strided subsampling and one GEMM (autodiff: GEMMs and an
+    interior pad); XLA:CPU's weight-gradient convolution is about 2x slower on those shapes."""
+    if any(s != 1 for s in stride):
+        x = x[(slice(None), *(slice(None, None, s) for s in stride))]
+    return lax.dot_general(x, w.reshape(w.shape[-2:]), (((x.ndim - 1,), (0,)), ((), ())))
 
 
-def _conv_cl_fwd(x: Any, w: Any, stride: tuple, dilation: tuple) -> tuple[Any, Any]:
-    return _cl_fwd(x, w, stride, dilation), (x, w)
-
-
-def _conv_cl_bwd(stride: tuple, dilation: tuple, res: Any, g: Any) -> tuple[Any, Any]:
-    x, w = res
+def conv_cl(x: Any, w: Any, stride: tuple, pads: tuple, dilation: tuple) -> Any:
+    """Convolution of channels-last ``x`` with ``w`` (HWIO / DHWIO), paddings ``pads`` ((lo, hi) per
+    spatial dim), canonical for XLA:CPU's kernels in the forward and the VJP; 1x1 ones as a GEMM."""
     nsp = x.ndim - 2
-    dx = _cl_dgrad(g, w, stride, dilation, x.shape[1 : 1 + nsp])
-    return dx, _cl_wgrad(x, g, stride, dilation, w.shape[:nsp])
-
-
-conv_cl.defvjp(_conv_cl_fwd, _conv_cl_bwd)
+    if all(k == 1 for k in w.shape[:nsp]) and not any(p for pp in pads for p in pp):
+        return _pointwise(x, w, stride)
+    return _conv_cl(x, w, stride, pads, dilation)
 
 
 @functools.partial(jax.custom_vjp, nondiff_argnums=(2, 3, 4))
-def conv_transpose_cl(x: Any, w: Any, stride: tuple, dilation: tuple, out_sp: tuple) -> Any:
-    """The transpose of ``conv_cl`` (a forward input of spatial shape ``out_sp``, pre-padded) applied to
-    channels-last ``x``; ``w`` as in ``conv_cl`` (its O is ``x``'s channels). Forward and VJP are canonical
-    convolutions: d/dx is ``conv_cl(g, w)``, d/dw the weight gradient with ``g`` as the input."""
-    return _cl_dgrad(x, w, stride, dilation, out_sp)
+def _conv_cl(x: Any, w: Any, stride: tuple, pads: tuple, dilation: tuple) -> Any:
+    return _cl_conv(x, w, stride, pads, dilation)
 
 
-def _convt_cl_fwd(x: Any, w: Any, stride: tuple, dilation: tuple, out_sp: tuple) -> tuple[Any, Any]:
-    return _cl_dgrad(x, w, stride, dilation, out_sp), (x, w)
+def _conv_cl_fwd(x: Any, w: Any, stride: tuple, pads: tuple, dilation: tuple) -> tuple[Any, Any]:
+    return _cl_conv(x, w, stride, pads, dilation), (x, w)
 
 
-def _convt_cl_bwd(stride: tuple, dilation: tuple, out_sp: tuple, res: Any, g: Any) -> tuple[Any, Any]:
+def _conv_cl_bwd(stride: tuple, pads: tuple, dilation: tuple, res: Any, g: Any) -> tuple[Any, Any]:
+    x, w = res
+    nsp = x.ndim - 2
+    lo = tuple(p[0] for p in pads)
+    dx = _cl_dgrad(g, w, stride, lo, dilation, x.shape[1 : 1 + nsp])
+    return dx, _cl_wgrad(x, g, stride, lo, dilation, w.shape[:nsp])
+
+
+_conv_cl.defvjp(_conv_cl_fwd, _conv_cl_bwd)
+
+
+@functools.partial(jax.custom_vjp, nondiff_argnums=(2, 3, 4, 5))
+def conv_transpose_cl(x: Any, w: Any, stride: tuple, lo: tuple, dilation: tuple, out_sp: tuple) -> Any:
+    """The transpose of ``conv_cl`` (a forward input of spatial shape ``out_sp`` with low paddings ``lo``)
+    applied to channels-last ``x``; ``w`` as in ``conv_cl`` (its O is ``x``'s channels). Forward and VJP
+    are canonical convolutions: d/dx is ``conv_cl(g, w)``, d/dw the weight gradient with ``g`` as the
+    input."""
+    return _cl_dgrad(x, w, stride, lo, dilation, out_sp)
+
+
+def _convt_cl_fwd(x: Any, w: Any, stride: tuple, lo: tuple, dilation: tuple, out_sp: tuple) -> tuple[Any, Any]:
+    return _cl_dgrad(x, w, stride, lo, dilation, out_sp), (x, w)
+
+
+def _convt_cl_bwd(stride: tuple, lo: tuple, dilation: tuple, out_sp: tuple, res: Any, g: Any) -> tuple[Any, Any]:
     x, w = res
     nsp = x.ndim - 2
     ins, ks = x.shape[1 : 1 + nsp], w.shape[:nsp]
-    # an ``out_sp`` shorter than the windows reach cropped the result: its cotangent there is zero
-    need = [(ins[i] - 1) * stride[i] + dilation[i] * (ks[i] - 1) + 1 for i in range(nsp)]
-    short = [max(need[i] - g.shape[1 + i], 0) for i in range(nsp)]
-    gp = jnp.pad(g, [(0, 0), *((0, e) for e in short), (0, 0)]) if any(short) else g
-    dx = _cl_fwd(gp, w, stride, dilation)
-    if dx.shape[1 : 1 + nsp] != ins:  # an ``out_sp`` longer than that: rows past x's windows
-        dx = dx[(slice(None), *(slice(0, n) for n in ins))]
-    return dx, _cl_wgrad(gp, x, stride, dilation, ks)
+    # the high padding that gives x's spatial shape back (negative: rows past x's windows, cut off)
+    hi = [(ins[i] - 1) * stride[i] + dilation[i] * (ks[i] - 1) + 1 - out_sp[i] - lo[i] for i in range(nsp)]
+    gc = _crop(g, [0] * nsp, tuple(out_sp[i] + min(hi[i], 0) for i in range(nsp)))
+    dx = _cl_conv(gc, w, stride, tuple((lo[i], max(hi[i], 0)) for i in range(nsp)), dilation)
+    return dx, _cl_wgrad(g, x, stride, lo, dilation, ks)
 
 
 conv_transpose_cl.defvjp(_convt_cl_fwd, _convt_cl_bwd)
