@@ -119,14 +119,17 @@ def worker(impl, data, epochs, workers, pipeline="seed"):
     else:
         d = create_dataset(ds, CV, C, mstype, Inter, data, num_parallel_workers=workers)
     it = d.create_tuple_iterator(num_epochs=epochs)
-    rates = []
+    rates, cpu_rates = [], []
     for _ in range(epochs):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         n = 0
         for img, _label in it:
             n += img.shape[0]
         rates.append(n / (time.perf_counter() - t0))
-    print(json.dumps({"impl": impl, "images_per_epoch": n, "rates": rates}))
+        cpu_rates.append(n / max(time.process_time() - c0, 1e-9))
+    # cpu_rates: images per CPU-second of this process (all its threads), steadier than the wall rate on a
+    # shared machine
+    print(json.dumps({"impl": impl, "images_per_epoch": n, "rates": rates, "cpu_rates": cpu_rates}))
 
 
 def run(python, impl, data, epochs, workers, cpus, pipeline="seed"):
@@ -156,7 +159,8 @@ def run(python, impl, data, epochs, workers, cpus, pipeline="seed"):
 
 
 def imagenet_rows(python_by_impl, data, epochs, workers, rounds, cpus, log=print):
-    """Best images/s per (side, worker count) over ``rounds`` alternating rounds of ``epochs`` epochs each."""
+    """Best images/s per (side, worker count) over ``rounds`` alternating rounds of ``epochs`` epochs each:
+    ``{(impl, workers): {"wall": best wall-clock rate, "cpu": best rate per CPU-second}}``."""
     best: dict = {}
     for w in workers:
         pin = os.environ.get("BENCH_CORE", "1") if w == 1 else cpus
@@ -164,35 +168,68 @@ def imagenet_rows(python_by_impl, data, epochs, workers, rounds, cpus, log=print
             order = list(python_by_impl.items())
             for impl, py in order if k % 2 == 0 else order[::-1]:
                 r = run(py, impl, data, epochs, w, pin, "imagenet")
-                key = (impl, w)
-                best[key] = max(best.get(key, 0.0), max(r["rates"]))
+                b = best.setdefault((impl, w), {"wall": 0.0, "cpu": 0.0})
+                b["wall"] = max(b["wall"], max(r["rates"]))
+                b["cpu"] = max(b["cpu"], max(r["cpu_rates"]))
                 log(
-                    f"  round {k} {impl:10s} {w} worker(s), taskset -c {pin}: "
+                    f"  round {k} {impl:10s} {w} worker(s), taskset -c {pin}: images/s "
                     + ", ".join(f"{x:,.0f}" for x in r["rates"])
+                    + " (per CPU-second "
+                    + ", ".join(f"{x:,.0f}" for x in r["cpu_rates"])
+                    + ")"
                 )
     return best
 
 
-def imagenet_main(a):
+IMAGENET_TITLE = (
+    "ImageNet-style augmentation (bench_dataset.py --pipeline imagenet): {images} JPEGs of 500x375 written by "
+    "the bench, ImageFolderDataset -> map(RandomCropDecodeResize(224) -> RandomHorizontalFlip -> RandAugment -> "
+    "Normalize -> HWC2CHW) -> batch(32); the same files and worker count on both sides, sides alternating over "
+    "{rounds} rounds of {epochs} epochs, best epoch (1 worker pinned to one core, 2 workers to two)"
+)
+
+
+def imagenet_lines(best, impls, workers):
+    """The result as Markdown table rows: wall-clock images/s, and images per CPU-second of the process."""
+    lines = [
+        "| workers | "
+        + " | ".join(f"{k} images/s" for k in impls)
+        + " | ratio | "
+        + " | ".join(f"{k} per CPU-s" for k in impls)
+        + " | ratio |",
+        "|---|" + "---|" * (2 * len(impls) + 2),
+    ]
+    for w in workers:
+        cells = [f"{best[(k, w)]['wall']:,.0f}" for k in impls]
+        cpu = [f"{best[(k, w)]['cpu']:,.0f}" for k in impls]
+        ratio = cpu_ratio = "-"
+        if "mindspore" in impls:
+            ratio = f"{best[('sporax', w)]['wall'] / best[('mindspore', w)]['wall']:.2f}x"
+            cpu_ratio = f"{best[('sporax', w)]['cpu'] / best[('mindspore', w)]['cpu']:.2f}x"
+        lines.append(f"| {w} | " + " | ".join(cells) + f" | {ratio} | " + " | ".join(cpu) + f" | {cpu_ratio} |")
+    return lines
+
+
+def imagenet(images=512, epochs=3, rounds=3, workers=(1, 2), cpus="0,1", log=print):
+    """Write the JPEGs, run both sides, return ``(title, table lines)`` (run_all.py's dataset step calls this)."""
     impls = {"sporax": sys.executable}
     if os.path.exists(MS_PYTHON):
         impls["mindspore"] = MS_PYTHON
-    workers = [int(w) for w in str(a.workers).split(",")]
     tmp = tempfile.mkdtemp()
     try:
-        write_images(tmp, a.images)
-        best = imagenet_rows(impls, tmp, a.epochs, workers, a.rounds, a.cpus)
+        write_images(tmp, images)
+        best = imagenet_rows(impls, tmp, epochs, list(workers), rounds, cpus, log)
     finally:
         shutil.rmtree(tmp)
-    print(
-        f"imagenet pipeline, {a.images} JPEGs 500x375 (RandomCropDecodeResize(224) -> RandomHorizontalFlip -> "
-        f"RandAugment -> Normalize -> HWC2CHW -> batch(32)), best epoch of {a.rounds} rounds x {a.epochs} epochs"
-    )
-    for w in workers:
-        line = f"  {w} worker(s): " + ", ".join(f"{k} {best[(k, w)]:,.0f} images/s" for k in impls)
-        if "mindspore" in impls:
-            line += f"   sporax / mindspore {best[('sporax', w)] / best[('mindspore', w)]:.2f}x"
-        print(line)
+    title = IMAGENET_TITLE.format(images=images, rounds=rounds, epochs=epochs)
+    return title, imagenet_lines(best, impls, list(workers))
+
+
+def imagenet_main(a):
+    workers = [int(w) for w in str(a.workers).split(",")]
+    title, lines = imagenet(a.images, a.epochs, a.rounds, workers, a.cpus)
+    print(title + ":\n")
+    print("\n".join(lines))
 
 
 def main():
@@ -201,7 +238,7 @@ def main():
     p.add_argument("--pipeline", default="seed", choices=["seed", "imagenet"])
     p.add_argument("--epochs", type=int, default=3)
     p.add_argument("--workers", default=None, help="seed: one count (2); imagenet: a list (1,2)")
-    p.add_argument("--images", type=int, default=320)
+    p.add_argument("--images", type=int, default=512)
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--cpus", default="0,1")
     p.add_argument("--worker")

@@ -342,6 +342,10 @@ def bench_epoch(quick: bool, log) -> dict:
     from _common import CORE
 
     out: dict = {"epoch": {}, "pipeline": {}, "notes": []}
+    try:  # the ImageNet-style augmentation pipeline, on JPEGs bench_dataset.py writes itself
+        out["imagenet"] = bench_dataset.imagenet(epochs=2 if quick else 3, rounds=1 if quick else 3, log=log)
+    except Exception as exc:  # noqa: BLE001
+        out["notes"].append(f"imagenet pipeline failed: {str(exc)[:200]}")
     mnist = os.path.join(os.path.dirname(ROOT), "shared", "data", "mnist")
     if not os.path.isdir(mnist):
         out["notes"].append(f"MNIST not found at {mnist}: epoch and pipeline skipped")
@@ -608,6 +612,7 @@ def write_results(path: str, facts: dict, gemm: float, results: list[dict], extr
         *[f"- {k}: {v:,.0f}" for k, v in ep.get("pipeline", {}).items()],
         *[f"- note: {n}" for n in ep.get("notes", [])],
         "",
+        *([ep["imagenet"][0] + ":", "", *ep["imagenet"][1], ""] if ep.get("imagenet") else []),
     ]
     if extra.get("varlen"):
         lines += ["## Variable-length batches", "", *extra["varlen"], ""]

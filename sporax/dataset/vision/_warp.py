@@ -5,8 +5,9 @@ few levels and on border pixels. This module reproduces OpenCV 4's arithmetic: t
 1/1024-pixel fixed point, coordinates quantised to 1/32 pixel, interpolation weights from 15-bit
 fixed-point tables (uint8 images) or float tables (other types), constant borders.
 
-Nearest and bilinear warps hand OpenCV's ``remap`` the fixed-point maps computed here (its remap on integer
-maps with 1/32-pixel tables is OpenCV 4's arithmetic, bit for bit, and several times faster than NumPy);
+Nearest and bilinear warps hand OpenCV's ``remap`` the fixed-point positions computed here (its remap at
+whole pixels, or on its int16 map with the 1/32-pixel table index, is OpenCV 4's arithmetic, bit for bit,
+and several times faster than NumPy);
 bicubic, more than 4 channels and the dtypes where ``remap`` rounds differently go through the NumPy
 interpolation below.
 """
@@ -136,7 +137,7 @@ def warp_affine(img: np.ndarray, M: np.ndarray, out_w: int, out_h: int, kind: in
     if kind == NEAREST:
         sx, sy = X >> AB_BITS, Y >> AB_BITS
         if fast:
-            return _remap_cv(src, sx, sy, None, kind, fill, squeeze, clip=not small)
+            return _remap_cv(src, sx, sy, kind, fill, squeeze, clip=not small)
         inside = (sx >= 0) & (sx < W) & (sy >= 0) & (sy < H)
         out = np.empty((out_h, out_w, C), src.dtype)
         out[:] = fill.astype(src.dtype) if src.dtype.kind in "iu" else fill
@@ -169,7 +170,7 @@ def warp_perspective(img: np.ndarray, M: np.ndarray, out_w: int, out_h: int, kin
     X, Y = np.rint(fX).astype(np.int64), np.rint(fY).astype(np.int64)
     if kind == NEAREST:
         if _remap_ok(src, kind):
-            return _remap_cv(src, X, Y, None, kind, fill, squeeze)
+            return _remap_cv(src, X, Y, kind, fill, squeeze)
         inside = (X >= 0) & (X < W) & (Y >= 0) & (Y < H)
         out = np.empty((out_h, out_w, C), src.dtype)
         out[:] = fill.astype(src.dtype) if src.dtype.kind in "iu" else fill
@@ -190,21 +191,33 @@ def _remap_ok(src: np.ndarray, kind: int) -> bool:
     return src.shape[2] <= 4 and src.dtype in _REMAP_DTYPES.get(kind, ())
 
 
-def _remap_cv(src, X, Y, alpha, kind, fill, squeeze, clip=True):
-    """``cv2.remap`` at the integer positions (X, Y) (with the 1/32-pixel sub-positions ``alpha`` for
-    bilinear), constant border ``fill``. ``clip=False``: the positions are known to fit int16."""
-    xy = np.empty(X.shape + (2,), np.int16)
-    if clip:  # far outside stays outside
-        big = np.int64(32767)
-        np.clip(X, -big - 1, big, out=xy[..., 0], casting="unsafe")
-        np.clip(Y, -big - 1, big, out=xy[..., 1], casting="unsafe")
+def _remap_cv(src, X, Y, kind, fill, squeeze, clip=True):
+    """``cv2.remap`` at the integer positions (X, Y): pixels for nearest, 1/32 pixels for bilinear.
+    ``clip=False``: the positions are known to be small (within int16 pixels).
+
+    Nearest positions go in as float32 maps (whole numbers: exact, and faster than building remap's
+    interleaved int16 map); bilinear ones as the int16 pixel map and the 1/32-pixel table index, the
+    fixed-point form remap itself uses (its float maps round some positions differently)."""
+    if kind == NEAREST:
+        if clip:  # far outside stays outside (and exact in float32)
+            lim = 1 << 23
+            X, Y = np.clip(X, -lim, lim), np.clip(Y, -lim, lim)
+        map1, map2 = X.astype(np.float32), Y.astype(np.float32)
     else:
-        xy[..., 0] = X
-        xy[..., 1] = Y
+        map2 = ((Y & (TAB - 1)) * TAB + (X & (TAB - 1))).astype(np.uint16)
+        X, Y = X >> INTER_BITS, Y >> INTER_BITS
+        map1 = np.empty(X.shape + (2,), np.int16)
+        if clip:  # far outside stays outside
+            big = np.int64(32767)
+            np.clip(X, -big - 1, big, out=map1[..., 0], casting="unsafe")
+            np.clip(Y, -big - 1, big, out=map1[..., 1], casting="unsafe")
+        else:
+            map1[..., 0] = X
+            map1[..., 1] = Y
     out = cv2.remap(
         src,
-        xy,
-        None if alpha is None else alpha.astype(np.uint16),
+        map1,
+        map2,
         cv2.INTER_NEAREST if kind == NEAREST else cv2.INTER_LINEAR,
         borderMode=cv2.BORDER_CONSTANT,
         borderValue=tuple(float(v) for v in fill),
@@ -217,8 +230,7 @@ def _remap_cv(src, X, Y, alpha, kind, fill, squeeze, clip=True):
 def _remap(src, X, Y, kind, fill, out_h, out_w, squeeze, clip=True):
     """Interpolate ``src`` at the 1/32-pixel fixed-point positions (X, Y), OpenCV 4's remap with constant border."""
     if _remap_ok(src, kind):
-        alpha = (Y & (TAB - 1)) * TAB + (X & (TAB - 1))
-        return _remap_cv(src, X >> INTER_BITS, Y >> INTER_BITS, alpha, kind, fill, squeeze, clip)
+        return _remap_cv(src, X, Y, kind, fill, squeeze, clip)
     H, W, C = src.shape
     alpha = (Y & (TAB - 1)) * TAB + (X & (TAB - 1))
     sx, sy = X >> INTER_BITS, Y >> INTER_BITS

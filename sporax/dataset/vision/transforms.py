@@ -55,6 +55,8 @@ def _max_channels() -> int:
 
 
 _CV_MAX_CN = _max_channels()
+# the dtypes OpenCV's copying kernels (flip, split) take
+_CV_DTYPES = frozenset(np.dtype(t) for t in (np.uint8, np.int8, np.uint16, np.int16, np.int32, np.float32, np.float64))
 
 _CV_INTER = {
     Inter.NEAREST: cv2.INTER_NEAREST,
@@ -285,19 +287,37 @@ class Normalize(TensorOperation):
         return self._norm(x, x.ndim == 3)
 
 
+def _to_chw(img: np.ndarray, out: np.ndarray) -> None:
+    """Write the HWC ``img`` into the CHW ``out``: OpenCV's split deinterleaves straight into ``out``'s planes
+    (several times faster than NumPy's strided copy); NumPy copies where OpenCV does not take the image."""
+    if img.dtype in _CV_DTYPES and img.shape[2] <= _CV_MAX_CN:
+        planes = list(out)
+        got = cv2.split(img, planes)
+        if len(got) == len(planes) and all(a is b for a, b in zip(got, planes)):
+            return
+    out[...] = img.transpose(2, 0, 1)
+
+
 class HWC2CHW(TensorOperation):
     """Transpose an HWC image to CHW (a 2-D image is returned as is)."""
 
     def _apply(self, x):
         img = _image(x, "HWC2CHW")
-        return img if img.ndim == 2 else np.ascontiguousarray(img.transpose(2, 0, 1))
+        if img.ndim == 2:
+            return img
+        out = np.empty((img.shape[2], img.shape[0], img.shape[1]), img.dtype)
+        _to_chw(img, out)
+        return out
 
     def _apply_batch(self, x):
         if x.ndim == 3:
             return x
         if x.ndim != 4:
             return NotImplemented
-        return np.ascontiguousarray(x.transpose(0, 3, 1, 2))
+        out = np.empty((x.shape[0], x.shape[3], x.shape[1], x.shape[2]), x.dtype)
+        for img, o in zip(x, out):
+            _to_chw(img, o)
+        return out
 
 
 def _crop(img, top, left, h, w):
@@ -483,15 +503,10 @@ class RandomResizedCrop(TensorOperation):
         return _resize_cv(_crop(img, top, left, ch, cw), self.size[0], self.size[1], self.interpolation)
 
 
-_CV_FLIP_DTYPES = frozenset(
-    np.dtype(t) for t in (np.uint8, np.int8, np.uint16, np.int16, np.int32, np.float32, np.float64)
-)
-
-
 def _flip_lr(img: np.ndarray) -> np.ndarray:
     """A left-right flipped copy: OpenCV's flip where it takes the image (NumPy's reversed-stride copy of
     interleaved pixels is several times slower), NumPy's otherwise."""
-    if img.dtype in _CV_FLIP_DTYPES and (img.ndim == 2 or img.shape[2] <= _CV_MAX_CN):
+    if img.dtype in _CV_DTYPES and (img.ndim == 2 or img.shape[2] <= _CV_MAX_CN):
         return cv2.flip(img, 1).reshape(img.shape)
     return np.ascontiguousarray(img[:, ::-1])
 
