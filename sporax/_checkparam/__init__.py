@@ -128,6 +128,8 @@ from ._dataset import (
     check_image_file,
     check_transforms_list,
     check_ignore_levels,
+    check_split_sizes,
+    check_ngram_pad,
 )
 from ._mindrecord import (
     check_mr_int,
@@ -247,6 +249,8 @@ __all__ = [
     "check_image_file",
     "check_transforms_list",
     "check_ignore_levels",
+    "check_split_sizes",
+    "check_ngram_pad",
     "check_mr_int",
     "check_num_consumer",
     "check_mr_page",

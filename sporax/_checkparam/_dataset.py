@@ -287,3 +287,40 @@ def check_ignore_levels(ignore: Any) -> list[int]:
     for v in ignore:
         check_pipeline_int(v, "ignore", 0, 255)
     return ignore
+
+
+def check_split_sizes(sizes: Any, n: int) -> list[int]:
+    """``Dataset.split``'s ``sizes`` for a dataset of ``n`` rows: positive ints summing to ``n``, or fractions in
+    (0, 1] summing to 1 (rounded, the rounding error given to the first split that can take it); the row counts."""
+    if not isinstance(sizes, (list, tuple)) or not sizes:
+        raise TypeError("sizes must be a non-empty list of int or float.")
+    if all(isinstance(s, numbers.Integral) and not isinstance(s, bool) for s in sizes):
+        if any(s <= 0 for s in sizes):
+            raise ValueError("sizes must be positive integers.")
+        if sum(sizes) != n:
+            raise RuntimeError(f"Sum of split sizes {sum(sizes)} is not equal to dataset size {n}.")
+        return [int(s) for s in sizes]
+    if all(isinstance(s, float) for s in sizes):
+        if any(not 0 < s <= 1 for s in sizes) or abs(sum(sizes) - 1) > 1e-6:
+            raise ValueError("split fractions must be in (0, 1] and sum to 1.")
+        out = [int(round(s * n)) for s in sizes]
+        diff = n - sum(out)
+        if diff > 0:
+            out[0] += diff
+        elif diff < 0:
+            for i, s in enumerate(out):
+                if s + diff >= 1:
+                    out[i] += diff
+                    break
+        if any(s <= 0 for s in out):
+            raise RuntimeError(f"A split of size 0 from {sizes} on a dataset of {n} rows.")
+        return out
+    raise TypeError("sizes must be all int or all float.")
+
+
+def check_ngram_pad(pad: Any, arg_name: str) -> tuple:
+    """``Ngram``'s ``left_pad`` / ``right_pad``: a ``(token, width)`` tuple, width in [0, 2147483647]."""
+    if not isinstance(pad, tuple) or len(pad) != 2 or not isinstance(pad[0], str):
+        raise TypeError(f"{arg_name} should be a tuple of (str, int).")
+    check_pipeline_int(pad[1], f"padding width of {arg_name}", 0, 2**31 - 1)
+    return pad

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import copy
 import enum
-import numbers
 import threading
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
@@ -23,6 +22,7 @@ from ..._checkparam import (
     check_pipeline_interval,
     check_pipeline_type,
     check_positive_integer,
+    check_split_sizes,
 )
 from ..core import config
 from . import _random
@@ -398,7 +398,7 @@ class Dataset(PipelineInfo):
             list[Dataset].
         """
         n = self.get_dataset_size()
-        sizes = _split_sizes(sizes, n)
+        sizes = check_split_sizes(sizes, n)
         from .sources import MappableSource
 
         out: list[Dataset] = []
@@ -644,33 +644,6 @@ def zip_datasets(datasets) -> ZipDataset:
     if not isinstance(datasets, tuple) or not datasets:
         raise TypeError("zip: datasets must be a non-empty tuple of Dataset.")
     return _op("ZipDataset")(datasets)
-
-
-def _split_sizes(sizes, n: int) -> list[int]:
-    if not isinstance(sizes, (list, tuple)) or not sizes:
-        raise TypeError("sizes must be a non-empty list of int or float.")
-    if all(isinstance(s, numbers.Integral) and not isinstance(s, bool) for s in sizes):
-        if any(s <= 0 for s in sizes):
-            raise ValueError("sizes must be positive integers.")
-        if sum(sizes) != n:
-            raise RuntimeError(f"Sum of split sizes {sum(sizes)} is not equal to dataset size {n}.")
-        return [int(s) for s in sizes]
-    if all(isinstance(s, float) for s in sizes):
-        if any(not 0 < s <= 1 for s in sizes) or abs(sum(sizes) - 1) > 1e-6:
-            raise ValueError("split fractions must be in (0, 1] and sum to 1.")
-        out = [int(round(s * n)) for s in sizes]
-        diff = n - sum(out)
-        if diff > 0:
-            out[0] += diff
-        elif diff < 0:
-            for i, s in enumerate(out):
-                if s + diff >= 1:
-                    out[i] += diff
-                    break
-        if any(s <= 0 for s in out):
-            raise RuntimeError(f"A split of size 0 from {sizes} on a dataset of {n} rows.")
-        return out
-    raise TypeError("sizes must be all int or all float.")
 
 
 def _run_blocks(ds: Dataset, epoch: int, seed: int | None = None) -> Generator[Block, None, None]:

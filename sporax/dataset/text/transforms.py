@@ -10,7 +10,7 @@ import unicodedata
 
 import numpy as np
 
-from ..._checkparam import check_pipeline_int, check_pipeline_type
+from ..._checkparam import check_ngram_pad, check_pipeline_int, check_pipeline_type
 from ...common import dtype as mstype
 from ..transforms.transforms import TensorOperation
 from .utils import JiebaMode, NormalizeForm, SPieceTokenizerLoadType, SPieceTokenizerOutType, Vocab
@@ -415,13 +415,6 @@ class Lookup(TensorOperation):
         return np.asarray(out, self._np).reshape(a.shape)
 
 
-def _pad_pair(p, name):
-    if not isinstance(p, tuple) or len(p) != 2 or not isinstance(p[0], str):
-        raise TypeError(f"{name} should be a tuple of (str, int).")
-    check_pipeline_int(p[1], f"padding width of {name}", 0, 2**31 - 1)
-    return p
-
-
 class Ngram(TensorOperation):
     """The ``n``-grams (for each n of ``n``) of a 1-D string array, joined by ``separator``, the sequence padded
     with ``left_pad`` / ``right_pad`` (token, width; at most n - 1 used)."""
@@ -430,7 +423,11 @@ class Ngram(TensorOperation):
         ns = [n] if isinstance(n, int) else list(n)
         for k in ns:
             check_pipeline_int(k, "gram", 1, 2**31 - 1)
-        self.n, self.left_pad, self.right_pad = ns, _pad_pair(left_pad, "left_pad"), _pad_pair(right_pad, "right_pad")
+        self.n, self.left_pad, self.right_pad = (
+            ns,
+            check_ngram_pad(left_pad, "left_pad"),
+            check_ngram_pad(right_pad, "right_pad"),
+        )
         if not isinstance(separator, str):
             raise TypeError("separator should be a str.")
         self.separator = separator
