@@ -158,9 +158,9 @@ def _decode(raw: np.ndarray, where: str = "") -> np.ndarray:
         raise RuntimeError(
             f"Decode: invalid input, the input should be a 1-D uint8 array of encoded image bytes, but got {raw.dtype} of rank {raw.ndim}."
         )
-    img = cv2.imdecode(raw, _IMREAD_RGB) if _IMREAD_RGB is not None else None
+    img = cv2.imdecode(raw, _IMREAD_RGB | _KEEP_ORIENTATION) if _IMREAD_RGB is not None else None
     if img is None:
-        img = cv2.imdecode(raw, cv2.IMREAD_COLOR)
+        img = cv2.imdecode(raw, cv2.IMREAD_COLOR | _KEEP_ORIENTATION)
         if img is None:
             raise RuntimeError(
                 f"Decode: failed to decode the image{' ' + where if where else ''}: the data is corrupt or not an image."
@@ -171,6 +171,8 @@ def _decode(raw: np.ndarray, where: str = "") -> np.ndarray:
 
 # OpenCV >= 4.10 decodes straight to RGB (the same pixels as BGR then a channel swap, one pass fewer)
 _IMREAD_RGB = getattr(cv2, "IMREAD_COLOR_RGB", None)
+# MindSpore decodes the pixels as stored: an EXIF orientation tag does not rotate them
+_KEEP_ORIENTATION = cv2.IMREAD_IGNORE_ORIENTATION
 
 
 class Resize(TensorOperation):

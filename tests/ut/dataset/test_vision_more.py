@@ -233,3 +233,46 @@ def test_misc_names():
         return x
 
     assert f.random is False
+
+
+def test_decode_keeps_exif_orientation(tmp_path):
+    # MindSpore 2.10's Decode and RandomCropDecodeResize decode the pixels as stored (an EXIF orientation tag
+    # does not rotate them); read_image(COLOR) applies the tag, as OpenCV does in MindSpore
+    from PIL import Image
+
+    exif = Image.Exif()
+    exif[0x0112] = 6  # rotate 90 degrees clockwise to display
+    path = str(tmp_path / "o6.jpg")
+    Image.fromarray(np.zeros((40, 60, 3), np.uint8)).save(path, quality=95, exif=exif.tobytes())
+    raw = V.read_file(path)
+    assert V.Decode()(raw).shape == (40, 60, 3)
+    assert V.RandomCropDecodeResize((40, 60), scale=(1.0, 1.0), ratio=(1.5, 1.5))(raw).shape == (40, 60, 3)
+    assert V.read_image(path, V.ImageReadMode.COLOR).shape == (60, 40, 3)
+
+
+def test_fast_paths_match_numpy_paths():
+    # OpenCV's remap/LUT/split/flip serve 1-4 channel images; more channels take the NumPy arithmetic the
+    # MindSpore reference values above check: the first three channels must agree exactly
+    from sporax.dataset.vision import _warp
+    from sporax.dataset.vision._geometry import affine_matrix
+
+    g = np.random.default_rng(0)
+    rgb = g.integers(0, 256, (61, 83, 3)).astype(np.uint8)
+    five = np.concatenate([rgb, rgb[..., :2]], -1)
+    for deg, tx, shear in [(17.0, 5, (3.0, -8.0)), (-140.0, -40, (0.0, 20.0)), (3.0, 40000, (0.0, 0.0))]:
+        m = affine_matrix(61, 83, deg, (tx, 7), 1.1, shear)
+        p = np.vstack([m, [1e-3, -2e-3, 1.0]])
+        for kind in (_warp.NEAREST, _warp.LINEAR):
+            for img in (rgb, rgb.astype(np.float32) + 0.25):
+                wide = np.concatenate([img, img[..., :2]], -1)
+                for warp, mat in ((_warp.warp_affine, m), (_warp.warp_perspective, p)):
+                    a = warp(img, mat, 77, 59, kind, [1, 2, 3])
+                    b = warp(wide, mat, 77, 59, kind, [1, 2, 3, 4, 5])
+                    np.testing.assert_array_equal(a, b[..., :3])
+    norm = V.Normalize([121.0, 115.0, 100.0, 121.0, 115.0], [70.0, 68.0, 71.0, 70.0, 68.0])
+    np.testing.assert_array_equal(V.Normalize([121.0, 115.0, 100.0], [70.0, 68.0, 71.0])(rgb), norm(five)[..., :3])
+    for op in (V.AutoContrast(), V.AutoContrast(5.0, [7]), V.Solarize((40.0, 200.0)), V.Equalize()):
+        np.testing.assert_array_equal(op(rgb), op(five)[..., :3])
+    np.testing.assert_array_equal(V.HWC2CHW()(rgb), rgb.transpose(2, 0, 1))
+    np.testing.assert_array_equal(V.HorizontalFlip()(rgb), rgb[:, ::-1])
+    np.testing.assert_array_equal(V.HorizontalFlip()(rgb.astype(np.int64)), rgb[:, ::-1])
