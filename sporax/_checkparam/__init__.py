@@ -101,6 +101,7 @@ from ._ops import (
     check_positive_int_tuple,
     check_dynamic_tensors,
     check_dynamic_decl,
+    check_int_at_least,
 )
 from ._dataset import (
     check_pipeline_int,
@@ -224,6 +225,7 @@ __all__ = [
     "check_positive_int_tuple",
     "check_dynamic_tensors",
     "check_dynamic_decl",
+    "check_int_at_least",
     "check_pipeline_int",
     "check_pipeline_float",
     "check_num_samples",

@@ -74,6 +74,19 @@ def check_positive_int_tuple(arg_value: Any, n: int, arg_name: str, prim_name: s
     return tuple(int(e) for e in vals)
 
 
+_AT_LEAST = {0: "a non-negative int", 1: "a positive int"}
+
+
+def check_int_at_least(arg_value: Any, minimum: int, arg_name: str, prim_name: str, quote: bool = False) -> int:
+    """An int (not a bool) of at least ``minimum`` (0 or 1), one error class (ValueError) for both faults, as
+    the ops give it: ``For 'Mvlgamma', the 'p' must be a positive int, but got 0.`` (``quote``: the value as
+    its repr)."""
+    if isinstance(arg_value, bool) or not isinstance(arg_value, int) or arg_value < minimum:
+        shown = repr(arg_value) if quote else arg_value
+        raise ValueError(f"For '{prim_name}', the '{arg_name}' must be {_AT_LEAST[minimum]}, but got {shown}.")
+    return arg_value
+
+
 # ------------------------------------------------------------------------------------- enable_dynamic
 _DYNAMIC_TYPE = "The decorator enable_dynamic only supports Tensor or a tuple/list of Tensor, but the argument : "
 

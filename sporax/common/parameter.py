@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _checkparam as validator
 from .._engine import jnp, state
 from . import _tensor_top_methods as _tensor_top
 from . import dtype as mstype
@@ -173,10 +174,7 @@ class Parameter(Tensor, ParameterMembers):
 
     @comm_fusion.setter
     def comm_fusion(self, comm_fusion_: int) -> None:
-        if isinstance(comm_fusion_, bool) or not isinstance(comm_fusion_, int) or comm_fusion_ < 0:
-            raise ValueError(
-                f"For 'Parameter', the 'comm_fusion' must be a non-negative int, but got {comm_fusion_!r}."
-            )
+        validator.check_int_at_least(comm_fusion_, 0, "comm_fusion", "Parameter", quote=True)
         self._comm_fusion = comm_fusion_
 
     @property

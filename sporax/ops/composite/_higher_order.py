@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ... import _checkparam as validator
 from ..._engine import jax
 from ...common.tensor import Tensor
 from ._grad import _traced
@@ -78,8 +79,7 @@ def jet(fn: Callable[..., Any], primals: Any, series: Any) -> tuple[Any, Any]:
 
 def derivative(fn: Callable[..., Any], primals: Any, order: int) -> tuple[Any, Any]:
     """``(fn(primals), d^order fn / dt^order)`` along the all-ones direction of the primals."""
-    if isinstance(order, bool) or not isinstance(order, int) or order < 1:
-        raise ValueError(f"For 'derivative', the 'order' must be a positive int, but got {order!r}.")
+    validator.check_int_at_least(order, 1, "order", "derivative", quote=True)
     ps = _as_tuple(primals, "derivative", "primals")
     from jax.experimental import jet as _jet
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from ... import _checkparam as validator
 from ..._engine import jnp, lax
 from ...common.tensor import Tensor
 from .._utils import as_tensor_array, wrap
@@ -44,8 +45,7 @@ def lrn(
 ) -> Tensor:
     """Local response normalisation over channels (NCHW): ``x / (bias + alpha * sum(x[c-r..c+r] ** 2)) **
     beta`` (TF's form: ``alpha`` is not divided by the window size)."""
-    if isinstance(depth_radius, bool) or not isinstance(depth_radius, int) or depth_radius < 0:
-        raise ValueError(f"For 'LRN', the 'depth_radius' must be a non-negative int, but got {depth_radius}.")
+    validator.check_int_at_least(depth_radius, 0, "depth_radius", "LRN")
     for name, v in (("bias", bias), ("alpha", alpha), ("beta", beta)):
         if isinstance(v, bool) or not isinstance(v, (int, float)):
             raise TypeError(f"For 'LRN', the type of '{name}' should be 'float', but got '{type(v).__name__}'.")

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from ... import _checkparam as validator
 from ..._checkparam import ValueRuntimeError
 from ..._engine import jax, jnp, lax
 from ...common import dtype as mstype
@@ -295,8 +296,7 @@ def combinations(input: Any, r: int = 2, with_replacement: bool = False) -> Tens
     a = as_tensor_array(input)
     if a.ndim != 1:
         raise ValueError(f"For 'combinations', the 'input' must be a 1-D Tensor, but got {a.ndim}-D.")
-    if isinstance(r, bool) or not isinstance(r, int) or r < 0:
-        raise ValueError(f"For 'combinations', the 'r' must be a non-negative int, but got {r}.")
+    validator.check_int_at_least(r, 0, "r", "combinations")
     make = itertools.combinations_with_replacement if with_replacement else itertools.combinations
     idx = np.array(list(make(range(a.shape[0]), r)), np.int64).reshape(-1, r)
     return wrap(a[idx] if idx.size else jnp.zeros((0, r) if r else (0,), a.dtype))
@@ -317,8 +317,8 @@ def vander(x: Any, N: Any = None) -> Tensor:
     a = as_tensor_array(x)
     if a.ndim != 1:
         raise ValueError(f"For 'vander', the 'x' must be a 1-D Tensor, but got {a.ndim}-D.")
-    if N is not None and (isinstance(N, bool) or not isinstance(N, int) or N <= 0):
-        raise ValueError(f"For 'vander', the 'N' must be a positive int, but got {N}.")
+    if N is not None:
+        validator.check_int_at_least(N, 1, "N", "vander")
     return wrap(jnp.vander(a, N))
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ... import _checkparam as validator
 from ..._engine import jax, jnp, lax
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
@@ -627,8 +628,7 @@ def logspace(start: Any, end: Any, steps: int, base: int = 10, *, dtype: Any = m
             "For 'LogSpace', the 'dtype' should be one of [mindspore.float16, mindspore.float32, "
             f"mindspore.float64], but got '{dtype!r}'."
         )
-    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 0:
-        raise ValueError(f"For 'logspace', the 'steps' must be a non-negative int, but got {steps}.")
+    validator.check_int_at_least(steps, 0, "steps", "logspace")
     lo = float(jnp.asarray(as_tensor_array(start)))
     hi = float(jnp.asarray(as_tensor_array(end)))
     return wrap(jnp.logspace(lo, hi, steps, base=float(base), dtype=mstype.to_np(dtype)))

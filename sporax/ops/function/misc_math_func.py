@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ... import _checkparam as validator
 from ..._engine import jax, jnp
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
@@ -46,8 +47,7 @@ def lstsq(input: Any, A: Any) -> Tensor:
 def mvlgamma(input: Any, p: int) -> Tensor:
     """The multivariate log-gamma ``sum_i lgamma(x - i/2) + p(p-1)/4 log(pi)``; every element must exceed
     ``(p - 1) / 2``."""
-    if isinstance(p, bool) or not isinstance(p, int) or p < 1:
-        raise ValueError(f"For 'Mvlgamma', the 'p' must be a positive int, but got {p!r}.")
+    validator.check_int_at_least(p, 1, "p", "Mvlgamma", quote=True)
     a = float_result(as_tensor_array(input))
     if not isinstance(a, jax.core.Tracer) and a.size and bool(jnp.any(a <= (p - 1) / 2)):
         raise ValueError("For Mvlgamma, all elements of 'x' must be greater than (p-1)/2.")

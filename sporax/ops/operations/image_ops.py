@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ... import _checkparam as validator
 from ..._checkparam import check_value_type
 from ..._engine import jnp
 from .._utils import as_tensor_array, wrap
@@ -233,8 +234,7 @@ class UpsampleTrilinear3D(Primitive):
 class ChannelShuffle(Primitive):
     def __init__(self, group: int) -> None:
         super().__init__()
-        if isinstance(group, bool) or not isinstance(group, int) or group < 1:
-            raise ValueError(f"For 'ChannelShuffle', the 'group' must be a positive int, but got {group}.")
+        validator.check_int_at_least(group, 1, "group", "ChannelShuffle")
         self.group = group
         self.attrs["group"] = group
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import _checkparam as validator
 from ..._checkparam import check_bool
 from ..._engine import jnp
 from ...common import dtype as mstype
@@ -572,8 +573,7 @@ class HistogramFixedWidth(Primitive):
 
     def __init__(self, nbins: int, dtype: str = "int32") -> None:
         super().__init__()
-        if isinstance(nbins, bool) or not isinstance(nbins, int) or nbins < 1:
-            raise ValueError(f"For 'HistogramFixedWidth', the 'nbins' must be a positive int, but got {nbins}.")
+        validator.check_int_at_least(nbins, 1, "nbins", "HistogramFixedWidth")
         if dtype != "int32":
             raise ValueError(f"For 'HistogramFixedWidth', the 'dtype' must be 'int32', but got '{dtype}'.")
         _set_attrs(self, nbins=nbins, dtype=dtype)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import _checkparam as validator
 from ..._checkparam import check_bool
 from .. import function as F
 from ..function import misc_math_func as MM
@@ -107,8 +108,7 @@ class Mvlgamma(Primitive):
 
     def __init__(self, p: int) -> None:
         super().__init__()
-        if isinstance(p, bool) or not isinstance(p, int) or p < 1:
-            raise ValueError(f"For 'Mvlgamma', the 'p' must be a positive int, but got {p!r}.")
+        validator.check_int_at_least(p, 1, "p", "Mvlgamma", quote=True)
         _set_attrs(self, p=p)
 
     def __call__(self, x: Any) -> Any:
