@@ -5,6 +5,7 @@ from .iterators import DictIterator, TupleIterator
 from .samplers import *
 from .schema import Schema
 from .sources import *
+from .datasets_user_defined import *
 from .minddataset import *
 from .datasets_standard_format import *
 from .datasets_text import *

@@ -11,9 +11,12 @@ import numpy as np
 from ..._checkparam import check_class_indexing, check_dataset_dir, check_dataset_file, check_dataset_usage
 from ._block import maybe_stack
 from .datasets_vision import _read_image
-from .sources import MappableSource
+from .errors import pipeline_error
+from .sources import MappableSource, _cached, _read_bytes
 
 __all__ = [
+    "Cifar10Dataset",
+    "Cifar100Dataset",
     "SemeionDataset",
     "ManifestDataset",
     "Caltech256Dataset",
@@ -332,3 +335,134 @@ class CelebADataset(MappableSource):
     def _fetch(self, idx):
         items = [self._items[i] for i in idx.tolist()]
         return [maybe_stack([_read_image(p, self.decode) for p, _ in items]), np.stack([a for _, a in items])]
+
+
+# ====================================================================== CIFAR
+class _CifarBase(MappableSource):
+    _REC_LABELS = 1
+    _NAME: str  # the subclass's: "cifar10" / "cifar100"
+
+    def __init__(
+        self, dataset_dir, usage, num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id
+    ) -> None:
+        self.dataset_dir = check_dataset_dir(dataset_dir)
+        self.usage = check_dataset_usage(usage, ("train", "test", "all"))
+        self._loaded = None
+        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+
+    def _files(self) -> list[str]:
+        raise NotImplementedError
+
+    def _load(self, path: str):
+        data = _read_bytes(path)
+        rec = self._REC_LABELS + 3072
+        if not data or len(data) % rec:
+            raise pipeline_error(
+                f"Invalid {self._NAME} file, failed to read data from: {path}: its size {len(data)} is not a multiple of "
+                f"the record size {rec} (make sure it is the {self._NAME.upper()} binary version)."
+            )
+        raw = np.frombuffer(data, np.uint8).reshape(-1, rec)
+        images = np.ascontiguousarray(raw[:, self._REC_LABELS :].reshape(-1, 3, 32, 32).transpose(0, 2, 3, 1))
+        labels = raw[:, : self._REC_LABELS].astype(np.uint32)
+        return images, labels
+
+    def _data(self):
+        if self._loaded is None:
+            self._loaded = self._read()
+        return self._loaded
+
+    def _read(self):
+        files = self._files()
+        if not files:
+            raise pipeline_error(
+                f"Invalid file, no {self._NAME} file found in {self.dataset_dir} for usage '{self.usage}'."
+            )
+        parts = [_cached((self._NAME, f), lambda f=f: self._load(f)) for f in files]
+        return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+    def _n(self):
+        return len(self._data()[0])
+
+    def _labels(self):
+        return self._data()[1][:, -1]
+
+    def _iter(self, ctx, key):
+        self._data()
+        yield from super()._iter(ctx, key)
+
+
+class Cifar10Dataset(_CifarBase):
+    """CIFAR-10 from its binary files (``data_batch_1.bin``..``data_batch_5.bin``, ``test_batch.bin``).
+
+    Columns ``image`` (uint8 HWC ``[32, 32, 3]``) and ``label`` (uint32).
+
+    Args:
+        dataset_dir (str): the folder holding the files.
+        usage (str, optional): ``'train'``, ``'test'`` or ``'all'``. Default: ``None`` (all).
+        num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id: as for every source.
+    """
+
+    _NAME = "cifar10"
+
+    def __init__(
+        self,
+        dataset_dir,
+        usage=None,
+        num_samples=None,
+        num_parallel_workers=None,
+        shuffle=None,
+        sampler=None,
+        num_shards=None,
+        shard_id=None,
+        cache=None,
+    ) -> None:
+        super().__init__(dataset_dir, usage, num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+
+    def _columns(self):
+        return ["image", "label"]
+
+    def _files(self):
+        names = sorted(os.listdir(self.dataset_dir))
+        train = [n for n in names if n.startswith("data_batch") and n.endswith(".bin")]
+        test = [n for n in names if n.startswith("test_batch") and n.endswith(".bin")]
+        pick = {"train": train, "test": test, "all": train + test}[self.usage]
+        return [os.path.join(self.dataset_dir, n) for n in pick]
+
+    def _fetch(self, idx):
+        im, lb = self._data()
+        return [im[idx], lb[idx, 0]]
+
+
+class Cifar100Dataset(_CifarBase):
+    """CIFAR-100 from its binary files (``train.bin``, ``test.bin``).
+
+    Columns ``image`` (uint8 HWC ``[32, 32, 3]``), ``coarse_label`` and ``fine_label`` (uint32).
+    """
+
+    _NAME = "cifar100"
+    _REC_LABELS = 2
+
+    def __init__(
+        self,
+        dataset_dir,
+        usage=None,
+        num_samples=None,
+        num_parallel_workers=None,
+        shuffle=None,
+        sampler=None,
+        num_shards=None,
+        shard_id=None,
+        cache=None,
+    ) -> None:
+        super().__init__(dataset_dir, usage, num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+
+    def _columns(self):
+        return ["image", "coarse_label", "fine_label"]
+
+    def _files(self):
+        pick = {"train": ["train.bin"], "test": ["test.bin"], "all": ["train.bin", "test.bin"]}[self.usage]
+        return [os.path.join(self.dataset_dir, n) for n in pick if os.path.isfile(os.path.join(self.dataset_dir, n))]
+
+    def _fetch(self, idx):
+        im, lb = self._data()
+        return [im[idx], lb[idx, 0], lb[idx, 1]]

@@ -21,9 +21,11 @@ from ..._checkparam import (
 from ._block import maybe_stack
 from ._file_source import FileRowSource, read_text
 from .datasets_vision import _read_image
+from .errors import pipeline_error
 from .sources import MappableSource
 
 __all__ = [
+    "ImageFolderDataset",
     "Caltech101Dataset",
     "Flowers102Dataset",
     "OmniglotDataset",
@@ -533,3 +535,100 @@ class USPSDataset(FileRowSource):
             image = np.trunc((vals + 1.0) * 127.5).clip(0, 255).astype(np.uint8).reshape(16, 16, 1)
             rows.append([image, np.asarray(int(float(toks[0])) - 1, np.uint32)])
         return rows
+
+
+# ====================================================================== image folder
+_IMG_EXT = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp", ".gif", ".ppm", ".pgm")
+
+
+class ImageFolderDataset(MappableSource):
+    """Images in class folders: ``dataset_dir/<class>/<image>``. Labels follow the sorted class names
+    (or ``class_indexing``).
+
+    Columns ``image`` (the file's bytes as a uint8 array; decoded HWC RGB with ``decode=True``) and
+    ``label`` (int32).
+
+    Args:
+        dataset_dir (str): the root folder.
+        num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id: as for every source.
+        extensions (list[str], optional): file extensions to read. Default: common image extensions.
+        class_indexing (dict, optional): ``{class folder: label}``. Default: sorted folder order.
+        decode (bool, optional): decode the images. Default: ``False``.
+    """
+
+    def __init__(
+        self,
+        dataset_dir,
+        num_samples=None,
+        num_parallel_workers=None,
+        shuffle=None,
+        sampler=None,
+        extensions=None,
+        class_indexing=None,
+        decode=False,
+        num_shards=None,
+        shard_id=None,
+        cache=None,
+        decrypt=None,
+    ) -> None:
+        self.dataset_dir = check_dataset_dir(dataset_dir)
+        self.extensions = tuple(e.lower() for e in extensions) if extensions else None
+        self.decode = bool(decode)
+        classes = sorted(e.name for e in os.scandir(self.dataset_dir) if e.is_dir())
+        if class_indexing is not None:
+            if not isinstance(class_indexing, dict):
+                raise TypeError("class_indexing must be a dict of {class name: label}.")
+            index = dict(class_indexing)
+            classes = [c for c in classes if c in index]
+        else:
+            index = {c: i for i, c in enumerate(classes)}
+        self._index = index
+        files, labels = [], []
+        for c in classes:
+            for root, _, names in sorted(os.walk(os.path.join(self.dataset_dir, c))):
+                for n in sorted(names):
+                    ext = os.path.splitext(n)[1].lower()
+                    if (ext in self.extensions) if self.extensions else (ext in _IMG_EXT):
+                        files.append(os.path.join(root, n))
+                        labels.append(index[c])
+        self._files = files
+        self._label_arr = np.asarray(labels, np.int32)
+        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+
+    def _columns(self):
+        return ["image", "label"]
+
+    def _class_indexing(self):
+        return dict(self._index)
+
+    def _n(self):
+        return len(self._files)
+
+    def _labels(self):
+        return self._label_arr
+
+    def _fetch_workers(self):
+        return self._workers() if self.decode else 1
+
+    def _fetch(self, idx):
+        images = []
+        for i in idx.tolist():
+            p = self._files[i]
+            try:
+                with open(p, "rb") as f:
+                    raw = np.frombuffer(f.read(), np.uint8)
+            except OSError as e:
+                raise pipeline_error(f"Invalid file, failed to read {p}: {e}") from None
+            if self.decode:
+                from ..vision.transforms import _decode
+
+                raw = _decode(raw, p)
+            images.append(raw)
+        return [maybe_stack(images) if self.decode else images, self._label_arr[idx]]
+
+    def _iter(self, ctx, key):
+        if not self._files:
+            raise pipeline_error(
+                f"Invalid data, no valid data matching the dataset API ImageFolderDataset. Please check dataset_dir: {self.dataset_dir}."
+            )
+        yield from super()._iter(ctx, key)

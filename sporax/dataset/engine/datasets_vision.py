@@ -18,10 +18,12 @@ from ..._checkparam import (
     check_pipeline_int,
 )
 from ._block import maybe_stack
+from .datasets_user_defined import GeneratorDataset
 from .errors import pipeline_error
-from .sources import GeneratorDataset, MappableSource, MnistDataset, _cached, _find, _read_bytes
+from .sources import MappableSource, _cached, _find, _read_bytes
 
 __all__ = [
+    "MnistDataset",
     "VOCDataset",
     "CocoDataset",
     "FashionMnistDataset",
@@ -282,6 +284,121 @@ class CocoDataset(MappableSource):
         return [maybe_stack(images)] + [maybe_stack([r[k] for r in rows]) for k in range(len(rows[0]))] if rows else []
 
 
+# ====================================================================== MNIST
+
+
+def _load_idx_images(path: str) -> np.ndarray:
+    data = _read_bytes(path)
+    if len(data) < 16:
+        raise pipeline_error(f"Invalid mnist file, failed to read the header of {path}: the file is truncated.")
+    magic, n, rows, cols = struct.unpack(">IIII", data[:16])
+    if magic != 2051:
+        raise pipeline_error(f"Invalid mnist file, the magic number of {path} should be 2051, but got {magic}.")
+    need = n * rows * cols
+    if len(data) - 16 < need:
+        raise pipeline_error(
+            f"Invalid mnist file, truncated data length of {path} should be {need}, but got {len(data) - 16}"
+        )
+    return np.frombuffer(data, np.uint8, need, 16).reshape(n, rows, cols, 1)
+
+
+def _load_idx_labels(path: str) -> np.ndarray:
+    data = _read_bytes(path)
+    if len(data) < 8:
+        raise pipeline_error(f"Invalid mnist file, failed to read the header of {path}: the file is truncated.")
+    magic, n = struct.unpack(">II", data[:8])
+    if magic != 2049:
+        raise pipeline_error(f"Invalid mnist file, the magic number of {path} should be 2049, but got {magic}.")
+    if len(data) - 8 < n:
+        raise pipeline_error(
+            f"Invalid mnist file, truncated data length of {path} should be {n}, but got {len(data) - 8}"
+        )
+    return np.frombuffer(data, np.uint8, n, 8).astype(np.uint32)
+
+
+class MnistDataset(MappableSource):
+    """The MNIST database from its IDX files (``train-images-idx3-ubyte``... also gzipped).
+
+    Columns ``image`` (uint8, HWC ``[28, 28, 1]``) and ``label`` (uint32 scalar).
+
+    Args:
+        dataset_dir (str): the folder holding the files.
+        usage (str, optional): ``'train'`` (60,000 rows), ``'test'`` (10,000) or ``'all'``. Default: ``None`` (all).
+        num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id: as for every source.
+
+    Raises:
+        ValueError: ``dataset_dir`` is not a readable folder.
+        RuntimeError: a file is missing, corrupt or truncated (when the data is read).
+    """
+
+    _PREFIXES = {"train": ["train"], "test": ["t10k"], "all": ["t10k", "train"]}
+
+    def __init__(
+        self,
+        dataset_dir,
+        usage=None,
+        num_samples=None,
+        num_parallel_workers=None,
+        shuffle=None,
+        sampler=None,
+        num_shards=None,
+        shard_id=None,
+        cache=None,
+    ) -> None:
+        self.dataset_dir = check_dataset_dir(dataset_dir)
+        self.usage = check_dataset_usage(usage, ("train", "test", "all"))
+        self._loaded = None
+        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+
+    def _columns(self):
+        return ["image", "label"]
+
+    def _data(self):
+        if self._loaded is None:
+            self._loaded = self._read()
+        return self._loaded
+
+    def _read(self):
+        images, labels = [], []
+        for p in self._PREFIXES[self.usage]:
+            ip = _find(self.dataset_dir, f"{p}-images-idx3-ubyte")
+            lp = _find(self.dataset_dir, f"{p}-labels-idx1-ubyte")
+            if ip is None and lp is None and self.usage == "all":
+                continue
+            if ip is None or lp is None:
+                missing = f"{p}-images-idx3-ubyte" if ip is None else f"{p}-labels-idx1-ubyte"
+                raise pipeline_error(
+                    f"Invalid file, failed to find mnist file: {os.path.join(self.dataset_dir, missing)}."
+                )
+            im = _cached(("mnist-images", ip), lambda ip=ip: _load_idx_images(ip))
+            lb = _cached(("mnist-labels", lp), lambda lp=lp: _load_idx_labels(lp))
+            if len(im) != len(lb):
+                raise pipeline_error(
+                    f"Invalid mnist file, num of images should be equal to num of labels, but got num of images: {len(im)}, num of labels: {len(lb)}."
+                )
+            images.append(im)
+            labels.append(lb)
+        if not images:
+            raise pipeline_error(f"Invalid file, no mnist file found in {self.dataset_dir}.")
+        if len(images) == 1:
+            return images[0], labels[0]
+        return np.concatenate(images), np.concatenate(labels)
+
+    def _n(self):
+        return len(self._data()[1])
+
+    def _labels(self):
+        return self._data()[1]
+
+    def _fetch(self, idx):
+        im, lb = self._data()
+        return [im[idx], lb[idx]]
+
+    def _iter(self, ctx, key):
+        self._data()
+        yield from super()._iter(ctx, key)
+
+
 # ====================================================================== the MNIST family
 class FashionMnistDataset(MnistDataset):
     """Fashion-MNIST (the MNIST file layout): ``image`` uint8 ``[28, 28, 1]``, ``label`` uint32."""
@@ -367,7 +484,6 @@ class QMnistDataset(MnistDataset):
             lp = _find(self.dataset_dir, f"{p}-labels-idx2-int")
             if ip is None or lp is None:
                 raise pipeline_error(f"Invalid file, failed to find qmnist file {p} in {self.dataset_dir}.")
-            from .sources import _load_idx_images
 
             ims.append(_cached(("qmnist-images", ip), lambda ip=ip: _load_idx_images(ip)))
             lbs.append(_cached(("qmnist-labels", lp), lambda lp=lp: _load_idx_int(lp)))
