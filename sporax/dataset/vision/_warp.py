@@ -119,7 +119,8 @@ def warp_affine(img: np.ndarray, M: np.ndarray, out_w: int, out_h: int, kind: in
     src = img[..., None] if squeeze else img
     H, W, C = src.shape
     fill = np.asarray(fill, np.float64).reshape(-1)
-    fill = np.resize(fill, C)
+    if fill.size != C:
+        fill = np.resize(fill, C)
     ys = np.arange(out_h, dtype=np.float64)
     xs = np.arange(out_w, dtype=np.float64)
     rd = AB_SCALE // 2 if kind == NEAREST else AB_SCALE // TAB // 2
@@ -149,7 +150,8 @@ def warp_affine(img: np.ndarray, M: np.ndarray, out_w: int, out_h: int, kind: in
 
 
 def _absmax(v: np.ndarray) -> int:
-    return max(abs(int(v.min())), abs(int(v.max()))) if v.size else 0
+    """The largest magnitude in ``v``, a rounded arithmetic progression (monotonic: its ends)."""
+    return max(abs(int(v[0])), abs(int(v[-1]))) if v.size else 0
 
 
 def warp_perspective(img: np.ndarray, M: np.ndarray, out_w: int, out_h: int, kind: int, fill) -> np.ndarray:
