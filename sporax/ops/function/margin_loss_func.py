@@ -43,8 +43,7 @@ _REDUCTIONS = ("mean", "sum", "none")
 
 def get_loss(x: Any, reduction: str, op: str, weights: Any = None) -> Any:
     """MindSpore's ``_get_loss``: ``weights * x`` in float32, reduced per ``reduction``, back in ``x``'s dtype."""
-    if reduction not in _REDUCTIONS:
-        raise ValueError(f"For '{op}', the 'reduction' must be in ['mean', 'sum', 'none'], but got {reduction}.")
+    validator.check_value_in(reduction, _REDUCTIONS, "reduction", op)
     dt = x.dtype
     y = x.astype(jnp.float32)
     if weights is not None:
@@ -151,8 +150,7 @@ def margin_ranking_loss(input1: Any, input2: Any, target: Any, margin: float = 0
     a, b, t = _tensor(input1, "input1", op), _tensor(input2, "input2", op), _tensor(target, "target", op)
     _same_dtype(a, "input1", b, "input2", op)
     _same_dtype(t, "target", a, "input1", op)
-    if reduction not in _REDUCTIONS:
-        raise ValueError(f"For '{op}', the 'reduction' must be in ['mean', 'sum', 'none'], but got {reduction}.")
+    validator.check_value_in(reduction, _REDUCTIONS, "reduction", op)
     return _margin_ranking(input1, input2, target, margin, reduction)
 
 
@@ -262,8 +260,7 @@ def multilabel_soft_margin_loss(input: Any, target: Any, weight: Any = None, red
     op = "multilabel_soft_margin_loss"
     _tensor(input, "input", op)
     _tensor(target, "target", op)
-    if reduction not in _REDUCTIONS:
-        raise ValueError(f"For '{op}', the 'reduction' must be in ['mean', 'sum', 'none'], but got {reduction}.")
+    validator.check_value_in(reduction, _REDUCTIONS, "reduction", op)
     return _multilabel_soft_margin(input, target, weight, reduction)
 
 
@@ -395,8 +392,7 @@ def _gaussian_nll(x: Any, target: Any, var: Any, full: bool, eps: float, reducti
 @compiled_op
 def mse_loss_ext(input: Any, target: Any, reduction: str = "mean") -> Tensor:
     """``(input - target)^2`` (broadcast), reduced per ``reduction``."""
-    if reduction not in _REDUCTIONS:
-        raise ValueError(f"For 'MSELossExt', the 'reduction' must be in ['mean', 'sum', 'none'], but got {reduction}.")
+    validator.check_value_in(reduction, _REDUCTIONS, "reduction", "MSELossExt")
     a, b = _tensor(input, "input", "MSELossExt"), _tensor(target, "target", "MSELossExt")
     dt = jnp.promote_types(a.dtype, b.dtype)
     return wrap(_plain_reduce(jnp.square(a.astype(dt) - b.astype(dt)), reduction))
@@ -406,8 +402,7 @@ def mse_loss_ext(input: Any, target: Any, reduction: str = "mean") -> Tensor:
 @compiled_op
 def l1_loss_ext(input: Any, target: Any, reduction: str = "mean") -> Tensor:
     """``|input - target|`` (broadcast), reduced per ``reduction`` (``nn.L1LossExt``; float32 under amp 'auto')."""
-    if reduction not in _REDUCTIONS:
-        raise ValueError(f"For 'L1LossExt', the 'reduction' must be in ['mean', 'sum', 'none'], but got {reduction}.")
+    validator.check_value_in(reduction, _REDUCTIONS, "reduction", "L1LossExt")
     a, b = _tensor(input, "input", "L1LossExt"), _tensor(target, "target", "L1LossExt")
     dt = jnp.promote_types(a.dtype, b.dtype)
     return wrap(_plain_reduce(jnp.abs(a.astype(dt) - b.astype(dt)), reduction))
