@@ -140,6 +140,9 @@ from ._mindrecord import (
     check_converter_path,
     check_partition_number,
     check_mr_size,
+    check_converter_file,
+    check_enc_key,
+    check_cipher_mode,
 )
 
 __all__ = [
@@ -260,4 +263,7 @@ __all__ = [
     "check_converter_path",
     "check_partition_number",
     "check_mr_size",
+    "check_converter_file",
+    "check_enc_key",
+    "check_cipher_mode",
 ]

@@ -8,6 +8,7 @@ takes the class from its caller.
 from __future__ import annotations
 
 import numbers
+import os
 from typing import Any
 
 
@@ -58,3 +59,28 @@ def check_mr_size(what: str, value: Any, lower: int, upper: int) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not lower <= int(value) <= upper:
         raise RuntimeError(f"Invalid data, {what} size: {value} should be in range [{lower} bytes, {upper} bytes].")
     return int(value)
+
+
+def check_converter_file(path: str) -> str:
+    """A file a converter reads: it exists."""
+    if not os.path.isfile(path):
+        raise ValueError(f"Invalid file, {path} does not exist.")
+    return path
+
+
+def check_enc_key(enc_key: Any) -> str:
+    """``mindrecord.set_enc_key``'s key: a str of 16, 24 or 32 characters."""
+    if not isinstance(enc_key, str):
+        raise ValueError("The input enc_key is not str.")
+    if len(enc_key) not in (16, 24, 32):
+        raise ValueError("The length of input enc_key is not 16, 24, 32.")
+    return enc_key
+
+
+def check_cipher_mode(mode: Any, arg_name: str) -> str:
+    """``set_enc_mode`` / ``set_dec_mode``'s named cipher: ``"AES-GCM"`` (callables are checked by the caller)."""
+    if not isinstance(mode, str):
+        raise ValueError(f"The input {arg_name} is not str.")
+    if mode != "AES-GCM":
+        raise ValueError(f"The input {arg_name} is invalid.")
+    return mode

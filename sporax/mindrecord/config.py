@@ -22,6 +22,8 @@ import io
 import os
 import struct
 
+from .._checkparam import check_cipher_mode, check_enc_key
+
 __all__ = ["set_enc_key", "set_enc_mode", "set_dec_mode"]
 
 _ENC_KEY: str | None = None
@@ -46,11 +48,7 @@ def set_enc_key(enc_key) -> None:
     if enc_key is None:
         _ENC_KEY = None
         return
-    if not isinstance(enc_key, str):
-        raise ValueError("The input enc_key is not str.")
-    if len(enc_key) not in (16, 24, 32):
-        raise ValueError("The length of input enc_key is not 16, 24, 32.")
-    _ENC_KEY = enc_key
+    _ENC_KEY = check_enc_key(enc_key)
 
 
 def set_enc_mode(enc_mode="AES-GCM") -> None:
@@ -63,11 +61,7 @@ def set_enc_mode(enc_mode="AES-GCM") -> None:
     if callable(enc_mode):
         _ENC_MODE = enc_mode
         return
-    if not isinstance(enc_mode, str):
-        raise ValueError("The input enc_mode is not str.")
-    if enc_mode != "AES-GCM":
-        raise ValueError("The input enc_mode is invalid.")
-    _ENC_MODE = enc_mode
+    _ENC_MODE = check_cipher_mode(enc_mode, "enc_mode")
 
 
 def set_dec_mode(dec_mode="AES-GCM") -> None:
@@ -81,11 +75,7 @@ def set_dec_mode(dec_mode="AES-GCM") -> None:
     if dec_mode is None or callable(dec_mode):
         _DEC_MODE = dec_mode
         return
-    if not isinstance(dec_mode, str):
-        raise ValueError("The input dec_mode is not str.")
-    if dec_mode != "AES-GCM":
-        raise ValueError("The input dec_mode is invalid.")
-    _DEC_MODE = dec_mode
+    _DEC_MODE = check_cipher_mode(dec_mode, "dec_mode")
 
 
 def enc_key() -> str | None:

@@ -12,7 +12,7 @@ import pickle
 
 import numpy as np
 
-from ..._checkparam import check_converter_path, check_partition_number
+from ..._checkparam import check_converter_file, check_converter_path, check_partition_number
 from ..filewriter import FileWriter
 
 
@@ -62,8 +62,7 @@ class MnistToMR:
         self.partition_number = check_partition_number(partition_number)
         for f in ("train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz", "t10k-images-idx3-ubyte.gz",
                   "t10k-labels-idx1-ubyte.gz"):  # fmt: skip
-            if not os.path.isfile(os.path.join(source, f)):
-                raise ValueError(f"Invalid file, {os.path.join(source, f)} does not exist.")
+            check_converter_file(os.path.join(source, f))
 
     def _rows(self, prefix):
         with gzip.open(os.path.join(self.source, f"{prefix}-images-idx3-ubyte.gz"), "rb") as f:
@@ -150,8 +149,7 @@ class ImageNetToMR:
         self.image_dir = check_converter_path(image_dir, "image_dir")
         self.destination = check_converter_path(destination, "destination")
         self.partition_number = check_partition_number(partition_number)
-        if not os.path.isfile(map_file):
-            raise ValueError(f"Invalid file, {map_file} does not exist.")
+        check_converter_file(map_file)
 
     def _rows(self):
         with open(self.map_file, encoding="utf-8") as f:
@@ -212,8 +210,7 @@ class CsvToMR:
     def __init__(self, source, destination, columns_list=None, partition_number=1) -> None:
         self.source = check_converter_path(source, "source")
         self.destination = check_converter_path(destination, "destination")
-        if not os.path.isfile(source):
-            raise ValueError(f"Invalid file, {source} does not exist.")
+        check_converter_file(source)
         if columns_list is not None and not isinstance(columns_list, list):
             raise ValueError("The parameter columns_list must be list of str.")
         self.columns_list = columns_list
