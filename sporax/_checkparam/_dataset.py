@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import glob
+import math
 import numbers
 import os
 from typing import Any
@@ -287,6 +288,90 @@ def check_ignore_levels(ignore: Any) -> list[int]:
     for v in ignore:
         check_pipeline_int(v, "ignore", 0, 255)
     return ignore
+
+
+def check_image_size(size: Any, arg_name: str = "size") -> Any:
+    """A vision transform's ``size``: a positive int (the shorter side, or a square) or a (height, width)
+    pair of positive ints; returned as an int or a tuple."""
+    if isinstance(size, numbers.Integral) and not isinstance(size, bool):
+        if size <= 0:
+            raise ValueError(f"Input {arg_name} is not within the required interval of [1, 16777216].")
+        return int(size)
+    if (
+        isinstance(size, (list, tuple))
+        and len(size) == 2
+        and all(isinstance(s, numbers.Integral) and int(s) > 0 for s in size)
+    ):
+        return (int(size[0]), int(size[1]))
+    raise TypeError(f"{arg_name} should be a positive int or a (height, width) pair, but got {size!r}.")
+
+
+def check_fill_value(fill_value: Any) -> tuple:
+    """A vision transform's ``fill_value``: one number, or three ints in [0, 255]; returned as an RGB triple."""
+    if isinstance(fill_value, numbers.Real):
+        return (math.trunc(fill_value),) * 3
+    if not isinstance(fill_value, (tuple, list)) or len(fill_value) != 3:
+        raise TypeError("fill_value should be a single integer or a 3-tuple.")
+    for v in fill_value:
+        check_pipeline_int(v, "fill_value", 0, 255)
+    return tuple(int(v) for v in fill_value)
+
+
+def check_shear_pair(shear: Any) -> tuple[float, float]:
+    """``Affine``'s ``shear``: one number (x shear) or an (x, y) pair, as floats."""
+    if isinstance(shear, numbers.Real):
+        return (float(shear), 0.0)
+    s = list(shear)
+    if len(s) != 2:
+        raise TypeError("shear should be a number or a sequence of 2 numbers.")
+    return (float(s[0]), float(s[1]))
+
+
+def check_corner_points(pts: Any, arg_name: str) -> list:
+    """``Perspective``'s ``start_points``/``end_points``: four (x, y) points, as lists of ints."""
+    if not isinstance(pts, (list, tuple)) or len(pts) != 4:
+        raise TypeError(f"{arg_name} should be a list or tuple of length 4.")
+    for p in pts:
+        if not isinstance(p, (list, tuple)) or len(p) != 2:
+            raise TypeError(f"each point of {arg_name} should be a list or tuple of length 2.")
+    return [list(map(int, p)) for p in pts]
+
+
+def check_threshold_pair(threshold: Any, arg_name: str = "threshold") -> tuple[float, float]:
+    """``Solarize``'s ``threshold``: one number in [0, 255] (up to 255) or an ordered (min, max) pair."""
+    t = [threshold] if isinstance(threshold, numbers.Real) and not isinstance(threshold, bool) else list(threshold)
+    if len(t) not in (1, 2):
+        raise TypeError(f"{arg_name} must be a single number or sequence of two numbers.")
+    for v in t:
+        check_pipeline_float(v, arg_name, 0, 255)
+    lo, hi = (float(t[0]), 255.0) if len(t) == 1 else (float(t[0]), float(t[1]))
+    if lo > hi:
+        raise ValueError(f"{arg_name} must be in order of (min, max).")
+    return lo, hi
+
+
+def check_degree_range(degrees: Any, arg_name: str = "degrees") -> tuple[float, float]:
+    """``RandomColor``/``RandomSharpness``'s ``degrees``: an ordered (min, max) pair of numbers >= 0."""
+    if not isinstance(degrees, (list, tuple)) or len(degrees) != 2:
+        raise TypeError(f"Argument {arg_name} with value {degrees} is not of type [<class 'list'>, <class 'tuple'>].")
+    for d in degrees:
+        check_pipeline_float(d, arg_name, 0)
+    if degrees[0] > degrees[1]:
+        raise ValueError(f"{arg_name} should be in (min,max) format. Got (max,min).")
+    return float(degrees[0]), float(degrees[1])
+
+
+def check_padding(padding: Any) -> tuple:
+    """``Pad``/``RandomCrop``'s ``padding``: an int (all sides), a (left/right, top/bottom) pair or four
+    values; returned as (left, top, right, bottom)."""
+    if isinstance(padding, numbers.Integral):
+        return (padding,) * 4
+    p = list(padding)
+    if len(p) == 2:
+        return (p[0], p[1], p[0], p[1])  # left, top, right, bottom
+    if len(p) == 4:
+        return tuple(p)
+    raise ValueError(f"padding should be an int or a sequence of 2 or 4 ints, but got {padding!r}.")
 
 
 def check_split_sizes(sizes: Any, n: int) -> list[int]:

@@ -10,14 +10,21 @@ import math
 
 import numpy as np
 
-from ..._checkparam import check_pipeline_float, check_pipeline_int, check_transforms_list
+from ..._checkparam import (
+    check_fill_value,
+    check_image_size,
+    check_padding,
+    check_pipeline_float,
+    check_pipeline_int,
+    check_transforms_list,
+)
 from ..engine import _random
 from ..transforms.transforms import TensorOperation
 from . import _color as C
 from . import _warp
 from ._color import _img
-from ._geometry import _fill3, affine_matrix
-from .transforms import RandomResizedCrop, _flip_lr, _pad, _resize_cv, _size_pair
+from ._geometry import affine_matrix
+from .transforms import RandomResizedCrop, _flip_lr, _pad, _resize_cv
 from .utils import AutoAugmentPolicy, ImageBatchFormat, Inter
 
 __all__ = [
@@ -178,7 +185,7 @@ class AutoAugment(TensorOperation):
     def __init__(self, policy=AutoAugmentPolicy.IMAGENET, interpolation=Inter.NEAREST, fill_value=0) -> None:
         self.policy = AutoAugmentPolicy(policy)
         self.interpolation = Inter(interpolation)
-        self.fill_value = _fill3(fill_value)
+        self.fill_value = check_fill_value(fill_value)
 
     def _apply(self, x):
         img = _aug_image(x, "AutoAugment")
@@ -208,7 +215,7 @@ class RandAugment(TensorOperation):
         self.num_magnitude_bins = check_pipeline_int(num_magnitude_bins, "num_magnitude_bins", 2, 2**31 - 1)
         self.magnitude = check_pipeline_int(magnitude, "magnitude", 0, self.num_magnitude_bins - 1)
         self.interpolation = Inter(interpolation)
-        self.fill_value = _fill3(fill_value)
+        self.fill_value = check_fill_value(fill_value)
 
     def _apply(self, x):
         img = _aug_image(x, type(self).__name__)
@@ -453,7 +460,7 @@ class ResizeWithBBox(_BBoxOp):
     """``Resize(size)`` of the image, the boxes scaled along."""
 
     def __init__(self, size, interpolation=Inter.BILINEAR) -> None:
-        self.size = _size_pair(size)
+        self.size = check_image_size(size)
         self.interpolation = Inter(interpolation)
 
     def _apply_bbox(self, img, bb):
@@ -466,7 +473,7 @@ class RandomResizeWithBBox(_BBoxOp):
     _random = True
 
     def __init__(self, size) -> None:
-        self.size = _size_pair(size)
+        self.size = check_image_size(size)
 
     def _apply_bbox(self, img, bb):
         mode = [Inter.NEAREST, Inter.BILINEAR, Inter.BICUBIC, Inter.AREA][int(_random.rng().integers(4))]
@@ -490,18 +497,16 @@ class RandomCropWithBBox(_BBoxOp):
     _random = True
 
     def __init__(self, size, padding=None, pad_if_needed=False, fill_value=0, padding_mode="constant") -> None:
-        s = _size_pair(size)
+        s = check_image_size(size)
         self.size = (s, s) if isinstance(s, int) else s
         self.padding = padding
         self.pad_if_needed = bool(pad_if_needed)
         self.fill_value, self.padding_mode = fill_value, padding_mode
 
     def _apply_bbox(self, img, bb):
-        from .transforms import _pad_amounts
-
         bb = bb.astype(np.float32)
         if self.padding is not None:
-            left, top, right, bottom = _pad_amounts(self.padding)
+            left, top, right, bottom = check_padding(self.padding)
             img = _pad(img, left, top, right, bottom, self.fill_value, self.padding_mode)
             bb[:, 0] += left
             bb[:, 1] += top

@@ -9,7 +9,13 @@ import numbers
 import cv2
 import numpy as np
 
-from ..._checkparam import check_ignore_levels, check_pipeline_float, check_pipeline_int
+from ..._checkparam import (
+    check_degree_range,
+    check_ignore_levels,
+    check_pipeline_float,
+    check_pipeline_int,
+    check_threshold_pair,
+)
 from ..engine import _random
 from ..transforms.transforms import TensorOperation
 
@@ -283,24 +289,12 @@ class Posterize(TensorOperation):
         return posterize(img, self.bits)
 
 
-def _threshold_pair(threshold, name="threshold"):
-    t = [threshold] if isinstance(threshold, numbers.Real) and not isinstance(threshold, bool) else list(threshold)
-    if len(t) not in (1, 2):
-        raise TypeError(f"{name} must be a single number or sequence of two numbers.")
-    for v in t:
-        check_pipeline_float(v, name, 0, 255)
-    lo, hi = (float(t[0]), 255.0) if len(t) == 1 else (float(t[0]), float(t[1]))
-    if lo > hi:
-        raise ValueError(f"{name} must be in order of (min, max).")
-    return lo, hi
-
-
 class Solarize(TensorOperation):
     """Invert the values in ``[threshold, 255]`` (one number) or ``[min, max]`` (a pair)."""
 
     def __init__(self, threshold) -> None:
         self.threshold = threshold
-        self._range = _threshold_pair(threshold)
+        self._range = check_threshold_pair(threshold)
 
     def _apply(self, x):
         return solarize(_img(x, "Solarize"), *self._range)
@@ -496,23 +490,13 @@ class RandomGrayscale(_Prob):
         return self._maybe(x, lambda im: _gray3(_img(im, "RandomGrayscale", True)))
 
 
-def _degree_range(degrees, name="degrees"):
-    if not isinstance(degrees, (list, tuple)) or len(degrees) != 2:
-        raise TypeError(f"Argument {name} with value {degrees} is not of type [<class 'list'>, <class 'tuple'>].")
-    for d in degrees:
-        check_pipeline_float(d, name, 0)
-    if degrees[0] > degrees[1]:
-        raise ValueError(f"{name} should be in (min,max) format. Got (max,min).")
-    return float(degrees[0]), float(degrees[1])
-
-
 class RandomColor(TensorOperation):
     """``AdjustSaturation`` by a factor drawn in ``degrees``."""
 
     _random = True
 
     def __init__(self, degrees=(0.1, 1.9)) -> None:
-        self.degrees = _degree_range(degrees)
+        self.degrees = check_degree_range(degrees)
 
     def _apply(self, x):
         return adjust_saturation(_img(x, "RandomColor", True), _random.rng().uniform(*self.degrees))
@@ -524,7 +508,7 @@ class RandomSharpness(TensorOperation):
     _random = True
 
     def __init__(self, degrees=(0.1, 1.9)) -> None:
-        self.degrees = _degree_range(degrees)
+        self.degrees = check_degree_range(degrees)
 
     def _apply(self, x):
         return adjust_sharpness(_img(x, "RandomSharpness"), _random.rng().uniform(*self.degrees))
@@ -553,7 +537,7 @@ class RandomSolarize(TensorOperation):
     _random = True
 
     def __init__(self, threshold=(0, 255)) -> None:
-        self.threshold = _threshold_pair(threshold)
+        self.threshold = check_threshold_pair(threshold)
 
     def _apply(self, x):
         g = _random.rng()

@@ -10,12 +10,19 @@ import numbers
 import cv2
 import numpy as np
 
-from ..._checkparam import check_pipeline_float, check_pipeline_int
+from ..._checkparam import (
+    check_corner_points,
+    check_fill_value,
+    check_image_size,
+    check_pipeline_float,
+    check_pipeline_int,
+    check_shear_pair,
+)
 from ..engine import _random
 from ..transforms.transforms import TensorOperation, _is_pil
 from . import _warp
 from ._color import _img
-from .transforms import RandomResizedCrop, Resize, _decode, _pad, _resize_cv, _size_pair
+from .transforms import RandomResizedCrop, Resize, _decode, _pad, _resize_cv
 from .utils import Border, Inter, SliceMode
 
 __all__ = [
@@ -38,16 +45,6 @@ __all__ = [
 _KIND = {Inter.NEAREST: _warp.NEAREST, Inter.BILINEAR: _warp.LINEAR, Inter.BICUBIC: _warp.CUBIC}
 _CV = {Inter.NEAREST: cv2.INTER_NEAREST, Inter.BILINEAR: cv2.INTER_LINEAR, Inter.BICUBIC: cv2.INTER_CUBIC,
        Inter.AREA: cv2.INTER_AREA}  # fmt: skip
-
-
-def _fill3(fill_value):
-    if isinstance(fill_value, numbers.Number):
-        return (int(fill_value),) * 3
-    if not isinstance(fill_value, (tuple, list)) or len(fill_value) != 3:
-        raise TypeError("fill_value should be a single integer or a 3-tuple.")
-    for v in fill_value:
-        check_pipeline_int(v, "fill_value", 0, 255)
-    return tuple(int(v) for v in fill_value)
 
 
 def affine_matrix(h, w, degrees, translate_px, scale, shear):
@@ -74,15 +71,6 @@ def _affine(img, degrees, translate, scale, shear, resample, fill):
     )
 
 
-def _shear_pair(shear):
-    if isinstance(shear, numbers.Number):
-        return (float(shear), 0.0)
-    s = list(shear)
-    if len(s) != 2:
-        raise TypeError("shear should be a number or a sequence of 2 numbers.")
-    return (float(s[0]), float(s[1]))
-
-
 class Affine(TensorOperation):
     """Rotate by ``degrees``, translate by ``translate`` (fractions of width and height, in [-1, 1]), scale and
     shear (x, y degrees) about the image centre."""
@@ -97,9 +85,9 @@ class Affine(TensorOperation):
         self.scale = check_pipeline_float(scale, "scale", 0)
         if self.scale <= 0:
             raise ValueError("Input scale must be greater than 0.")
-        self.shear = _shear_pair(shear)
+        self.shear = check_shear_pair(shear)
         self.resample = Inter(resample)
-        self.fill_value = _fill3(fill_value)
+        self.fill_value = check_fill_value(fill_value)
 
     def _apply(self, x):
         img = _img(x, "Affine")
@@ -129,7 +117,7 @@ class RandomAffine(TensorOperation):
             shear = (-float(shear), float(shear))
         self.shear = None if shear is None else [float(s) for s in shear]
         self.resample = Inter(resample)
-        self.fill_value = _fill3(fill_value)
+        self.fill_value = check_fill_value(fill_value)
 
     def _apply(self, x):
         img = _img(x, "RandomAffine")
@@ -155,21 +143,12 @@ def _perspective(img, start, end, interpolation):
     return _warp.warp_perspective(img, m, w, h, _KIND.get(Inter(interpolation), _warp.LINEAR), [0] * ch)
 
 
-def _points(pts, name):
-    if not isinstance(pts, (list, tuple)) or len(pts) != 4:
-        raise TypeError(f"{name} should be a list or tuple of length 4.")
-    for p in pts:
-        if not isinstance(p, (list, tuple)) or len(p) != 2:
-            raise TypeError(f"each point of {name} should be a list or tuple of length 2.")
-    return [list(map(int, p)) for p in pts]
-
-
 class Perspective(TensorOperation):
     """Warp the quadrilateral ``start_points`` onto ``end_points`` (4 (x, y) corners each)."""
 
     def __init__(self, start_points, end_points, interpolation=Inter.BILINEAR) -> None:
-        self.start_points = _points(start_points, "start_points")
-        self.end_points = _points(end_points, "end_points")
+        self.start_points = check_corner_points(start_points, "start_points")
+        self.end_points = check_corner_points(end_points, "end_points")
         self.interpolation = Inter(interpolation)
 
     def _apply(self, x):
@@ -209,7 +188,7 @@ class ResizedCrop(TensorOperation):
         self.left = check_pipeline_int(left, "left", 0, 2**31 - 1)
         self.height = check_pipeline_int(height, "height", 1, 2**31 - 1)
         self.width = check_pipeline_int(width, "width", 1, 2**31 - 1)
-        s = _size_pair(size)
+        s = check_image_size(size)
         self.size = (s, s) if isinstance(s, int) else s
         self.interpolation = Inter(interpolation)
 
@@ -231,7 +210,7 @@ class RandomResize(TensorOperation):
     _random = True
 
     def __init__(self, size) -> None:
-        self.size = _size_pair(size)
+        self.size = check_image_size(size)
 
     def _apply(self, x):
         mode = [Inter.NEAREST, Inter.BILINEAR, Inter.BICUBIC, Inter.AREA][int(_random.rng().integers(4))]
@@ -260,7 +239,7 @@ class PadToSize(TensorOperation):
     """Pad to ``size`` (height, width), the image placed at ``offset`` (top, left; default: centred)."""
 
     def __init__(self, size, offset=None, fill_value=0, padding_mode=Border.CONSTANT) -> None:
-        s = _size_pair(size)
+        s = check_image_size(size)
         self.size = (s, s) if isinstance(s, int) else s
         if offset is not None:
             o = [offset] * 2 if isinstance(offset, numbers.Integral) else list(offset)
@@ -403,7 +382,7 @@ class FiveCrop(TensorOperation):
     """The four corner crops and the centre crop of ``size`` (a tuple of 5 images; PIL in, PIL out)."""
 
     def __init__(self, size) -> None:
-        s = _size_pair(size)
+        s = check_image_size(size)
         self.size = (s, s) if isinstance(s, int) else s
 
     def _apply(self, x):

@@ -8,6 +8,7 @@ import numbers
 import cv2
 import numpy as np
 
+from ..._checkparam import check_image_size, check_padding
 from ..engine import _random
 from ..transforms.transforms import TensorOperation, _is_pil, _np_input
 from . import _warp
@@ -93,20 +94,6 @@ def _image(x, name: str) -> np.ndarray:
     return x
 
 
-def _size_pair(size, name="size"):
-    if isinstance(size, numbers.Integral) and not isinstance(size, bool):
-        if size <= 0:
-            raise ValueError(f"Input {name} is not within the required interval of [1, 16777216].")
-        return int(size)
-    if (
-        isinstance(size, (list, tuple))
-        and len(size) == 2
-        and all(isinstance(s, numbers.Integral) and s > 0 for s in size)
-    ):
-        return (int(size[0]), int(size[1]))
-    raise TypeError(f"{name} should be a positive int or a (height, width) pair, but got {size!r}.")
-
-
 def _out_size(size, h: int, w: int) -> tuple[int, int]:
     if isinstance(size, int):
         if h <= w:
@@ -185,7 +172,7 @@ class Resize(TensorOperation):
     """
 
     def __init__(self, size, interpolation=Inter.LINEAR) -> None:
-        self.size = _size_pair(size)
+        self.size = check_image_size(size)
         self.interpolation = Inter(interpolation)
 
     def _apply(self, x):
@@ -331,7 +318,7 @@ class Crop(TensorOperation):
 
     def __init__(self, coordinates, size) -> None:
         self.coordinates = tuple(coordinates)
-        self.size = _size_pair(size)
+        self.size = check_image_size(size)
 
     def _apply(self, x):
         img = _image(x, "Crop")
@@ -350,7 +337,7 @@ class CenterCrop(TensorOperation):
     """
 
     def __init__(self, size) -> None:
-        self.size = _size_pair(size)
+        self.size = check_image_size(size)
 
     def _hw(self):
         return (self.size, self.size) if isinstance(self.size, int) else self.size
@@ -379,17 +366,6 @@ class CenterCrop(TensorOperation):
         return x[:, top : top + ch, left : left + cw].copy()
 
 
-def _pad_amounts(padding):
-    if isinstance(padding, numbers.Integral):
-        return (padding,) * 4
-    p = list(padding)
-    if len(p) == 2:
-        return (p[0], p[1], p[0], p[1])  # left, top, right, bottom
-    if len(p) == 4:
-        return tuple(p)
-    raise ValueError(f"padding should be an int or a sequence of 2 or 4 ints, but got {padding!r}.")
-
-
 def _pad(img, left, top, right, bottom, fill, mode):
     mode = Border(mode)
     value = fill if isinstance(fill, (tuple, list)) else (fill,) * 4
@@ -409,7 +385,7 @@ class Pad(TensorOperation):
     """
 
     def __init__(self, padding, fill_value=0, padding_mode=Border.CONSTANT) -> None:
-        self.padding = _pad_amounts(padding)
+        self.padding = check_padding(padding)
         self.fill_value = fill_value
         self.padding_mode = Border(padding_mode)
 
@@ -432,8 +408,8 @@ class RandomCrop(TensorOperation):
     _random = True
 
     def __init__(self, size, padding=None, pad_if_needed=False, fill_value=0, padding_mode=Border.CONSTANT) -> None:
-        self.size = _size_pair(size)
-        self.padding = None if padding is None else _pad_amounts(padding)
+        self.size = check_image_size(size)
+        self.padding = None if padding is None else check_padding(padding)
         self.pad_if_needed = pad_if_needed
         self.fill_value = fill_value
         self.padding_mode = Border(padding_mode)
@@ -472,7 +448,7 @@ class RandomResizedCrop(TensorOperation):
     def __init__(
         self, size, scale=(0.08, 1.0), ratio=(3.0 / 4.0, 4.0 / 3.0), interpolation=Inter.BILINEAR, max_attempts=10
     ) -> None:
-        s = _size_pair(size)
+        s = check_image_size(size)
         self.size = (s, s) if isinstance(s, int) else s
         self.scale, self.ratio = tuple(scale), tuple(ratio)
         self.interpolation = Inter(interpolation)
