@@ -138,6 +138,7 @@ from ._dataset import (
     check_padding,
     check_split_sizes,
     check_ngram_pad,
+    check_source_num_samples,
 )
 from ._mindrecord import (
     check_mr_int,
@@ -270,6 +271,7 @@ __all__ = [
     "check_padding",
     "check_split_sizes",
     "check_ngram_pad",
+    "check_source_num_samples",
     "check_mr_int",
     "check_num_consumer",
     "check_mr_page",

@@ -35,15 +35,28 @@ def check_pipeline_float(
     return value
 
 
+def _num_samples_in_range(num_samples: Any) -> int:
+    if not 0 <= int(num_samples) <= 2**63 - 1:
+        raise ValueError(f"num_samples exceeds the boundary between 0 and {2**63 - 1}(INT64_MAX)!")
+    return int(num_samples)
+
+
 def check_num_samples(num_samples: Any) -> int | None:
-    """A sampler's ``num_samples``: None or an int >= 0, returned as an int (0 and None mean all rows: None)."""
+    """A sampler's ``num_samples``: None or an int in [0, INT64_MAX], with MindSpore's sampler messages; 0 and
+    None (all rows) both come back as None."""
     if num_samples is None:
         return None
     if isinstance(num_samples, bool) or not isinstance(num_samples, (int, np.integer)):
-        raise TypeError(f"num_samples must be an integer, but got {type(num_samples).__name__}.")
-    if num_samples < 0:
-        raise ValueError(f"num_samples should be a non-negative integer, but got {num_samples}.")
-    return int(num_samples) or None
+        raise TypeError(f"num_samples must be integer but was: {num_samples}.")
+    return _num_samples_in_range(num_samples) or None
+
+
+def check_source_num_samples(num_samples: Any) -> int | None:
+    """A source's ``num_samples``: None or an int in [0, INT64_MAX], with MindSpore's source messages."""
+    if num_samples is None:
+        return None
+    check_pipeline_type(num_samples, (int, np.integer), "num_samples", "[<class 'int'>]")
+    return _num_samples_in_range(num_samples)
 
 
 def check_dataset_dir(dataset_dir: Any) -> str:

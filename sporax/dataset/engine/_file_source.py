@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._checkparam import check_pipeline_int, check_shards
+from ..._checkparam import check_shards, check_source_num_samples
 from . import _random
 from ._block import BLOCK_ROWS, Block, maybe_stack
 from .datasets import Dataset, Shuffle
@@ -35,8 +35,7 @@ class FileRowSource(Dataset):
 
     def __init__(self, files, num_samples, num_parallel_workers, shuffle, num_shards, shard_id) -> None:
         super().__init__((), num_parallel_workers)
-        if num_samples is not None:
-            check_pipeline_int(num_samples, "num_samples", 0, 2**63 - 1)
+        check_source_num_samples(num_samples)
         check_shards(num_shards, shard_id)
         self._files = files
         self.num_samples = num_samples or None

@@ -4,12 +4,12 @@ them by index) and the file helpers the sources share (whole-file reads, a loade
 from __future__ import annotations
 
 import gzip
-import numbers
 import os
 import threading
 
 import numpy as np
 
+from ..._checkparam import check_pipeline_type, check_source_num_samples
 from . import _random
 from ._block import BLOCK_ROWS, Block
 from ._exec import ordered_map
@@ -27,13 +27,9 @@ class MappableSource(Dataset):
         self, num_samples=None, num_parallel_workers=None, shuffle=None, sampler=None, num_shards=None, shard_id=None
     ) -> None:
         super().__init__((), num_parallel_workers)
-        if shuffle is not None and not isinstance(shuffle, bool):
-            raise TypeError(f"shuffle must be a bool, but got {type(shuffle).__name__}.")
-        if num_samples is not None and (
-            isinstance(num_samples, bool) or not isinstance(num_samples, numbers.Integral) or num_samples < 0
-        ):
-            raise ValueError(f"num_samples should be a non-negative integer, but got {num_samples!r}.")
-        self.num_samples = None if num_samples is None else int(num_samples)
+        if shuffle is not None:
+            check_pipeline_type(shuffle, bool, "shuffle")
+        self.num_samples = check_source_num_samples(num_samples)
         self._args = {"shuffle": shuffle, "num_shards": num_shards, "shard_id": shard_id}
         self._sampler: BuiltinSampler = select_sampler(num_samples, sampler, shuffle, num_shards, shard_id)
         if sampler is not None and num_samples and getattr(self._sampler, "num_samples", None) is None:

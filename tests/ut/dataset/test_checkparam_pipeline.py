@@ -99,3 +99,23 @@ def test_mindrecord_checks():
         cp.check_cipher_mode("AES-CBC", "dec_mode")
     with pytest.raises(ValueError, match="^The length of input enc_key is not 16, 24, 32.$"):
         cp.check_enc_key("short")
+
+
+def test_num_samples_and_shuffle_messages_are_mindspores(tmp_path):
+    # sources and file sources: one check, MindSpore's messages
+    boundary = r"^num_samples exceeds the boundary between 0 and 9223372036854775807\(INT64_MAX\)!$"
+    with pytest.raises(ValueError, match=boundary):
+        ds.NumpySlicesDataset([1, 2, 3], num_samples=-1)
+    with pytest.raises(TypeError, match=r"^Argument num_samples with value a is not of type \[<class 'int'>\]"):
+        ds.NumpySlicesDataset([1, 2, 3], num_samples="a")
+    f = tmp_path / "t.txt"
+    f.write_text("a\nb\n")
+    with pytest.raises(ValueError, match=boundary):
+        ds.TextFileDataset(str(f), num_samples=-1)
+    with pytest.raises(TypeError, match=r"^Argument shuffle with value 1 is not of type \[<class 'bool'>\]"):
+        ds.NumpySlicesDataset([1, 2, 3], shuffle=1)
+    # samplers: their own type message, the same boundary
+    with pytest.raises(ValueError, match=boundary):
+        ds.SequentialSampler(num_samples=-1)
+    with pytest.raises(TypeError, match=r"^num_samples must be integer but was: a\.$"):
+        ds.SequentialSampler(num_samples="a")
