@@ -42,8 +42,8 @@ def pinned_env() -> dict[str, str]:
     )
 
 
-def pinned(cmd: list[str]) -> list[str]:
-    return ["taskset", "-c", CORE, *cmd] if shutil.which("taskset") else cmd
+def pinned(cmd: list[str], core: str | None = None) -> list[str]:
+    return ["taskset", "-c", core or CORE, *cmd] if shutil.which("taskset") else cmd
 
 
 def maxrss_mb() -> float:
@@ -90,9 +90,10 @@ class Worker:
         timeout: float = 900,
         env: dict | None = None,
         cwd: str = ROOT,
+        core: str | None = None,
     ):
         self.proc = subprocess.Popen(
-            pinned(cmd),
+            pinned(cmd, core),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,

@@ -36,15 +36,16 @@ def jax_mlp(p, x, y):
 
 
 def _conv(x, w, b):
-    y = jax.lax.conv_general_dilated(x, w, (1, 1), "VALID", dimension_numbers=("NCHW", "OIHW", "NCHW"))
-    return y + b[None, :, None, None]
+    y = jax.lax.conv_general_dilated(x, w, (1, 1), "VALID", dimension_numbers=("NHWC", "HWIO", "NHWC"))
+    return y + b
 
 
 def _pool(x):
-    return jax.lax.reduce_window(x, -jnp.inf, jax.lax.max, (1, 1, 2, 2), (1, 1, 2, 2), "VALID")
+    return jax.lax.reduce_window(x, -jnp.inf, jax.lax.max, (1, 2, 2, 1), (1, 2, 2, 1), "VALID")
 
 
 def jax_lenet(p, x, y):
+    """LeNet5 in NHWC (Flax's layout): ``x`` [B, 32, 32, 1], kernels HWIO, fc1's inputs in (H, W, C) order."""
     h = _pool(jax.nn.relu(_conv(x, p["conv1.weight"], p.get("conv1.bias", jnp.zeros(6, jnp.float32)))))
     h = _pool(jax.nn.relu(_conv(h, p["conv2.weight"], p.get("conv2.bias", jnp.zeros(16, jnp.float32)))))
     h = h.reshape(h.shape[0], -1)
@@ -54,7 +55,21 @@ def jax_lenet(p, x, y):
     return -jnp.mean(jnp.take_along_axis(jax.nn.log_softmax(o), y[:, None], 1))
 
 
-CASES = {"mlp_b1": jax_mlp, "mlp_b256": jax_mlp, "lenet_b32": jax_lenet}
+def lenet_nhwc(params: dict, x: np.ndarray) -> tuple[dict, np.ndarray]:
+    """sporax's LeNet5 weights and batch in the twin's NHWC layout (the same function, permuted once)."""
+    p = dict(params)
+    for k in ("conv1.weight", "conv2.weight"):
+        p[k] = p[k].transpose(2, 3, 1, 0)  # OIHW -> HWIO
+    w = p["fc1.weight"]  # its 400 inputs are sporax's (C, H, W) flatten; the twin flattens (H, W, C)
+    p["fc1.weight"] = w.reshape(w.shape[0], 16, 5, 5).transpose(0, 2, 3, 1).reshape(w.shape[0], -1)
+    return p, x.transpose(0, 2, 3, 1)
+
+
+def _same_layout(params: dict, x: np.ndarray) -> tuple[dict, np.ndarray]:
+    return params, x
+
+
+CASES = {"mlp_b1": (jax_mlp, _same_layout), "mlp_b256": (jax_mlp, _same_layout), "lenet_b32": (jax_lenet, lenet_nhwc)}
 
 
 def build_case(name: str, lr: float = 1e-3, twin: bool = True) -> dict:
@@ -65,8 +80,10 @@ def build_case(name: str, lr: float = 1e-3, twin: bool = True) -> dict:
     sides = small_sides(name, ms, lr)
     if not twin:
         return sides
-    jax_loss = CASES[name]
-    params = {p.name: jnp.asarray(p.asnumpy()) for p in sides["net"].trainable_params()}
+    jax_loss, layout = CASES[name]
+    params = {p.name: p.asnumpy() for p in sides["net"].trainable_params()}
+    params, xs = layout(params, sides["batch"][0].asnumpy())
+    params = {k: jnp.asarray(v) for k, v in params.items()}
     tx = optax.sgd(lr)
     state = {"p": params, "s": tx.init(params)}
 
@@ -76,7 +93,7 @@ def build_case(name: str, lr: float = 1e-3, twin: bool = True) -> dict:
         updates, s = tx.update(g, s, p)
         return optax.apply_updates(p, updates), s, loss
 
-    xj, yj = (jnp.asarray(t.asnumpy()) for t in sides["batch"])
+    xj, yj = jnp.asarray(xs), jnp.asarray(sides["batch"][1].asnumpy())
 
     def jax_side():
         state["p"], state["s"], loss = jax_step(state["p"], state["s"], xj, yj)

@@ -218,10 +218,11 @@ def _resnet18_twin(net, batch, cfg):
 BUILDERS = {"lstm": _lstm_twin, "transformer": _transformer_twin, "resnet18": _resnet18_twin}
 
 
-def twin_sides(name: str, cfg: dict, sides: dict, rtol: float = 2e-3) -> dict:
+def twin_sides(name: str, cfg: dict, sides: dict, rtol: float = 1e-2) -> dict:
     """Add the JAX twin of an example workload to its sporax ``sides`` (bench_models.example_sides, before
     any step ran): ``jax`` (zero-argument, one step, returns the loss), ``first_step_s`` (sporax's first
-    GRAPH step, with its compile), ``jax_first_step_s`` (the twin's) and ``check`` (the losses compared). Raises when the two disagree.
+    GRAPH step, with its compile), ``jax_first_step_s`` (the twin's) and ``check`` (the losses compared); when
+    the two disagree there is no ``jax`` side and ``check`` says so.
 
     The LSTM and ResNet-18 compare the losses of their first two steps (the second after one update); the
     Transformer trains with dropout, so it compares the loss of both networks without dropout, then steps."""
@@ -255,8 +256,12 @@ def twin_sides(name: str, cfg: dict, sides: dict, rtol: float = 2e-3) -> dict:
         ref.append(float(run()))
     what = "loss without dropout, then one step" if name == "transformer" else "losses of steps 1 and 2"
     sides["check"] = f"{what}: sporax {', '.join(f'{v:.6g}' for v in ours)}; jax {', '.join(f'{v:.6g}' for v in ref)}"
-    n_cmp = 1 if name == "transformer" else 2
-    if not np.allclose(ours[:n_cmp], ref[:n_cmp], rtol=rtol):
-        raise SystemExit(f"{name}: the sporax step and its JAX twin disagree: {sides['check']}")
-    sides["jax"] = run
+    # the first loss: the same forward from the same weights; the second follows one update, where Adam's
+    # first step (+-lr per weight) flips with the sign of near-zero gradients and MindSpore's Adam adds eps
+    # to the uncorrected second moment (optax: to the corrected one)
+    tols = [1e-4, rtol][: 1 if name == "transformer" else 2]
+    if all(np.isclose(a, b, rtol=t) for a, b, t in zip(ours, ref, tols)):
+        sides["jax"] = run
+    else:  # never time a twin that computes something else; the report says so
+        sides["check"] = f"DISAGREE (rtol {tols}), twin not timed: {sides['check']}"
     return sides

@@ -27,6 +27,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 from _common import (  # noqa: E402
+    CORE,
     MS_PYTHON,
     ROOT,
     TORCH_PYTHON,
@@ -36,6 +37,13 @@ from _common import (  # noqa: E402
     maxrss_mb,
     serve,
     timed,
+)
+
+# measured 2026-11-26 with bench_models.py's torch worker, pinned, on the shared machine (load average ~12)
+TC_RESNET_SKIP = (
+    "torch.compile skipped: its first two steps of ResNet-18 took 474 s on one core even at batch 16, width 16 "
+    "(measured once on the loaded machine, load average about 12; the compile does not shrink with the size), "
+    "beyond this suite's 15 minutes"
 )
 
 # name: (builder kind, builder case / model, config, steps per round, sink size, torch model)
@@ -95,6 +103,7 @@ WORKLOADS: dict[str, dict] = {
         "big": True,
         "ms": False,
         "ms_skip": "not run at this size (one MindSpore CPU step takes minutes on one core); see resnet18_small",
+        "tc_skip": TC_RESNET_SKIP,
     },
     # ResNet-18 at 1/4 of the batch and 1/4 of the width (about 1/64 of the work): every peer runs it
     "resnet18_small": {
@@ -106,6 +115,7 @@ WORKLOADS: dict[str, dict] = {
         "sink": 4,
         "ms_steps": 1,
         "big": True,
+        "tc_skip": TC_RESNET_SKIP,
     },
 }
 QUICK = {
@@ -234,38 +244,38 @@ def gemm_worker() -> None:
 
 
 # ------------------------------------------------------------------------------------------------ driver
-def bench_workload(name: str, wl: dict, rounds: int, torch_compile: bool, log) -> dict:
+def bench_workload(name: str, wl: dict, rounds: int, torch_compile: bool, log, core: str = CORE) -> dict:
     res: dict = {"name": name, "cfg": wl["cfg"], "steps": wl["steps"], "sink": wl["sink"], "times": {}, "notes": []}
     res["ms_steps"] = wl.get("ms_steps")
     t0 = time.perf_counter()
     cmd = [sys.executable, os.path.abspath(__file__), "--worker", name, "--wl", json.dumps(wl), "--mode"]
-    sp = Worker([*cmd, "graph"], wait_ready=True)
+    sp = Worker([*cmd, "graph"], wait_ready=True, core=core)
     res["ready"] = sp.ready
     log(f"  {name}: sporax GRAPH ready in {time.perf_counter() - t0:.1f}s {json.dumps(sp.ready)}")
     t0 = time.perf_counter()
-    pn = Worker([*cmd, "pynative"], wait_ready=True)
+    pn = Worker([*cmd, "pynative"], wait_ready=True, core=core)
     res["ready_pynative"] = pn.ready
     log(f"  {name}: sporax PyNative ready in {time.perf_counter() - t0:.1f}s {json.dumps(pn.ready)}")
     # small workloads: also the GRAPH step compiled without index checks (their error flag is read after
     # every step, which waits for the step: see RESULTS.md)
     nc = (
-        Worker([*cmd, "nochecks"], wait_ready=True, env={"SPORAX_INDEX_CHECKS": "0"}) if wl["kind"] == "small" else None
+        Worker([*cmd, "nochecks"], wait_ready=True, env={"SPORAX_INDEX_CHECKS": "0"}, core=core)
+        if wl["kind"] == "small"
+        else None
     )
-    ms_workers = start_mindspore(name, wl, res, log)
+    ms_workers = start_mindspore(name, wl, res, log, core)
     tw = None
     torch_sides = []
     if os.path.exists(TORCH_PYTHON):
-        tw = Worker([TORCH_PYTHON, os.path.join(HERE, "bench_models.py"), "--torch-worker"])
+        tw = Worker([TORCH_PYTHON, os.path.join(HERE, "bench_models.py"), "--torch-worker"], core=core)
         torch_sides = [("torch eager", dict(wl["cfg"]))]
         if torch_compile:
             torch_sides.append(("torch.compile", dict(wl["cfg"], compile=True)))
         else:
-            res["notes"].append("torch.compile skipped for this size (its compile alone takes minutes on one core)")
+            res["notes"].append(wl.get("tc_skip", "torch.compile skipped for this size (--quick)"))
     else:
         res["notes"].append(f"PyTorch skipped: {TORCH_PYTHON} absent")
-    if "jax" not in sp.ready["sides"]:
-        res["notes"].append("hand-written JAX+optax: no twin written for this model")
-    elif "check" in sp.ready:
+    if "check" in sp.ready:
         res["notes"].append(f"JAX twin, same numbers before timing: {sp.ready['check']}")
     times = res["times"]
     try:
@@ -310,7 +320,7 @@ def bench_workload(name: str, wl: dict, rounds: int, torch_compile: bool, log) -
     return res
 
 
-def start_mindspore(name: str, wl: dict, res: dict, log) -> list:
+def start_mindspore(name: str, wl: dict, res: dict, log, core: str = CORE) -> list:
     """Real MindSpore's GRAPH and PyNative workers for the workload (bench_mindspore.py in its venv, cwd
     /tmp), or none with a note saying why."""
     if not wl.get("ms", True):
@@ -324,7 +334,7 @@ def start_mindspore(name: str, wl: dict, res: dict, log) -> list:
         t0 = time.perf_counter()
         cmd = [MS_PYTHON, os.path.join(HERE, "bench_mindspore.py"), "--wl", json.dumps(wl), "--mode", mode]
         try:
-            w = Worker(cmd, wait_ready=True, cwd=tempfile.gettempdir())
+            w = Worker(cmd, wait_ready=True, cwd=tempfile.gettempdir(), core=core)
         except Exception as exc:  # noqa: BLE001  (reported, the other sides go on)
             res["notes"].append(f"MindSpore {mode} failed to start: {str(exc)[:200]}")
             continue
@@ -553,8 +563,11 @@ def write_results(path: str, facts: dict, gemm: float, results: list[dict], extr
         "",
         *[f"- {k}: {v}" for k, v in facts.items()],
         f"- load average (1/5/15 min) at the end: {' / '.join(f'{v:.1f}' for v in os.getloadavg())}",
-        "- every process pinned to one core: `taskset -c 1`, OMP_NUM_THREADS=MKL_NUM_THREADS=1, "
-        f"XLA_FLAGS=`{XLA_ONE_THREAD}`, torch.set_num_threads(1)",
+        "- every process pinned to one core (`taskset -c`), OMP_NUM_THREADS=MKL_NUM_THREADS=1, "
+        f"XLA_FLAGS=`{XLA_ONE_THREAD}`, torch.set_num_threads(1); parts run in {len(args.cores.split(','))} "
+        f"lane(s), one per core ({args.cores}): a workload's sides (sporax, JAX, PyTorch, MindSpore) all on its "
+        f"lane's core, their rounds alternating; the MNIST epoch, the pipelines and the variable-length bench on "
+        f"core {CORE}",
         f"- measured float32 GEMM peak of the core (XLA, 1024^3 matmul, best of 10): **{gemm:.1f} GFLOP/s**",
         f"- {args.rounds} rounds per small workload (at most 3 for the example models), one round per side in "
         "turn (alternating); medians per side",
@@ -642,6 +655,77 @@ def write_results(path: str, facts: dict, gemm: float, results: list[dict], extr
         f.write("\n".join(lines))
 
 
+# rough minutes of each part on an idle machine, longest first: the lanes take the longest part left
+COST = {"resnet18": 4, "epoch": 3.5, "lstm": 2.5, "transformer": 2.5, "resnet18_small": 2, "lenet_b32": 1.5}
+
+
+def run_lanes(names: list[str], args, log) -> tuple[list[dict], dict]:
+    """The workloads, the MNIST epoch and the variable-length bench, on ``args.cores``: one lane per core,
+    each lane running one part at a time (all of a workload's processes pinned to the lane's core, so its
+    sides still alternate on one core); the epoch and the variable-length bench go to the first lane (they
+    pin to ``BENCH_CORE``). Returns the workloads' results in ``names`` order and the extra sections."""
+    import queue
+    import threading
+
+    cores = args.cores.split(",")
+    parts = sorted(names, key=lambda n: -COST.get(n, 1))
+    fixed = ([] if args.no_epoch else ["epoch"]) + ["varlen"]
+    todo: queue.Queue = queue.Queue()
+    for part in parts:
+        todo.put(part)
+    results: dict[str, dict] = {}
+    extra: dict = {}
+
+    def run_part(part: str, core: str) -> None:
+        if part == "epoch":
+            extra["epoch"] = bench_epoch(args.quick, log)
+            return
+        if part == "varlen":
+            try:
+                from bench_varlen import varlen_lines
+
+                extra["varlen"] = varlen_lines(log)
+            except ImportError:
+                pass
+            return
+        wl = dict(WORKLOADS[part])
+        if args.quick:
+            wl.update(QUICK.get(part, {}))
+        try:
+            rounds = min(args.rounds, 3) if wl["kind"] == "model" else args.rounds
+            results[part] = bench_workload(part, wl, rounds, not wl.get("big"), log, core)
+        except Exception as exc:  # noqa: BLE001
+            log(f"  {part} failed: {exc}")
+            results[part] = {
+                "name": part,
+                "cfg": wl["cfg"],
+                "steps": wl["steps"],
+                "sink": wl["sink"],
+                "notes": [str(exc)],
+            }
+
+    def lane(core: str, first: list[str]) -> None:
+        for part in first:
+            run_part(part, core)
+        while True:
+            try:
+                part = todo.get_nowait()
+            except queue.Empty:
+                return
+            log(f"  core {core}: {part}")
+            run_part(part, core)
+
+    threads = [threading.Thread(target=lane, args=(c, fixed if c == CORE else [])) for c in cores]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if CORE not in cores:  # the epoch and varlen pin to BENCH_CORE: after the lanes
+        for part in fixed:
+            run_part(part, CORE)
+    return [results[n] for n in names if n in results], extra
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="about 5 minutes: fewer rounds and steps")
@@ -649,6 +733,11 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=None)
     ap.add_argument("--no-epoch", action="store_true", help="skip the MNIST epoch and pipeline")
     ap.add_argument("--out", default=os.path.join(HERE, "RESULTS.md"))
+    ap.add_argument(
+        "--cores",
+        default=f"{CORE},{0 if CORE != '0' else 1}" if (os.cpu_count() or 1) > 1 else CORE,
+        help="cores to run parts on, one lane each (default: two; '1' runs everything on core 1 in turn)",
+    )
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     ap.add_argument("--wl", help=argparse.SUPPRESS)
     ap.add_argument("--mode", default="graph", help=argparse.SUPPRESS)
@@ -670,28 +759,7 @@ def main() -> None:
     gw.close()
     log(f"GEMM peak {gemm:.1f} GFLOP/s")
     names = [n for n in (args.only.split(",") if args.only else WORKLOADS)]
-    results = []
-    for name in names:
-        wl = dict(WORKLOADS[name])
-        if args.quick:
-            wl.update(QUICK.get(name, {}))
-        try:
-            rounds = min(args.rounds, 3) if wl["kind"] == "model" else args.rounds
-            results.append(bench_workload(name, wl, rounds, not wl.get("big"), log))
-        except Exception as exc:  # noqa: BLE001
-            log(f"  {name} failed: {exc}")
-            results.append(
-                {"name": name, "cfg": wl["cfg"], "steps": wl["steps"], "sink": wl["sink"], "notes": [str(exc)]}
-            )
-    extra: dict = {}
-    if not args.no_epoch:
-        extra["epoch"] = bench_epoch(args.quick, log)
-    try:
-        from bench_varlen import varlen_lines
-
-        extra["varlen"] = varlen_lines(log)
-    except ImportError:
-        pass
+    results, extra = run_lanes(names, args, log)
     write_results(args.out, facts, gemm, results, extra, args, time.perf_counter() - start)
     log(f"wrote {args.out}")
 
