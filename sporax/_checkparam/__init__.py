@@ -151,6 +151,7 @@ from ._mindrecord import (
     check_converter_file,
     check_enc_key,
     check_cipher_mode,
+    check_mr_file_names,
 )
 
 __all__ = [
@@ -282,4 +283,5 @@ __all__ = [
     "check_converter_file",
     "check_enc_key",
     "check_cipher_mode",
+    "check_mr_file_names",
 ]

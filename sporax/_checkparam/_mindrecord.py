@@ -84,3 +84,13 @@ def check_cipher_mode(mode: Any, arg_name: str) -> str:
     if mode != "AES-GCM":
         raise ValueError(f"The input {arg_name} is invalid.")
     return mode
+
+
+def check_mr_file_names(file_name: Any, error: type[Exception]) -> tuple[list[str], bool]:
+    """A reader's ``file_name``: one file (whose header lists the shards read with it) or a non-empty list of
+    files; the files, and whether they come from one name (True) or a list (False)."""
+    if isinstance(file_name, str):
+        return [file_name], True
+    if isinstance(file_name, (list, tuple)) and file_name and all(isinstance(f, str) for f in file_name):
+        return list(file_name), False
+    raise error("file_name should be a str or a non-empty list of str.")

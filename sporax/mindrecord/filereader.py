@@ -10,7 +10,7 @@ import threading
 
 import numpy as np
 
-from .._checkparam import check_num_consumer
+from .._checkparam import check_mr_file_names, check_num_consumer
 from . import _format as F
 from . import config as _config
 from .common.exceptions import ParamTypeError, ParamValueError
@@ -160,18 +160,10 @@ class ShardSet:
             s.close()
 
 
-def _file_list(file_name) -> tuple[list[str], bool]:
-    if isinstance(file_name, str):
-        return [file_name], True
-    if isinstance(file_name, (list, tuple)) and file_name and all(isinstance(f, str) for f in file_name):
-        return list(file_name), False
-    raise ParamTypeError("file_name should be a str or a non-empty list of str.")
-
-
 def open_shard_set(file_name, check_db: bool = True) -> ShardSet:
     """The shard set of ``file_name``: a str loads every shard listed in its header (next to it); a list
     loads those files only, in that order."""
-    files, expand = _file_list(file_name)
+    files, expand = check_mr_file_names(file_name, ParamTypeError)
     for f in files:
         if not os.path.isfile(f):
             raise RuntimeError(f"Invalid file, the mindrecord file {f} does not exist or is not a file.")

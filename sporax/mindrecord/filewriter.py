@@ -276,7 +276,7 @@ class FileWriter:
             )
         if self._shards is not None:
             return self._shards
-        self._set_schema()
+        self._added_schema()
         self._verify_targets()
         self._shards = shards = []
         try:
@@ -287,7 +287,7 @@ class FileWriter:
             raise RuntimeError(f"Invalid file, failed to create mindrecord file in {os.path.dirname(p)}: {e}") from None
         return shards
 
-    def _set_schema(self) -> dict:
+    def _added_schema(self) -> dict:
         """The schema given to :meth:`add_schema`."""
         if self._schema is None:
             raise RuntimeError("The schema is not set: call add_schema before writing data.")
@@ -351,7 +351,7 @@ class FileWriter:
         """A row -> (raw MessagePack, blob, index values, compression saving)."""
         if not isinstance(row, dict):
             raise ParamTypeError(f"'raw_data' expect list of dict, but row {i} is {type(row).__name__}.")
-        schema = self._set_schema()
+        schema = self._added_schema()
         raw = {}
         for name, spec in schema.items():
             if "shape" in spec or spec["type"] == "bytes":
@@ -396,7 +396,7 @@ class FileWriter:
     def _effective_index(self) -> list[str]:
         if self._index_fields is not None:
             return self._index_fields
-        return [n for n, s in self._set_schema().items() if "shape" not in s and s["type"] != "bytes"]
+        return [n for n, s in self._added_schema().items() if "shape" not in s and s["type"] != "bytes"]
 
     def _write_shard(self, sh: _Shard, rows: list) -> None:
         """Append rows to one shard: blob data in row groups (one per blob page), the raw data of each row
@@ -472,7 +472,7 @@ class FileWriter:
                 cannot be written.
         """
         shards = self._open()
-        schema = self._set_schema()
+        schema = self._added_schema()
         if self._index_fields is None:
             self._index_fields = self._effective_index()
         fields = self._index_fields
