@@ -23,6 +23,7 @@ import inspect
 import logging
 from typing import Any
 
+from .. import _checkparam as validator
 from .. import boost, nn, ops
 from ..common import dtype as mstype
 from ..ops.composite._multitype import mixed_precision_cast as _mixed_precision_cast
@@ -33,8 +34,6 @@ from ._loss_scale_manager import DynamicLossScaleManager, LossScaleManager
 __all__ = ["auto_mixed_precision", "custom_mixed_precision", "build_train_network", "get_white_list", "get_black_list"]
 
 _log = logging.getLogger("sporax")
-
-_LEVELS = ["O0", "O1", "O2", "O3", "auto"]
 
 
 def _existing(module: Any, names: list[str]) -> list[type]:
@@ -141,11 +140,6 @@ def _precision_set_by_user(cell: nn.Cell) -> bool:
     return cell.__dict__.get("_mixed_dtype") is not None
 
 
-def _check_dtype(dtype: Any) -> None:
-    if dtype not in (mstype.float16, mstype.bfloat16):
-        raise ValueError(f"The dtype should be one of (mstype.float16, mstype.bfloat16), but got {dtype}.")
-
-
 def _cast_white_list(network: nn.Cell, white_list: list[type], dtype: Any) -> nn.Cell:
     """Cells and primitives of ``white_list`` in ``network`` compute in ``dtype``, outputs in float32."""
     cell_types = tuple(t for t in white_list if issubclass(t, nn.Cell))
@@ -177,7 +171,8 @@ def _auto_black_list(network: nn.Cell, black_list: list[type], dtype: Any) -> nn
     for name, sub in list(network.name_cells().items()):
         if sub is network:
             continue
-        if black_list and isinstance(sub, tuple(black_list)):
+        blocked = bool(black_list) and isinstance(sub, tuple(black_list))  # (no narrowing: sub stays a Cell)
+        if blocked:
             _replace_child(network, name, _OutputTo16(sub.to_float(mstype.float32), dtype))
         else:
             _auto_black_list(sub, black_list, dtype)
@@ -188,7 +183,8 @@ def _do_keep_batchnorm_fp32(network: nn.Cell, dtype: Any = mstype.float16) -> No
     for name, sub in list(network.name_cells().items()):
         if sub is network:
             continue
-        if isinstance(sub, tuple(AMP_BLACK_LIST)):
+        blocked = isinstance(sub, tuple(AMP_BLACK_LIST))  # (no narrowing: sub stays a Cell)
+        if blocked:
             _replace_child(network, name, _OutputTo16(sub.to_float(mstype.float32), dtype))
         else:
             _do_keep_batchnorm_fp32(sub, dtype)
@@ -254,7 +250,7 @@ def auto_mixed_precision(network: Any, amp_level: str = "O0", dtype: Any = mstyp
             raise TypeError(f"For amp_level '{amp_level}', the network type should be Cell.")
         if not (inspect.isfunction(network) or inspect.ismethod(network)):
             raise TypeError("For amp_level 'auto', the network type should be Cell or function.")
-    _check_dtype(dtype)
+    validator.check_amp_dtype(dtype, (mstype.float16, mstype.bfloat16))
     if amp_level == "O0":
         return network
     if amp_level not in ("O1", "O2", "O3", "auto"):
@@ -334,7 +330,7 @@ def custom_mixed_precision(
             "For custom_mixed_precision, the white_list or black_list cannot be provided "
             "at the same time, please provide one or the other."
         )
-    _check_dtype(dtype)
+    validator.check_amp_dtype(dtype, (mstype.float16, mstype.bfloat16))
     if white_list is not None:
         _list_check(white_list, "white_list")
         return _cast_white_list(network, white_list, dtype)
@@ -373,40 +369,6 @@ def _config_level(level: str) -> dict[str, Any]:
         return {"keep_batchnorm_fp32": False, "cast_model_type": mstype.float16, "loss_scale_manager": None}
     # O0, O1 and auto (auto converts the network with auto_mixed_precision(network, "auto"): float16)
     return {"keep_batchnorm_fp32": False, "cast_model_type": mstype.float32, "loss_scale_manager": None}
-
-
-def _check_level(level: Any, boost_level: Any) -> None:
-    if not isinstance(level, str):
-        raise TypeError(
-            f"The argument `level` must be a string in ['O0', 'O1', 'O2', 'O3', 'auto'],but got type {type(level)}."
-        )
-    if level not in _LEVELS:
-        raise ValueError(f"The 'level' should be in : {_LEVELS}, but got {level}.")
-    if boost_level not in ("O0", "O1", "O2"):
-        raise ValueError(f"The 'boost_level' should be in : ['O0', 'O1', 'O2'], but got {boost_level}.")
-
-
-def _check_kwargs(key_words: dict[str, Any]) -> None:
-    for arg in key_words:
-        if arg not in ("cast_model_type", "keep_batchnorm_fp32", "loss_scale_manager"):
-            raise ValueError(f"Unsupported arg '{arg}'")
-    if "cast_model_type" in key_words:
-        cast = key_words["cast_model_type"]
-        if cast not in (mstype.float16, mstype.bfloat16, mstype.float32):
-            raise TypeError(
-                "The 'cast_model_type' should be one of [mindspore.float16, mindspore.bfloat16, mindspore.float32], "
-                f"but got '{cast}'."
-            )
-    if "keep_batchnorm_fp32" in key_words and not isinstance(key_words["keep_batchnorm_fp32"], bool):
-        raise TypeError(
-            "The type of 'keep_batchnorm_fp32' should be 'bool', but got type "
-            f"'{type(key_words['keep_batchnorm_fp32']).__name__}'."
-        )
-    manager = key_words.get("loss_scale_manager")
-    if manager and not isinstance(manager, LossScaleManager):
-        raise TypeError(
-            f"The type of 'loss_scale_manager' should be 'LossScaleManager', but got type '{type(manager).__name__}'."
-        )
 
 
 def _auto_mixed_precision_process(network: nn.Cell, config: dict[str, Any], level: str) -> nn.Cell:
@@ -502,9 +464,9 @@ def build_train_network(
         optimizer, (nn.Optimizer, boost.FreezeOpt, nn.AdaSumByGradWrapCell, nn.AdaSumByDeltaWeightWrapCell)
     ):
         raise TypeError(f"The type of 'optimizer' should be 'Optimizer', but got type '{type(optimizer).__name__}'.")
-    _check_level(level, boost_level)
+    validator.check_amp_level(level, boost_level)
     enable_boost = boost_level in ("O1", "O2")
-    _check_kwargs(kwargs)
+    validator.check_amp_kwargs(kwargs, (mstype.float16, mstype.bfloat16, mstype.float32), LossScaleManager)
     config = dict(_config_level(level), **kwargs)
     network = _auto_mixed_precision_process(network, config, level)
     if loss_fn:

@@ -27,11 +27,11 @@ __all__ = ["OptimizerProcess", "ParameterProcess"]
 _log = logging.getLogger("sporax")
 
 
-def _opt_parts(opt: Any) -> tuple[bool, Any, dict, dict | None, Any]:
-    """(is LARS, inner optimizer, its init_args, LARS's init_args, initial learning rate)."""
+def _opt_parts(opt: Any) -> tuple[bool, Any, dict, dict, Any]:
+    """(is LARS, inner optimizer, its init_args, LARS's init_args ({} without LARS), initial learning rate)."""
     if isinstance(opt, LARS):
         return True, opt.opt, opt.opt.init_args, opt.init_args, opt.opt.init_learning_rate
-    return False, opt, opt.init_args, None, opt.init_learning_rate
+    return False, opt, opt.init_args, {}, opt.init_learning_rate
 
 
 class OptimizerProcess:

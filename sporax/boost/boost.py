@@ -64,22 +64,26 @@ class AutoBoost:
     """
 
     _instance_lock = threading.Lock()
-    _instance = None
+    _instance: AutoBoost | None = None
+    level: str | None  # None until the one instance's first __init__
+    boost_config_dict: Any
 
     def __new__(cls, *args: Any, **kwargs: Any) -> AutoBoost:
-        if AutoBoost._instance is None:
+        inst = AutoBoost._instance
+        if inst is None:
             with AutoBoost._instance_lock:
-                if AutoBoost._instance is None:
+                inst = AutoBoost._instance
+                if inst is None:
                     inst = object.__new__(cls)
                     inst.level = None
                     inst.boost_config_dict = None
                     AutoBoost._instance = inst
-        return AutoBoost._instance
+        return inst
 
     def __init__(self, level: str = "O0", boost_config_dict: Any = "") -> None:
         if level not in _boost_config_level:
             level = "O0"
-        if self._instance.level is not None:
+        if self.level is not None:  # the one instance, set up already
             return
         self.level = level
         self.boost_config_dict = boost_config_dict
@@ -89,7 +93,7 @@ class AutoBoost:
         self._freeze_type = 1
         self._freeze_p = 0.7
         self._total_steps = 65536
-        self.gradient_groups = None
+        self.gradient_groups: list | None = None
         self.device_number = 8
         self.grad_accumulation_step = 1
         self.rho = 0.55
@@ -97,9 +101,9 @@ class AutoBoost:
         self.alpha = 0.001
         self.sigma = 0.4
         self.n_components = 32
-        self.pca_mat_path = None
-        self.weight_load_dir = None
-        self.local_pca_mat_path = None
+        self.pca_mat_path: str | None = None
+        self.weight_load_dir: str | None = None
+        self.local_pca_mat_path: str | None = None
         self.timeout = 1800
         self.boost_config = self._get_configuration(level, self.boost_config_dict)
         self._param_processer = ParameterProcess()

@@ -22,7 +22,7 @@ from ..nn.cell import Cell
 from ..nn.layer.container import SequentialCell
 from ..nn.wrap.cell_wrapper import TrainOneStepCell, run_if
 from ..nn.wrap.grad_reducer import DistributedGradReducer
-from ..nn.wrap.loss_scale import TrainOneStepWithLossScaleCell, _grad_overflow, _grad_scale
+from ..nn.wrap.loss_scale import _grad_overflow, _grad_scale, _LossScaleChecks
 from .adasum import AdaSum
 from .boost import AutoBoost
 from .dim_reduce import DimReduce
@@ -135,12 +135,15 @@ class BoostTrainOneStepCell(TrainOneStepCell):
 
     def gradient_freeze_process(self, *inputs: Any) -> Any:
         """Run the train step of the group the sequence names at this step, then advance the step."""
+        nets = self.freeze_nets
+        if nets is None:
+            raise RuntimeError(f"For '{type(self).__name__}', layer freezing needs a FreezeOpt optimizer.")
         step = int(self.step.asnumpy())
         if self.train_strategy is None:
-            index, max_index = step, len(self.freeze_nets)
+            index, max_index = step, len(nets)
         else:
             index, max_index = int(self.train_strategy.asnumpy()[step]), len(self.train_strategy)
-        loss = self.freeze_nets[index](*inputs)
+        loss = nets[index](*inputs)
         self.step.set_data(Tensor(0 if step + 1 >= max_index else step + 1, mstype.int32))
         return loss
 
@@ -195,6 +198,8 @@ class BoostTrainOneStepCell(TrainOneStepCell):
 
         ab = self.auto_boost
         rank_size = 1 if self.parallel_mode == context.ParallelMode.STAND_ALONE else get_group_size()
+        if ab.local_pca_mat_path is None:
+            raise RuntimeError("dim_reduce needs the local PCA matrix: AutoBoost.network_auto_process_train finds it.")
         pca_mat = _load_local_pca_mat(ab.local_pca_mat_path, ab.timeout)
         self.weights_clone = ParameterTuple(self.weights).clone(prefix="weights_clone", init="same")
         self.dim_reduce = DimReduce(
@@ -225,7 +230,7 @@ class BoostTrainOneStepCell(TrainOneStepCell):
         self.grad_reducer = DistributedGradReducer(self.weights, _get_gradients_mean(), self.degree, group=name)
 
 
-class BoostTrainOneStepWithLossScaleCell(BoostTrainOneStepCell):
+class BoostTrainOneStepWithLossScaleCell(_LossScaleChecks, BoostTrainOneStepCell):
     """A boosted step with loss scaling; returns ``(loss, overflow, loss scale)``.
 
     Args:
@@ -239,7 +244,7 @@ class BoostTrainOneStepWithLossScaleCell(BoostTrainOneStepCell):
         super().__init__(network, optimizer, sens=None)
         self.base = Tensor(1, mstype.float32)
         self.base0 = Tensor(0, mstype.int32)
-        self.less_equal = ops.LessEqual()
+        self.less_equal = ops.less_equal  # MindSpore's LessEqual primitive: the same kernel
         self.allreduce = ops.AllReduce()
         self.is_distributed = self.parallel_mode != context.ParallelMode.STAND_ALONE
         self.loss_scaling_manager = None
@@ -260,13 +265,6 @@ class BoostTrainOneStepWithLossScaleCell(BoostTrainOneStepCell):
             self.scale_sense = Parameter(scale_sense, name="scale_sense")
         else:
             raise TypeError(f"The scale_sense must be Cell or Tensor, but got {type(scale_sense)}")
-
-    # the overflow check and the loss-scale update of nn.TrainOneStepWithLossScaleCell
-    _check_overflow_status_on_infnan_mode = TrainOneStepWithLossScaleCell._check_overflow_status_on_infnan_mode
-    _get_overflow_status = TrainOneStepWithLossScaleCell.get_overflow_status
-    _process_loss_scale = TrainOneStepWithLossScaleCell.process_loss_scale
-    _start_overflow_check = TrainOneStepWithLossScaleCell.start_overflow_check
-    _set_sense_scale = TrainOneStepWithLossScaleCell.set_sense_scale
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self.enable_dim_reduce or self.enable_adasum:  # host decisions: op by op
@@ -314,13 +312,15 @@ class BoostTrainOneStepWithLossScaleCell(BoostTrainOneStepCell):
             Parameter(Tensor(np.zeros([8]), mstype.int32), name=f"mix_layer_status_{x}", requires_grad=False)
             for x in range(n)
         )
-        self.loss_scaling_manager.set_loss_scale_status(n, self.loss_scaling_manager.get_loss_scale())
+        manager: Any = self.loss_scaling_manager  # a GroupLossScaleManager (loss_scale_group on)
+        manager.set_loss_scale_status(n, manager.get_loss_scale())
         group_of = {id(p): i for i, g in enumerate(self.loss_scale_groups) for p in g}
         self._param_group = [group_of.get(id(p), -1) for p in self.weights]
 
     def _enhanced_amp_process_overflow_status(self, grads: Any) -> tuple[Any, Any]:
         """Per group: overflow of its Parameters' gradients; its scale times ``1/sqrt(2)`` (overflow) or
         ``2**(1/1000)``. Without any overflow the gradients, divided by their group's new scale, update."""
+        manager: Any = self.loss_scaling_manager  # a GroupLossScaleManager (loss_scale_group on)
         overflow_global = Tensor(0, mstype.int32)
         scales = []
         for layer, status in enumerate(self.overflow_status_list):
@@ -331,7 +331,7 @@ class BoostTrainOneStepWithLossScaleCell(BoostTrainOneStepCell):
                 bad = self.allreduce(ops.cast(bad, mstype.float32)) >= 1
             overflow_global = overflow_global + ops.cast(bad, mstype.int32)
             ratio = ops.select(bad, self.reduce_ratio, self.growth_ratio)
-            scales.append(self.loss_scaling_manager.update_loss_scale_status(layer, ratio))
+            scales.append(manager.update_loss_scale_status(layer, ratio))
         per_param = tuple(scales[k] if k >= 0 else self.base for k in self._param_group)
         run_if(overflow_global < 1, self._scaled_update, per_param, grads)
         return overflow_global, scales[0]

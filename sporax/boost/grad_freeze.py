@@ -21,7 +21,7 @@ from ..nn.cell import Cell
 from ..nn.optim import LARS, Optimizer
 from ..nn.wrap.grad_accumulation import GradientAccumulation
 from ..nn.wrap.grad_reducer import DistributedGradReducer
-from .base import ParameterProcess
+from .base import ParameterProcess, _opt_parts
 
 __all__ = ["GradientFreeze", "FreezeOpt", "freeze_cell"]
 
@@ -47,14 +47,10 @@ class FreezeOpt(Cell):
             raise ValueError(
                 "When the 'train_strategy' is specified, the value of 'train_parameter_groups' must also be specified"
             )
-        self.is_lars = isinstance(opt, LARS)
-        single = opt.opt if self.is_lars else opt
-        self.opt_class = type(single)
-        self.opt_init_args = single.init_args
-        self.lars_init_args = opt.init_args if self.is_lars else None
+        self.is_lars, single, self.opt_init_args, self.lars_init_args, self.learning_rate = _opt_parts(opt)
+        self.opt_class: Any = type(single)  # the optimizer's class, called with its own keyword arguments
         self.single_opt = single
         self.parameters = single.parameters
-        self.learning_rate = single.init_learning_rate
         self.dynamic_lr = single.dynamic_lr
         self.opts: list[Any] = []
         if train_parameter_groups is None:
@@ -79,7 +75,7 @@ class FreezeOpt(Cell):
         if isinstance(train_strategy, (tuple, list)):
             if not all(isinstance(e, int) for e in train_strategy):
                 raise ValueError("The element in train_strategy should be int number")
-            self.train_strategy = Tensor(train_strategy, mstype.int32)
+            self.train_strategy: Tensor | None = Tensor(train_strategy, mstype.int32)
         elif isinstance(train_strategy, Tensor):
             if train_strategy.ndim != 1 or train_strategy.dtype != mstype.int32:
                 raise ValueError(
@@ -242,7 +238,7 @@ def freeze_cell(
     ``reducer_flag``)."""
     if reducer_flag:
         processer = ParameterProcess()
-        reducers = [
+        reducers: list[Cell] = [
             DistributedGradReducer(processer.assign_parameter_group(opt.parameters), mean, degree)
             for opt in optimizer.opts
         ]

@@ -55,8 +55,8 @@ class GroupLossScaleManager(Cell):
         self._loss_scale = init_loss_scale
         self.loss_scale_groups = loss_scale_groups
         self.loss_scale_number = 0
-        self.layer_loss_scale = None
-        self.dynamic_loss_scale = None
+        self.layer_loss_scale: tuple[_LayerLossScale, ...] | None = None  # set by set_loss_scale_status
+        self.dynamic_loss_scale: ParameterTuple | None = None
 
     def set_loss_scale_status(self, loss_scale_number: int, init_loss_scale: Any) -> None:
         """Make the per-group scales: ``scale[1..n]`` = ``init_loss_scale`` (a list gives one per group)."""
@@ -70,16 +70,21 @@ class GroupLossScaleManager(Cell):
         for i, value in enumerate(values):
             self.dynamic_loss_scale[i + 1].set_data(Tensor(value, mstype.float32))
 
+    def _scales(self) -> tuple[tuple[_LayerLossScale, ...], ParameterTuple]:
+        if self.layer_loss_scale is None or self.dynamic_loss_scale is None:
+            raise RuntimeError(f"For '{type(self).__name__}', call 'set_loss_scale_status' before using the scales.")
+        return self.layer_loss_scale, self.dynamic_loss_scale
+
     def update_loss_scale_status(self, layer: int, update_ratio: Any) -> Any:
         """``scale[layer + 1] *= update_ratio``; returns the new scale."""
-        param = self.dynamic_loss_scale[layer + 1]
+        param = self._scales()[1][layer + 1]
         new_loss_scale = param * update_ratio
         ops.assign(param, new_loss_scale)
         return new_loss_scale
 
     def construct(self, x: Any, layer1: int, layer2: int) -> Any:
-        ratio = self.dynamic_loss_scale[layer1] / self.dynamic_loss_scale[layer2]
-        return self.layer_loss_scale[layer1](x, ratio)
+        layers, scales = self._scales()
+        return layers[layer1](x, scales[layer1] / scales[layer2])
 
     def get_loss_scale(self) -> Any:
         return self._loss_scale

@@ -151,14 +151,17 @@ def _kind(cell: Any) -> list[tuple[str, str]]:
     return []
 
 
-def _is_self_call(node: ast.AST) -> bool:
-    return (
+def _self_call(node: ast.AST) -> tuple[str, ast.expr] | None:
+    """(attribute, argument) of a ``self.<attr>(x)`` call; None for another node."""
+    if (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
         and isinstance(node.func.value, ast.Name)
         and node.func.value.id == "self"
         and len(node.args) == 1
-    )
+    ):
+        return node.func.attr, node.args[0]
+    return None
 
 
 def _branch(node: ast.AST, assigns: dict, line: int, cell: Cell) -> list[tuple[str, str]]:
@@ -172,14 +175,14 @@ def _branch(node: ast.AST, assigns: dict, line: int, cell: Cell) -> list[tuple[s
                 break  # an argument of the cell (not a node of its graph)
             line, node = earlier[-1]
             continue
-        if _is_self_call(node):
-            kinds = _kind(cell._cells.get(node.func.attr))
+        call = _self_call(node)
+        if call is not None:
+            attr, node = call
+            kinds = _kind(cell._cells.get(attr))
             if not kinds:
                 out.append(("?", ""))
                 break
-            attr = node.func.attr
             out += [(k, attr + ("." + sub if sub else "")) if k == "B" else (k, "") for k, sub in kinds]
-            node = node.args[0]
             continue
         out.append(("?", ""))
         break
@@ -198,8 +201,9 @@ def _assignments(fn: ast.FunctionDef, cell: Cell) -> dict:
                     assigns.setdefault(stmt.targets[0].id, []).append((stmt.lineno, stmt.value))
             elif isinstance(stmt, ast.If):
                 test = stmt.test
-                known = isinstance(test, ast.Attribute) and isinstance(test.value, ast.Name) and test.value.id == "self"
-                flag = bool(getattr(cell, test.attr, False)) if known else None
+                flag = None  # unknown: both branches may run
+                if isinstance(test, ast.Attribute) and isinstance(test.value, ast.Name) and test.value.id == "self":
+                    flag = bool(getattr(cell, test.attr, False))
                 visit(stmt.body, live and flag is not False)
                 visit(stmt.orelse, live and flag is not True)
             elif isinstance(stmt, (ast.For, ast.While, ast.With)):

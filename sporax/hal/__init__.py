@@ -14,6 +14,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from .._checkparam import check_device_id, check_device_target
 from .._engine import _device
 from ..runtime import memory as _memory
 from ..runtime.stream import (
@@ -70,12 +71,7 @@ def _resolve(device_target: Any) -> str:
     """MindSpore's checks of a ``device_target`` argument; None is the context's target."""
     if device_target is None:
         device_target = _context_target()
-    if not isinstance(device_target, str):
-        raise TypeError(
-            f"The argument 'device_target' must be str, but got {device_target}, type is {type(device_target)}."
-        )
-    if device_target not in _VALID:
-        raise ValueError(f"The argument 'device_target' must be one of {_VALID}, but got {device_target}.")
+    check_device_target(device_target, _VALID)
     if not _device.target_available(device_target):
         raise ValueError(
             f"{device_target} backend is not available for this MindSpore package."
@@ -84,7 +80,7 @@ def _resolve(device_target: Any) -> str:
     return device_target
 
 
-def _checks_target(fn: Callable[..., Any]) -> Callable[..., Any]:
+def _resolves_target(fn: Callable[..., Any]) -> Callable[..., Any]:
     sig = inspect.signature(fn)
 
     @functools.wraps(fn)
@@ -93,18 +89,7 @@ def _checks_target(fn: Callable[..., Any]) -> Callable[..., Any]:
         bound.apply_defaults()
         bound.arguments["device_target"] = _resolve(bound.arguments["device_target"])
         if "device_id" in bound.arguments:
-            device_id = bound.arguments["device_id"]
-            count = device_count(bound.arguments["device_target"])
-            if isinstance(device_id, bool) or not isinstance(device_id, int):
-                raise TypeError(
-                    f"The argument 'device_id' must be int, but got {device_id}, type is {type(device_id)}."
-                )
-            if device_id < 0:
-                raise ValueError(f"The argument 'device_id' should not be negative, but got {device_id}.")
-            if device_id >= count:
-                raise ValueError(
-                    f"The argument 'device_id' must be less than device count: {count}, but got {device_id}."
-                )
+            check_device_id(bound.arguments["device_id"], device_count(bound.arguments["device_target"]))
         return fn(*bound.args, **bound.kwargs)
 
     return deco
@@ -139,7 +124,7 @@ def is_available(device_target: str) -> bool:
     return ok
 
 
-@_checks_target
+@_resolves_target
 def device_count(device_target: str | None = None) -> int:
     """The number of devices of `device_target` this process can use (1 for CPU, as in MindSpore)."""
     if device_target == "CPU":
@@ -169,7 +154,7 @@ class _DeviceProperties:
         )
 
 
-@_checks_target
+@_resolves_target
 def get_device_capability(device_id: int, device_target: str | None = None) -> tuple[int, int] | None:
     """A GPU's compute capability ``(major, minor)``; None for CPU (as in MindSpore)."""
     if device_target == "CPU":
@@ -178,7 +163,7 @@ def get_device_capability(device_id: int, device_target: str | None = None) -> t
     return (props.get("major", 0), props.get("minor", 0))
 
 
-@_checks_target
+@_resolves_target
 def get_device_properties(device_id: int, device_target: str | None = None) -> Any:
     """A GPU's properties (name, major, minor, multi_processor_count, total_memory, ...); None for CPU."""
     if device_target == "CPU":
@@ -186,7 +171,7 @@ def get_device_properties(device_id: int, device_target: str | None = None) -> A
     return _DeviceProperties(_device.device_properties(_device.devices(device_target)[device_id]))
 
 
-@_checks_target
+@_resolves_target
 def get_device_name(device_id: int, device_target: str | None = None) -> str:
     """The device's name: ``"CPU"`` for CPU (as in MindSpore), the GPU's model name for a GPU."""
     if device_target == "CPU":
@@ -194,7 +179,7 @@ def get_device_name(device_id: int, device_target: str | None = None) -> str:
     return _device.device_name(_device.devices(device_target)[device_id])
 
 
-@_checks_target
+@_resolves_target
 def get_arch_list(device_target: str | None = None) -> list[str] | None:
     """The architectures programs are compiled for: XLA compiles for the GPUs present (``sm_<major><minor>``);
     None for CPU."""
@@ -213,7 +198,7 @@ def _device_of(device_target: Any) -> Any:
     return _device.devices(device_target)[0]
 
 
-@_checks_target
+@_resolves_target
 def memory_stats(device_target: str | None = None) -> dict[str, Any]:
     """The device's memory statistics in MindSpore's form; ``{}`` on CPU (XLA:CPU keeps no counters)."""
     if device_target == "CPU":
@@ -221,49 +206,49 @@ def memory_stats(device_target: str | None = None) -> dict[str, Any]:
     return _memory._stats_for(_device_of(device_target))
 
 
-@_checks_target
+@_resolves_target
 def memory_reserved(device_target: str | None = None) -> int:
     """Bytes held by the device's memory pool (0 on CPU)."""
     return 0 if device_target == "CPU" else int(memory_stats(device_target)["total_reserved_memory"])
 
 
-@_checks_target
+@_resolves_target
 def max_memory_reserved(device_target: str | None = None) -> int:
     """The peak of :func:`memory_reserved` since the start or the last reset (0 on CPU)."""
     return 0 if device_target == "CPU" else int(memory_stats(device_target)["max_reserved_memory"])
 
 
-@_checks_target
+@_resolves_target
 def memory_allocated(device_target: str | None = None) -> int:
     """Bytes held by live arrays on the device (0 on CPU)."""
     return 0 if device_target == "CPU" else int(memory_stats(device_target)["total_allocated_memory"])
 
 
-@_checks_target
+@_resolves_target
 def max_memory_allocated(device_target: str | None = None) -> int:
     """The peak of :func:`memory_allocated` since the start or the last reset (0 on CPU)."""
     return 0 if device_target == "CPU" else int(memory_stats(device_target)["max_allocated_memory"])
 
 
-@_checks_target
+@_resolves_target
 def reset_peak_memory_stats(device_target: str | None = None) -> None:
     """Count both memory peaks from the current values."""
     _device.reset_peaks(_device_of(device_target))
 
 
-@_checks_target
+@_resolves_target
 def reset_max_memory_reserved(device_target: str | None = None) -> None:
     """Count the reserved-memory peak from the current value."""
     _device.reset_peaks(_device_of(device_target), ("reserved",))
 
 
-@_checks_target
+@_resolves_target
 def reset_max_memory_allocated(device_target: str | None = None) -> None:
     """Count the allocated-memory peak from the current value."""
     _device.reset_peaks(_device_of(device_target), ("allocated",))
 
 
-@_checks_target
+@_resolves_target
 def memory_summary(device_target: str | None = None) -> str:
     """:func:`memory_stats` as MindSpore's text table (zeros on CPU)."""
     return _memory._summary(_memory._stats_for(_device_of(device_target)))

@@ -15,8 +15,8 @@ import logging
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .. import _checkparam as validator
 from .. import context
@@ -85,6 +85,15 @@ def _as_tuple(x: Any) -> tuple:
 class _CellHooksMixin:
     """Members of ``Cell`` kept apart from ``cell.py`` (which stays under 800 lines)."""
 
+    if TYPE_CHECKING:  # Cell's members (this mixin is part of Cell), which these methods use
+        _cells: OrderedDict[str, Any]
+
+        def cells_and_names(self, cells: set | None = None, name_prefix: str = "") -> Iterator[tuple[str, Any]]: ...
+        def get_parameters(self, expand: bool = True) -> Iterator[Any]: ...
+        def _add_hook(self, table: str, hook_fn: Callable[..., Any], prepend: bool, opts: tuple) -> Any: ...
+        def _run_construct(self, *args: Any, **kwargs: Any) -> Any: ...
+        def recompute(self, **kwargs: Any) -> Any: ...
+
     IGNORE_LIST = [
         "_scope", "_cell_init_args", "_auto_prefix", "_cells", "_params", "_create_time", "_func_graph_flags",
         "_parameter_layout_dict", "_params_list", "_phase", "_bprop_debug", "_forward_pre_hook", "_forward_hook",
@@ -98,7 +107,7 @@ class _CellHooksMixin:
 
     # ------------------------------------------------------------- bookkeeping
     def _init_bookkeeping(self) -> None:
-        d = self.__dict__  # type: ignore[attr-defined]
+        d = self.__dict__
         d["_create_time"] = int(time.time() * 1e9)
         d["_bprop_debug"] = False
         d["_compile_phase"] = None
@@ -142,7 +151,7 @@ class _CellHooksMixin:
         if not isinstance(value, str):
             raise TypeError(f"For 'Cell', 'compile_phase' must be string type, but got type {type(value)}.")
         self.__dict__["_compile_phase"] = value
-        for cell in self._cells.values():  # type: ignore[attr-defined]
+        for cell in self._cells.values():
             if cell is not None:
                 cell.compile_phase = value
 
@@ -251,12 +260,12 @@ class _CellHooksMixin:
     def register_backward_pre_hook(self, hook_fn: Callable[..., Any]) -> Any:
         """``hook_fn(cell, grad_output)`` runs in the backward pass with the gradient of this cell's output;
         a non-None result replaces it. Returns a handle (``handle.remove()``)."""
-        return self._add_hook("_backward_pre_hooks", hook_fn, False, (False, False))  # type: ignore[attr-defined]
+        return self._add_hook("_backward_pre_hooks", hook_fn, False, (False, False))
 
     def register_backward_hook(self, hook_fn: Callable[..., Any]) -> Any:
         """``hook_fn(cell, grad_input, grad_output)`` runs in the backward pass with the gradients of this
         cell's Tensor inputs and of its output; a non-None result replaces ``grad_input``."""
-        handle = self._add_hook("_backward_hooks", hook_fn, False, (False, False))  # type: ignore[attr-defined]
+        handle = self._add_hook("_backward_hooks", hook_fn, False, (False, False))
         self.__dict__["_enable_backward_hook"] = True
         return handle
 
@@ -325,7 +334,7 @@ class _CellHooksMixin:
                         raise TypeError(f"Each item in params must be a Parameter, but got {type(param)}.")
                     table[id(param)] = (param, item["hook"])
         elif callable(hook):
-            for param in self.get_parameters():  # type: ignore[attr-defined]
+            for param in self.get_parameters():
                 table[id(param)] = (param, hook)
         else:
             raise TypeError(f"The hook must be a callable or a list of dictionaries, but got {type(hook)}.")
@@ -347,7 +356,7 @@ class _CellHooksMixin:
         d = self.__dict__
         d["_hooks_running"] = True
         try:
-            run = self._run_construct  # type: ignore[attr-defined]
+            run = self._run_construct
             if d.get("_parameter_forward_hooks"):
                 inner = run
 
@@ -399,20 +408,20 @@ class _CellHooksMixin:
 
     def register_state_dict_pre_hook(self, hook: Callable[..., Any]) -> Any:
         """``hook(cell, prefix, keep_vars)`` runs before ``state_dict`` collects this cell's entries."""
-        return self._add_hook("_state_dict_pre_hooks", hook, False, (False, False))  # type: ignore[attr-defined]
+        return self._add_hook("_state_dict_pre_hooks", hook, False, (False, False))
 
     def register_state_dict_post_hook(self, hook: Callable[..., Any]) -> Any:
         """``hook(cell, state_dict, prefix, local_metadata)`` runs after ``state_dict`` collected this cell."""
-        return self._add_hook("_state_dict_hooks", hook, False, (False, False))  # type: ignore[attr-defined]
+        return self._add_hook("_state_dict_hooks", hook, False, (False, False))
 
     def register_load_state_dict_pre_hook(self, hook: Callable[..., Any]) -> Any:
         """``hook(cell, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
         error_msgs)`` runs before ``load_state_dict`` loads this cell's entries."""
-        return self._add_hook("_load_state_dict_pre_hooks", hook, False, (False, False))  # type: ignore[attr-defined]
+        return self._add_hook("_load_state_dict_pre_hooks", hook, False, (False, False))
 
     def register_load_state_dict_post_hook(self, hook: Callable[..., Any]) -> Any:
         """``hook(cell, incompatible_keys)`` runs after ``load_state_dict``; it may edit the key lists."""
-        return self._add_hook("_load_state_dict_post_hooks", hook, False, (False, False))  # type: ignore[attr-defined]
+        return self._add_hook("_load_state_dict_post_hooks", hook, False, (False, False))
 
     # -------------------------------------------------- precision and devices
     def set_mixed_precision_type(self, mixed_type: MixedPrecisionType) -> None:
@@ -442,10 +451,10 @@ class _CellHooksMixin:
         if dtype is not None and not isinstance(dtype, mstype.Float):
             raise TypeError(f"Cell.to only accepts floating point dtypes, but got desired dtype={dtype}")
         if dtype is not None:
-            for p in self.get_parameters():  # type: ignore[attr-defined]
+            for p in self.get_parameters():
                 if isinstance(p.dtype, mstype.Float):
                     p._data = p.astype(dtype)._data  # a new dtype (set_data keeps the Parameter's)
-            for _, cell in self.cells_and_names():  # type: ignore[attr-defined]
+            for _, cell in self.cells_and_names():
                 for name, buf in cell.__dict__.get("_buffers", {}).items():
                     if isinstance(buf, Tensor) and isinstance(buf.dtype, mstype.Float):
                         cell._set_buffer(name, buf.astype(dtype))
@@ -453,7 +462,7 @@ class _CellHooksMixin:
 
     def to_empty(self, *, device: Any = None, recurse: bool = True) -> Any:
         """Give every Parameter fresh, uninitialised storage of its shape and dtype (here: zeros)."""
-        params = self.get_parameters(expand=recurse)  # type: ignore[attr-defined]
+        params = self.get_parameters(expand=recurse)
         for p in params:
             p.set_data(Tensor(_zeros(p.shape, p.dtype)))
         return self
@@ -466,7 +475,7 @@ class _CellHooksMixin:
         else:
             validator.check_non_negative_int(backward_prefetch)
         self.__dict__["_offload"] = backward_prefetch
-        self.recompute()  # type: ignore[attr-defined]
+        self.recompute()
 
     def run_construct(self, cast_inputs: Any, kwargs: Any) -> Any:
         """Run ``construct`` on ``cast_inputs`` (deprecated, as in MindSpore)."""
@@ -474,7 +483,7 @@ class _CellHooksMixin:
             f"The 'run_construct' function of '{type(self).__name__}' will be removed in a future version. "
             "Calling this function is not recommended."
         )
-        return self._run_construct(*cast_inputs, **(kwargs or {}))  # type: ignore[attr-defined]
+        return self._run_construct(*cast_inputs, **(kwargs or {}))
 
     def compile_and_run(self, *args: Any, **kwargs: Any) -> Any:
         """Compile ``construct`` for these inputs and run it."""
@@ -484,7 +493,7 @@ class _CellHooksMixin:
         if compiled is None:
             compiled = self.__dict__["_compiled"] = compile_call(
                 self._run_construct, f"{type(self).__name__}.construct"
-            )  # type: ignore[attr-defined]
+            )
         self.compile_cache.add(self.__dict__.get("_phase", "train"))
         return compiled(*args, **kwargs)
 

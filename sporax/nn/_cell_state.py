@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import OrderedDict, namedtuple
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..common.parameter import Parameter
 from ..common.tensor import Tensor
@@ -36,6 +36,14 @@ def _overrides(cell: Any, method: str) -> bool:
 
 class _CellStateMixin:
     """``register_buffer``, ``buffers``, ``named_buffers``, ``get_buffer``, ``state_dict``, ``load_state_dict``."""
+
+    if TYPE_CHECKING:  # Cell's members (this mixin is part of Cell), which these methods use
+        _params: OrderedDict[str, Any]
+        _cells: OrderedDict[str, Any]
+
+        def cells_and_names(self, cells: set | None = None, name_prefix: str = "") -> Iterator[tuple[str, Any]]: ...
+        def get_sub_cell(self, target: str) -> Any: ...
+        def get_extra_state(self) -> Any: ...
 
     def _buffer_table(self) -> OrderedDict:
         return self.__dict__.setdefault("_buffers", OrderedDict())

@@ -101,7 +101,7 @@ class Cell(_CellStateMixin, _CellHooksMixin):
         self._init_bookkeeping()
 
     # ----------------------------------------------------------- registration
-    def _check_init(self, what: str) -> None:
+    def _require_init(self, what: str) -> None:
         if "_params" not in self.__dict__:
             raise AttributeError(
                 f"For '{type(self).__name__}', super().__init__() must be called before assigning {what} "
@@ -110,15 +110,15 @@ class Cell(_CellStateMixin, _CellHooksMixin):
 
     def __setattr__(self, name: str, value: Any) -> None:
         if isinstance(value, Parameter):
-            self._check_init("Parameters")
+            self._require_init("Parameters")
             self.insert_param_to_cell(name, value, check_name_contain_dot=False)
             return
         if isinstance(value, Cell):
-            self._check_init("Cells")
+            self._require_init("Cells")
             self._register_cell(name, value)
             return
         if isinstance(value, ParameterTuple):
-            self._check_init("a ParameterTuple")
+            self._require_init("a ParameterTuple")
             self.__dict__["_params_list"][name] = value
             object.__setattr__(self, name, value)
             return

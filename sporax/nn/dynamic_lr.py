@@ -62,17 +62,6 @@ def _per_step(total_step: int, step_per_epoch: int, lr_of_epoch: Callable[[int],
     return [lr_of_epoch(math.floor(i / step_per_epoch)) for i in range(total_step)]
 
 
-def _check_inputs(
-    learning_rate: Any, decay_rate: Any, total_step: Any, step_per_epoch: Any, decay_epoch: Any, is_stair: Any
-) -> None:
-    validator.check_positive_int(total_step, "total_step")
-    validator.check_positive_int(step_per_epoch, "step_per_epoch")
-    validator.check_positive_int(decay_epoch, "decay_epoch")
-    validator.check_positive_float(learning_rate, "learning_rate")
-    validator.check_positive_float(decay_rate, "decay_rate")
-    validator.check_arg_type("is_stair", is_stair, [bool])
-
-
 def exponential_decay_lr(
     learning_rate: float,
     decay_rate: float,
@@ -94,7 +83,14 @@ def exponential_decay_lr(
     Returns:
         list[float], of size `total_step`.
     """
-    _check_inputs(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair)
+    validator.check_lr_decay(
+        learning_rate,
+        decay_rate,
+        is_stair,
+        total_step=total_step,
+        step_per_epoch=step_per_epoch,
+        decay_epoch=decay_epoch,
+    )
     if is_stair:
         return _per_step(
             total_step, step_per_epoch, lambda e: learning_rate * decay_rate ** math.floor(e / decay_epoch)
@@ -124,7 +120,14 @@ def natural_exp_decay_lr(
     Returns:
         list[float], of size `total_step`.
     """
-    _check_inputs(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair)
+    validator.check_lr_decay(
+        learning_rate,
+        decay_rate,
+        is_stair,
+        total_step=total_step,
+        step_per_epoch=step_per_epoch,
+        decay_epoch=decay_epoch,
+    )
     if is_stair:
         return _per_step(
             total_step,
@@ -155,7 +158,14 @@ def inverse_decay_lr(
     Returns:
         list[float], of size `total_step`.
     """
-    _check_inputs(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair)
+    validator.check_lr_decay(
+        learning_rate,
+        decay_rate,
+        is_stair,
+        total_step=total_step,
+        step_per_epoch=step_per_epoch,
+        decay_epoch=decay_epoch,
+    )
     if is_stair:
         return _per_step(
             total_step, step_per_epoch, lambda e: learning_rate / (1 + decay_rate * math.floor(e / decay_epoch))

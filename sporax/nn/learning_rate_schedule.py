@@ -49,19 +49,12 @@ class LearningRateSchedule(Cell):
         raise NotImplementedError(f"For '{type(self).__name__}', the method 'construct' must be defined.")
 
 
-def _check_inputs(learning_rate: Any, decay_rate: Any, decay_steps: Any, is_stair: Any, cls_name: str) -> None:
-    validator.check_positive_int(decay_steps, "decay_steps", cls_name)
-    validator.check_positive_float(learning_rate, "learning_rate", cls_name)
-    validator.check_positive_float(decay_rate, "decay_rate", cls_name)
-    validator.check_arg_type("is_stair", is_stair, [bool], cls_name)
-
-
 class _DecayLR(LearningRateSchedule):
     """The decay schedules' shared arguments (learning_rate, decay_rate, decay_steps, is_stair) and checks."""
 
     def __init__(self, learning_rate: float, decay_rate: float, decay_steps: int, is_stair: bool = False) -> None:
         super().__init__()
-        _check_inputs(learning_rate, decay_rate, decay_steps, is_stair, self.cls_name)
+        validator.check_lr_decay(learning_rate, decay_rate, is_stair, self.cls_name, decay_steps=decay_steps)
         self.learning_rate = learning_rate
         self.decay_rate = decay_rate
         self.decay_steps = decay_steps

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import context as _context
+from .._checkparam import check_auto_parallel_key
 
 __all__ = [
     "auto_parallel_context",
@@ -23,22 +24,17 @@ class _AutoParallelContext:
     def __getattr__(self, attr: str) -> Any:
         if attr.startswith("get_") and attr.endswith("_is_set"):
             key = attr[4:-7]
-            self._check(key)
+            check_auto_parallel_key(key, _context.auto_parallel_keys())
             return lambda: _context.is_auto_parallel_set(key)
         if attr.startswith("get_"):
             key = attr[4:]
-            self._check(key)
+            check_auto_parallel_key(key, _context.auto_parallel_keys())
             return lambda: _context.get_auto_parallel_context(key)
         if attr.startswith("set_"):
             key = attr[4:]
-            self._check(key)
+            check_auto_parallel_key(key, _context.auto_parallel_keys())
             return lambda value: _context.set_auto_parallel_context(**{key: value})
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{attr}'")
-
-    @staticmethod
-    def _check(key: str) -> None:
-        if key not in _context.auto_parallel_keys():
-            raise AttributeError(f"The auto-parallel context has no key '{key}'.")
 
     def reset(self) -> None:
         _context.reset_auto_parallel_context()

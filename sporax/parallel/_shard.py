@@ -15,6 +15,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from .._checkparam import check_shard_args
 from .._engine import _spmd
 from ..common.parameter import Parameter
 from ..context import get_auto_parallel_context
@@ -32,49 +33,6 @@ __all__ = [
 ]
 
 _log = logging.getLogger("sporax")
-
-
-def _check_tuple_or_layouts(strategy: Any, log_info: str) -> None:
-    kinds = set()
-    for item in strategy:
-        if item is None:
-            continue
-        if not isinstance(item, (tuple, Layout)):
-            raise TypeError(
-                f"The '{log_info}' should be a tuple(tuple(int)) or tuple(mindspore.parallel.Layout), "
-                f"but got {type(item).__name__}"
-            )
-        if isinstance(item, tuple) and not all(isinstance(v, int) for v in item):
-            raise TypeError("The tuple strategy for each dimension should be tuple(int).")
-        kinds.add(isinstance(item, Layout))
-    if len(kinds) > 1:
-        raise TypeError("For 'Shard', the strategy can only pass in consistent type for all dimensions.")
-
-
-def _check(in_strategy: Any, out_strategy: Any, parameter_plan: Any, fn: Any) -> None:
-    if not isinstance(in_strategy, tuple):
-        raise TypeError(f"For 'Shard', the 'in_strategy' should be a tuple, but got {type(in_strategy).__name__}.")
-    _check_tuple_or_layouts(in_strategy, "in_strategy")
-    if not isinstance(out_strategy, (type(None), tuple)):
-        raise TypeError(
-            f"For 'Shard', the 'out_strategy' should be None or tuple, but got {type(out_strategy).__name__}."
-        )
-    if out_strategy is not None:
-        _check_tuple_or_layouts(out_strategy, "out_strategy")
-    if parameter_plan is None:
-        return
-    if not isinstance(parameter_plan, dict):
-        raise TypeError(
-            f"For 'Shard', the 'parameter_plan' should be a dict or None, but got {type(parameter_plan).__name__}"
-        )
-    if not hasattr(fn, "trainable_params"):
-        raise TypeError(f"If parameter_plan is set, type of fn must be mindspore.nn.Cell, but got {type(fn)}")
-    for k, v in parameter_plan.items():
-        if not isinstance(k, str) or not isinstance(v, (tuple, Layout)):
-            raise TypeError(
-                "For 'Shard', the type of each key and value in 'parameter_plan' must be str and tuple/Layout, "
-                f"but got {type(k).__name__} and {type(v).__name__}"
-            )
 
 
 def _data_parallel(x: Any, n: int) -> Any:
@@ -140,7 +98,7 @@ def shard(fn: Any, in_strategy: Any, out_strategy: Any = None, parameter_plan: A
     """``fn`` (a function or a Cell) with its inputs laid out as ``in_strategy`` and its outputs as
     ``out_strategy`` in semi-auto parallel (None in a strategy: split the batch over every device);
     ``parameter_plan`` places a Cell's named Parameters."""
-    _check(in_strategy, out_strategy, parameter_plan, fn)
+    check_shard_args(in_strategy, out_strategy, parameter_plan, fn, Layout)
     if out_strategy is not None:
         _log.warning("Out_strategy is not in use currently, will be ignored in the following procedures.")
     _apply_plan(fn, parameter_plan)
@@ -155,7 +113,7 @@ def shard(fn: Any, in_strategy: Any, out_strategy: Any = None, parameter_plan: A
 def shard_cell(cell: Any, in_strategy: Any, out_strategy: Any = None, parameter_plan: Any = None) -> None:
     """``Cell.shard``: the cell's inputs and outputs laid out by forward hooks; ``parameter_plan`` places
     its named Parameters."""
-    _check(in_strategy, out_strategy, parameter_plan, cell)
+    check_shard_args(in_strategy, out_strategy, parameter_plan, cell, Layout)
     if getattr(cell, "_in_strategy", None) is not None:
         _log.warning(
             "For '%s', 'Shard' has been configured more than once. The existing in_strategy is %s and the existing "

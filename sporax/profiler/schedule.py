@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 
+from .._checkparam import check_schedule_int
 from ._enums import ProfilerAction
 
 __all__ = ["Schedule", "ProfilerAction"]
@@ -38,7 +39,7 @@ class Schedule:
         self.warmup = warmup
         self.repeat = repeat
         self.skip_first = skip_first
-        self._check_params()
+        self._apply_defaults()
 
     def __call__(self, step: int) -> ProfilerAction:
         if step < 0:
@@ -62,7 +63,8 @@ class Schedule:
             f"repeat={self.repeat!r}, skip_first={self.skip_first!r})"
         )
 
-    def _check_params(self) -> None:
+    def _apply_defaults(self) -> None:
+        """MindSpore's lenient rule: a count that is not an int >= its minimum is reset to its default."""
         for name, minimum, default in (
             ("wait", 0, 0),
             ("warmup", 0, 0),
@@ -70,12 +72,7 @@ class Schedule:
             ("repeat", 0, 0),
             ("skip_first", 0, 0),
         ):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
-                _log.warning(
-                    f"Parameter '{name}' should be of type int, but got {type(value).__name__}. reset to int {default}."
-                )
-                setattr(self, name, default)
+            setattr(self, name, check_schedule_int(getattr(self, name), name, minimum, default))
         if self.warmup == 0:
             _log.warning("Profiler won't be using warmup, this can skew profiler results")
 

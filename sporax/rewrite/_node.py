@@ -6,7 +6,7 @@ import ast
 from enum import Enum
 from typing import Any
 
-from .._checkparam import check_value_type
+from .._checkparam import check_node_targets, check_node_values, check_value_type
 from ._values import ScopedValue, ValueType, naming
 
 __all__ = ["NodeType", "Node", "NodeData"]
@@ -61,27 +61,6 @@ class NodeData:
         self.attributes: dict[str, Any] = {}
 
 
-def _check_values(values: Any, what: str) -> None:
-    for v in values:
-        if not isinstance(v, ScopedValue):
-            raise TypeError(
-                f"For 'Node', the type of '{what}' should be ScopedValue, but got '{v}' with type '{type(v).__name__}'."
-            )
-
-
-def _check_targets(targets: Any) -> list[ScopedValue]:
-    if not isinstance(targets, list | tuple):
-        raise TypeError(
-            f"For 'Node', the type of 'targets' should be one of '['list', 'tuple']', but got type '{type(targets).__name__}'."
-        )
-    for t in targets:
-        if not isinstance(t, ScopedValue | str):
-            raise TypeError(
-                f"For 'Node', the type of 'targets' should be ScopedValue or str, but got '{t}' with type '{type(t).__name__}'."
-            )
-    return [naming(t) for t in targets]
-
-
 def _is_cell(obj: Any) -> bool:
     return callable(getattr(type(obj), "construct", None)) and hasattr(obj, "cells_and_names")
 
@@ -114,9 +93,9 @@ class Node:
             raise TypeError(
                 f"For 'Node', the type of 'cell' should be one of '['Cell', 'Primitive']', but got type '{type(cell).__name__}'."
             )
-        targets = _check_targets(targets)
-        _check_values(args or [], "args")
-        _check_values((kwargs or {}).values(), "kwargs")
+        values = [naming(t) for t in check_node_targets(targets, ScopedValue)]
+        check_node_values(args or [], "args", ScopedValue)
+        check_node_values((kwargs or {}).values(), "kwargs", ScopedValue)
         check_value_type("name", name, [str], "Node")
         check_value_type("is_sub_net", is_sub_net, [bool], "Node")
         kind = (
@@ -127,7 +106,7 @@ class Node:
             else NodeType.CallPrimitive
         )
         name = name or type(cell).__name__.lower()
-        data = NodeData(kind, name, targets, ScopedValue.create_naming_value(name, "self"), args, kwargs, cell)
+        data = NodeData(kind, name, values, ScopedValue.create_naming_value(name, "self"), args, kwargs, cell)
         return Node(data)
 
     @staticmethod
@@ -142,18 +121,18 @@ class Node:
             raise TypeError(
                 f"For 'Node', the type of 'function' should be function, but got type '{type(function).__name__}'."
             )
-        targets = _check_targets(targets)
-        _check_values(args or [], "args")
-        _check_values((kwargs or {}).values(), "kwargs")
+        values = [naming(t) for t in check_node_targets(targets, ScopedValue)]
+        check_node_values(args or [], "args", ScopedValue)
+        check_node_values((kwargs or {}).values(), "kwargs", ScopedValue)
         name = getattr(function, "__name__", "function")
-        return Node(NodeData(NodeType.CallFunction, name, targets, function, args, kwargs, function))
+        return Node(NodeData(NodeType.CallFunction, name, values, function, args, kwargs, function))
 
     @staticmethod
     def create_input(param_name: str, default: ScopedValue | None = None) -> Node:
         """An input of ``construct`` named ``param_name`` (with a default value)."""
         check_value_type("param_name", param_name, [str], "Node")
         if default is not None:
-            _check_values([default], "default")
+            check_node_values([default], "default", ScopedValue)
         target = ScopedValue.create_naming_value(param_name)
         return Node(NodeData(NodeType.Input, f"input_{param_name}", [target], default=default))
 
@@ -223,6 +202,10 @@ class Node:
 
     def get_target_users(self, index: int = -1) -> dict | list:
         """``{output index: [(user node, argument index), ...]}``, or the list of one output's users."""
+        table = self._target_users()
+        return table if index == -1 else table[index]
+
+    def _target_users(self) -> dict[int, list]:
         tree = self._node.tree
         table: dict[int, list] = {i: [] for i in range(len(self._node.targets))}
         if tree is not None:
@@ -230,7 +213,7 @@ class Node:
                 for arg_index, (provider, out_index) in Node(user).get_arg_providers().items():
                     if provider._node is self._node:
                         table[out_index].append((Node(user), arg_index))
-        return table if index == -1 else table[index]
+        return table
 
     def get_attribute(self, key: str) -> Any:
         return self._node.attributes.get(key)

@@ -41,8 +41,10 @@ def _is_simple(expr: ast.expr) -> bool:
 def _target_values(target: ast.expr) -> list[ScopedValue] | None:
     if isinstance(target, ast.Name):
         return [ScopedValue.create_naming_value(target.id)]
-    if isinstance(target, ast.Tuple | ast.List) and all(isinstance(e, ast.Name) for e in target.elts):
-        return [ScopedValue.create_naming_value(e.id) for e in target.elts]
+    if isinstance(target, ast.Tuple | ast.List):
+        names = [e.id for e in target.elts if isinstance(e, ast.Name)]
+        if len(names) == len(target.elts):
+            return [ScopedValue.create_naming_value(n) for n in names]
     return None
 
 
@@ -141,14 +143,17 @@ class Parser:
         return not isinstance(expr, ast.Compare) or len(expr.ops) == 1
 
     def math(self, expr: ast.expr, targets: list[ScopedValue], nodes: list[NodeData]) -> NodeData:
+        op: ast.AST
         if isinstance(expr, ast.BinOp):
             op, operands, prefix = expr.op, [expr.left, expr.right], "binop"
         elif isinstance(expr, ast.UnaryOp):
             op, operands, prefix = expr.op, [expr.operand], "unaryop"
         elif isinstance(expr, ast.Compare):
             op, operands, prefix = expr.ops[0], [expr.left, expr.comparators[0]], "compare"
-        else:
+        elif isinstance(expr, ast.BoolOp):
             op, operands, prefix = expr.op, list(expr.values), "boolop"
+        else:
+            raise TypeError(f"not an operator expression: {ast.dump(expr)}")
         args = [self.operand(e, nodes) for e in operands]
         name = self.unique(f"{prefix}_{_OP_NAMES.get(type(op), 'op')}")
         node = NodeData(NodeType.MathOps, name, targets, func=op, args=args)
@@ -252,9 +257,11 @@ def parse_construct(network: Any, unique: Any) -> tuple[list[NodeData], ast.Func
                 default=None if default is None else value_of(default),
             )
         )
-    for arg, kind in ((a.vararg, "*"), (a.kwarg, "**")):
-        if arg is not None:
-            node = NodeData(NodeType.Input, unique(f"input_{arg.arg}"), [ScopedValue.create_naming_value(arg.arg)])
+    for star_arg, kind in ((a.vararg, "*"), (a.kwarg, "**")):
+        if star_arg is not None:
+            node = NodeData(
+                NodeType.Input, unique(f"input_{star_arg.arg}"), [ScopedValue.create_naming_value(star_arg.arg)]
+            )
             node.attributes["star"] = kind
             nodes.append(node)
     nodes.extend(parser.statements(fdef.body))

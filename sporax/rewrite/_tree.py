@@ -8,6 +8,7 @@ import copy
 import itertools
 import linecache
 import os
+import sys
 from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
@@ -60,6 +61,16 @@ class SymbolTree:
         handler: the tree (MindSpore passes its internal tree; here a SymbolTree).
     """
 
+    # set by create (a SymbolTree made from another shares its state)
+    _network: Any  # the Cell the tree was made from
+    _names: set[str]  # node names taken
+    _variables: set[str]  # variable names taken
+    _modified: bool
+    _saved_file_name: str
+    _fdef: ast.FunctionDef  # construct's parsed definition
+    _globals: dict[str, Any]  # construct's globals (and closure)
+    _nodes: list[NodeData]
+
     def __init__(self, handler: Any) -> None:
         if isinstance(handler, SymbolTree):
             self.__dict__.update(handler.__dict__)
@@ -74,12 +85,12 @@ class SymbolTree:
             )
         tree = object.__new__(cls)
         tree._network = network
-        tree._names: set[str] = set()
-        tree._variables: set[str] = set()
+        tree._names = set()
+        tree._variables = set()
         tree._modified = False
         tree._saved_file_name = "./network_define.py"
         nodes, tree._fdef, tree._globals = parse_construct(network, tree._unique)
-        tree._nodes: list[NodeData] = []
+        tree._nodes = []
         for n in nodes:
             tree._adopt(n)
         return tree
@@ -260,7 +271,10 @@ class SymbolTree:
         self._flatten_if(data, erase_nodes_after_return, must=True)
 
     def _flatten_if(self, data: NodeData, erase_after_return: bool = False, must: bool = False) -> None:
-        test = data.stmt.test
+        stmt = data.stmt
+        if not isinstance(stmt, ast.If):  # the callers pick if statements
+            raise TypeError(f"For 'flatten_nodes', the node '{data.name}' is not an if statement.")
+        test = stmt.test
         if isinstance(test, ast.Constant):
             taken = bool(test.value)
         elif isinstance(test, ast.Attribute) and isinstance(test.value, ast.Name) and test.value.id == "self":
@@ -269,7 +283,7 @@ class SymbolTree:
             raise RuntimeError(f"For 'flatten_nodes', the condition of '{data.name}' is not static.")
         else:
             return
-        body = data.stmt.body if taken else data.stmt.orelse
+        body = stmt.body if taken else stmt.orelse
         new = Parser(self._network, self._globals, self._unique).statements(body)
         if erase_after_return:
             cut = next((i for i, n in enumerate(new) if n.node_type == NodeType.Output), None)
@@ -312,11 +326,12 @@ class SymbolTree:
             else:
                 expr = ast.BinOp(left=args[0], op=n.func, right=args[1])
         else:
+            func: ast.expr
             if n.node_type == NodeType.CallMethod and "owner" in n.attributes:
                 func = ast.Attribute(value=n.attributes["owner"].to_ast(bind), attr=n.func, ctx=ast.Load())
             elif isinstance(n.func, ScopedValue):
                 func = n.func.to_ast(bind)
-            elif isinstance(n.func, ast.AST):
+            elif isinstance(n.func, ast.expr):
                 func = copy.deepcopy(n.func)
             else:
                 func = ast.Name(id=bind(n.func), ctx=ast.Load())
@@ -347,7 +362,9 @@ class SymbolTree:
             defaults=defaults,
         )
         body = [s for s in (self._statement(n, namespace) for n in self._nodes) if s is not None] or [ast.Pass()]
-        fdef = ast.FunctionDef(name="construct", args=args, body=body, decorator_list=[], returns=None, type_params=[])
+        fdef = ast.FunctionDef(name="construct", args=args, body=body, decorator_list=[], returns=None)
+        if sys.version_info >= (3, 12):  # unparse reads type_params from 3.12
+            fdef.type_params = []
         return ast.fix_missing_locations(fdef)
 
     def _class_name(self) -> str:
@@ -363,8 +380,9 @@ class SymbolTree:
             keywords=[],
             body=[self._function(namespace)],
             decorator_list=[],
-            type_params=[],
         )
+        if sys.version_info >= (3, 12):  # unparse reads type_params from 3.12
+            cls.type_params = []
         return ast.unparse(ast.fix_missing_locations(cls)) + "\n"
 
     def get_network(self) -> Any:
@@ -380,7 +398,7 @@ class SymbolTree:
         new_cls = type(
             self._class_name(), (origin,), {"construct": namespace["construct"], "__module__": origin.__module__}
         )
-        net = object.__new__(new_cls)
+        net: Any = object.__new__(new_cls)
         net.__dict__.update(self._network.__dict__)
         for key, value in list(net.__dict__.items()):
             if isinstance(value, OrderedDict | dict) and key.startswith("_"):
@@ -412,7 +430,7 @@ class SymbolTree:
                 ast.unparse(ast.fix_missing_locations(stmt)).split("\n")[0] if stmt is not None else n.targets[0].value
             )
             providers = {i: (p.get_name(), o) for i, (p, o) in node.get_arg_providers().items()}
-            users = {i: [(u.get_name(), a) for u, a in v] for i, v in node.get_target_users().items()}
+            users = {i: [(u.get_name(), a) for u, a in v] for i, v in node._target_users().items()}
             rows.append((str(n.node_type), n.name, code, str(providers), str(users)))
         widths = [max(len(r[i]) for r in rows) for i in range(5)]
         for r in rows:

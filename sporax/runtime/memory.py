@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import re
 from collections.abc import Iterator
 from typing import Any
 
+from .._checkparam import check_memory_size
 from .._engine import _device
 
 __all__ = [
@@ -35,8 +35,6 @@ __all__ = [
     "use_mem_pool",
 ]
 
-_MEMORY_PATTERN = re.compile(r"[1-9][0-9]*(\.)?[0-9]*GB|0\.[0-9]*GB")
-_RESERVE_PATTERN = re.compile(r"[0-9][0-9]*(\.)?[0-9]*GB|0\.[0-9]*GB")
 _memory_conf: dict[str, Any] = {}
 
 
@@ -52,20 +50,6 @@ def _stats_for(device: Any = None) -> dict[str, Any]:
         "common_mem_pool_stats": {"block_unit_size": 0, "block_counts": 0, "blocks_info": {}},
         "persistent_mem_pool_stats": {"block_counts": 0, "block_unit_size": 0, "blocks_info": {}},
     }
-
-
-def _check_size(value: Any, name: str, pattern: re.Pattern = _MEMORY_PATTERN) -> float:
-    if not isinstance(value, str):
-        raise TypeError(f"The argument '{name}' must be type of str, but got {type(value).__name__}.")
-    if not pattern.match(value):
-        raise ValueError(
-            "The memory value should be in correct format!It must be a string ending with 'GB', in addition to "
-            'that, it must contain only numbers or decimal points, such as "5GB" or "3.5GB", but got '
-            f"{value}."
-        )
-    if pattern is _MEMORY_PATTERN and value in ("0GB", "0.0GB"):
-        raise ValueError('The memory value should not be "0GB".')
-    return float(value[:-2])
 
 
 def set_memory(
@@ -91,10 +75,10 @@ def set_memory(
     if _memory_conf:
         raise RuntimeError("The 'set_memory' can not be set repeatedly.")
     sizes = {
-        "init_size": _check_size(init_size, "init_size"),
-        "increase_size": _check_size(increase_size, "increase_size"),
-        "max_size": _check_size(max_size, "max_size"),
-        "huge_page_reserve_size": _check_size(huge_page_reserve_size, "huge_page_reserve_size", _RESERVE_PATTERN),
+        "init_size": check_memory_size(init_size, "init_size"),
+        "increase_size": check_memory_size(increase_size, "increase_size"),
+        "max_size": check_memory_size(max_size, "max_size"),
+        "huge_page_reserve_size": check_memory_size(huge_page_reserve_size, "huge_page_reserve_size", allow_zero=True),
     }
     if not isinstance(optimize_level, str):
         raise TypeError(f"The argument 'optimize_level' must be type of str, but got {type(optimize_level).__name__}.")

@@ -78,8 +78,8 @@ class Stream:
         return not _device.pending_arrays()
 
     def __eq__(self, other: object) -> bool:
-        validator.check_arg_instance(other, Stream, "other", "__eq__")
-        return self.id == other.id and self.device_id == other.device_id
+        stream: Stream = validator.check_arg_instance(other, Stream, "other", "__eq__")
+        return self.id == stream.id and self.device_id == stream.device_id
 
     def __hash__(self) -> int:
         return hash((self.id, self.device_id))

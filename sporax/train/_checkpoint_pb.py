@@ -31,10 +31,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from ..common._proto import checkpoint_pb2
+from ..common._proto import checkpoint_pb2 as _checkpoint_pb2
 
 __all__ = ["CheckpointFormatError", "TensorRecord", "ValueRecord", "encode_value", "iter_values"]
+
+checkpoint_pb2: Any = _checkpoint_pb2  # protoc's module builds its classes at run time (mypy sees none)
 
 _VARINT, _I64, _LEN, _SGROUP, _EGROUP, _I32 = 0, 1, 2, 3, 4, 5  # protobuf's wire types
 _MAX_DEPTH = 32
@@ -107,7 +110,8 @@ def encode_value(tag: str, dims: Sequence[int], tensor_type: str, content_len: i
 
 
 # ------------------------------------------------------------------ decoding
-def _read_varint(buf: memoryview, pos: int, end: int) -> tuple[int, int]:
+def _read_varint(buf: bytes | memoryview, pos: int, end: int) -> tuple[int, int]:
+    """The varint at ``buf[pos:end]`` and the position after it."""
     result = 0
     shift = 0
     while True:
@@ -123,9 +127,9 @@ def _read_varint(buf: memoryview, pos: int, end: int) -> tuple[int, int]:
             raise CheckpointFormatError(f"varint longer than 10 bytes at byte {pos}")
 
 
-def _fields(buf: memoryview, pos: int, end: int, depth: int = 0) -> Iterator[tuple[int, int, object]]:
-    """Yield (field number, wire type, value) for the message in ``buf[pos:end]``; length-delimited values
-    are ``(start, stop)`` offsets, varints ints; groups and fixed-width fields are skipped after checks."""
+def _fields(buf: memoryview, pos: int, end: int, depth: int = 0) -> Iterator[tuple[int, int, int, int]]:
+    """Yield (field number, wire type, a, b) for the message in ``buf[pos:end]``: a varint's value is ``a`` (and
+    ``b``), a length-delimited value is ``buf[a:b]``; groups and fixed-width fields are skipped after checks."""
     if depth > _MAX_DEPTH:
         raise CheckpointFormatError("message nesting is too deep")
     while pos < end:
@@ -135,14 +139,14 @@ def _fields(buf: memoryview, pos: int, end: int, depth: int = 0) -> Iterator[tup
             raise CheckpointFormatError(f"invalid field number 0 at byte {pos}")
         if wire == _VARINT:
             v, pos = _read_varint(buf, pos, end)
-            yield field, wire, v
+            yield field, wire, v, v
         elif wire == _LEN:
             n, pos = _read_varint(buf, pos, end)
             if n > end - pos:
                 raise CheckpointFormatError(
                     f"field {field} at byte {pos} claims {n} bytes but only {end - pos} remain (truncated file?)"
                 )
-            yield field, wire, (pos, pos + n)
+            yield field, wire, pos, pos + n
             pos += n
         elif wire in (_I64, _I32):
             n = 8 if wire == _I64 else 4
@@ -199,19 +203,17 @@ def _tensor(buf: memoryview, start: int, stop: int) -> TensorRecord:
     dims: list[int] = []
     ttype: str | None = None
     content: memoryview | None = None
-    for field, wire, v in _fields(buf, start, stop, 2):
+    for field, wire, a, b in _fields(buf, start, stop, 2):
         if field == 1 and wire == _VARINT:
-            dims.append(_as_int64(v))  # type: ignore[arg-type]
+            dims.append(_as_int64(a))
         elif field == 1 and wire == _LEN:  # packed dims: legal for a reader to accept
-            s, e = v  # type: ignore[misc]
-            while s < e:
-                d, s = _read_varint(buf, s, e)
+            while a < b:
+                d, a = _read_varint(buf, a, b)
                 dims.append(_as_int64(d))
         elif field == 2 and wire == _LEN:
-            ttype = _str(buf, v, "tensor_type")  # type: ignore[arg-type]
+            ttype = _str(buf, (a, b), "tensor_type")
         elif field == 3 and wire == _LEN:
-            s, e = v  # type: ignore[misc]
-            content = buf[s:e]
+            content = buf[a:b]
     if ttype is None or content is None:
         raise CheckpointFormatError(f"the TensorProto at byte {start} lacks its required tensor_type or content")
     if any(d < 0 for d in dims):
@@ -223,16 +225,15 @@ def _value(buf: memoryview, start: int, stop: int) -> ValueRecord:
     tag: str | None = None
     tensor: TensorRecord | None = None
     maps: list[TensorRecord] | None = None
-    for field, wire, v in _fields(buf, start, stop, 1):
+    for field, wire, s, e in _fields(buf, start, stop, 1):
         if wire != _LEN:
             continue
-        s, e = v  # type: ignore[misc]
         if field == 1:
-            tag = _str(buf, v, "tag")  # type: ignore[arg-type]
+            tag = _str(buf, (s, e), "tag")
         elif field == 2:
             tensor, maps = _tensor(buf, s, e), None  # oneof: the last one set wins
         elif field == 3:
-            maps = [_tensor(buf, fs, fe) for f, w, (fs, fe) in _fields(buf, s, e, 2) if f == 1 and w == _LEN]  # type: ignore[misc]
+            maps = [_tensor(buf, fs, fe) for f, w, fs, fe in _fields(buf, s, e, 2) if f == 1 and w == _LEN]
             tensor = None
     if tag is None:
         raise CheckpointFormatError(f"the Value at byte {start} has no tag")
@@ -248,7 +249,6 @@ def iter_values(data: bytes | bytearray | memoryview) -> Iterator[ValueRecord]:
         CheckpointFormatError: the bytes are truncated or malformed.
     """
     buf = memoryview(data).cast("B")
-    for field, wire, v in _fields(buf, 0, len(buf)):
+    for field, wire, s, e in _fields(buf, 0, len(buf)):
         if field == 1 and wire == _LEN:
-            s, e = v  # type: ignore[misc]
             yield _value(buf, s, e)

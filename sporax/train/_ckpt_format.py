@@ -66,7 +66,7 @@ def _ckpt_records(items: list[tuple[str, Any]]) -> Iterable[tuple[str, list[int]
         arr = np.asarray(value)
         arr = arr if arr.flags.c_contiguous else arr.copy(order="C")
         ttype = _type_name(arr, name)
-        raw = memoryview(arr.reshape(-1).view(np.uint8)) if arr.size else memoryview(b"")
+        raw = arr.reshape(-1).view(np.uint8).data if arr.size else memoryview(b"")
         dims = [int(d) for d in arr.shape]
         if len(raw) <= _SLICE_BYTES:
             yield name, dims, ttype, raw

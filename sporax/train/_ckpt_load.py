@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from .._checkparam import check_ckpt_file, check_ckpt_prefix
 from ..common.parameter import Parameter
 from ..nn.cell import Cell
 from ._ckpt_format import _parse_ckpt, _to_tensor
@@ -21,65 +22,7 @@ from ._safetensors_format import _parse_safetensors
 _log = logging.getLogger("sporax")
 
 
-class _CheckpointNotFoundError(FileNotFoundError, ValueError):
-    """A missing checkpoint file: MindSpore raises ValueError; this is also a FileNotFoundError."""
-
-
 # ============================================================================ loading
-def _check_prefix(prefix: Any) -> tuple[str, ...] | None:
-    if prefix is None:
-        return None
-    if not isinstance(prefix, (str, list, tuple)):
-        raise TypeError(
-            "For 'load_checkpoint', the type of 'specify_prefix' or 'filter_prefix' must be string, "
-            f"list[string] or tuple[string], but got {type(prefix)}."
-        )
-    if isinstance(prefix, str):
-        prefix = (prefix,)
-    if not prefix:
-        raise ValueError(
-            "For 'load_checkpoint', the argument 'specify_prefix' or 'filter_prefix' can't be empty when "
-            "'specify_prefix' or 'filter_prefix' is list or tuple."
-        )
-    for index, pre in enumerate(prefix):
-        if not isinstance(pre, str):
-            raise TypeError(
-                "For 'load_checkpoint', when 'specify_prefix' or 'filter_prefix' is list or tuple, the element in "
-                f"it must be string, but got {type(pre)} at index {index}."
-            )
-        if pre == "":
-            raise ValueError(
-                "For 'load_checkpoint', the value of 'specify_prefix' or 'filter_prefix' can't include ''."
-            )
-    return tuple(prefix)
-
-
-def _check_file(file: Any, format: str) -> str:
-    if format not in ("ckpt", "safetensors"):
-        raise ValueError(
-            "For 'load_checkpoint', the checkpoint file should end with '.ckpt' or '.safetensors', please input the "
-            "correct 'format'."
-        )
-    if isinstance(file, os.PathLike):
-        file = os.fspath(file)
-    if not isinstance(file, str):
-        raise TypeError(f"For 'load_checkpoint', the argument 'ckpt_file_name' must be string, but got {type(file)}.")
-    if not file.endswith(format):
-        raise ValueError(
-            f"For 'load_checkpoint', the checkpoint file format must same with 'format', but got file_name:'{file}', "
-            f"format:'{format}'"
-        )
-    file = os.path.realpath(file)
-    if not os.path.exists(file):
-        raise _CheckpointNotFoundError(
-            f"For 'load_checkpoint', the checkpoint file: {file} does not exist, please check whether the "
-            "'ckpt_file_name' is correct."
-        )
-    if os.path.isdir(file):
-        raise ValueError(f"For 'load_checkpoint', the checkpoint file: {file} is a directory, not a file.")
-    return file
-
-
 def _wanted(name: str, specify: tuple[str, ...] | None, filt: tuple[str, ...] | None) -> bool:
     if specify and not name.startswith(specify):
         return False
@@ -129,15 +72,15 @@ def load_checkpoint(
         TypeError: an argument has a wrong type.
         NotImplementedError: `dec_key` is given.
     """
-    specify_prefix = _check_prefix(specify_prefix)
-    filter_prefix = _check_prefix(filter_prefix)
+    specify_prefix = check_ckpt_prefix(specify_prefix)
+    filter_prefix = check_ckpt_prefix(filter_prefix)
     _no_encryption("load_checkpoint", dec_key, "dec_key")
     for name, value in (("crc_check", crc_check), ("remove_redundancy", remove_redundancy)):
         if not isinstance(value, bool):
             raise TypeError(f"For 'load_checkpoint', the '{name}' must be bool, but got {type(value).__name__}.")
     if choice_func is not None and not callable(choice_func):
         raise TypeError(f"For 'load_checkpoint', the 'choice_func' must be callable, but got {type(choice_func)}.")
-    path = _check_file(ckpt_file_name, format)
+    path = check_ckpt_file(ckpt_file_name, format)
 
     if format == "safetensors":
         entries, meta = _parse_safetensors(path, crc_check)

@@ -4,7 +4,6 @@ a list or a dict), then the file in the chosen format, now or in the background.
 from __future__ import annotations
 
 import logging
-import os
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
@@ -12,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from .. import _checkparam as validator
+from .._checkparam import check_append_dict, check_async_save, check_ckpt_save_target
 from ..common import dtype as mstype
 from ..common.parameter import Parameter
 from ..common.tensor import Tensor
@@ -22,57 +22,6 @@ _log = logging.getLogger("sporax")
 
 
 # ============================================================================ saving
-def _check_save_obj_and_ckpt_file_name(save_obj: Any, ckpt_file_name: Any, format: str) -> str:
-    if format not in ("safetensors", "ckpt"):
-        raise ValueError(f"For 'save_checkpoint', the format must be 'safetensors' or 'ckpt', but got {format}.")
-    if not isinstance(save_obj, (Cell, list, dict)):
-        raise TypeError(
-            f"For 'save_checkpoint', the parameter 'save_obj' must be nn.Cell, list or dict, but got {type(save_obj)}."
-        )
-    if isinstance(ckpt_file_name, os.PathLike):
-        ckpt_file_name = os.fspath(ckpt_file_name)
-    if not isinstance(ckpt_file_name, str):
-        raise TypeError(
-            f"For 'save_checkpoint', the parameter {ckpt_file_name} for checkpoint file name is invalid, "
-            f"'ckpt_file_name' must be string, but got {type(ckpt_file_name)}."
-        )
-    ckpt_file_name = os.path.realpath(ckpt_file_name)
-    if os.path.isdir(ckpt_file_name):
-        raise IsADirectoryError(
-            f"For 'save_checkpoint', the parameter `ckpt_file_name`: {ckpt_file_name} is a directory, "
-            "it must be a file name."
-        )
-    if not ckpt_file_name.endswith(format):
-        ckpt_file_name += f".{format}"
-    return ckpt_file_name
-
-
-def _check_async_save(async_save: Any) -> bool | str:
-    if not isinstance(async_save, (bool, str)):
-        raise TypeError(
-            f"For 'save_checkpoint', the parameter 'async_save' must be bool or str, but got {type(async_save)}."
-        )
-    if isinstance(async_save, str) and async_save not in ("process", "thread"):
-        raise ValueError(
-            f"For 'save_checkpoint', the argument 'async_save' can only be 'process' or 'thread', but got {async_save}."
-        )
-    return async_save
-
-
-def _check_append_dict(append_dict: Any) -> dict | None:
-    if append_dict is None:
-        return None
-    if not isinstance(append_dict, dict):
-        raise TypeError(f"For 'save_checkpoint', the argument 'append_dict' must be dict, but got {type(append_dict)}.")
-    for key, value in append_dict.items():
-        if not isinstance(key, str) or not isinstance(value, (int, float, bool, str, Tensor)):
-            raise TypeError(
-                "For 'save_checkpoint', the type of dict 'append_info' must be key: string, value: int, float, "
-                f"bool, str, Parameter or Tensor, but got key: {type(key)}, value: {type(value)}"
-            )
-    return append_dict
-
-
 def _no_encryption(api: str, key: Any, key_name: str) -> None:
     if key is not None and not isinstance(key, bytes):
         raise TypeError(f"For '{api}', the '{key_name}' must be bytes or None, but got {type(key).__name__}.")
@@ -214,10 +163,10 @@ def save_checkpoint(
         ValueError: `format` or `async_save` has a wrong value.
         NotImplementedError: `enc_key` is given.
     """
-    path = _check_save_obj_and_ckpt_file_name(save_obj, ckpt_file_name, format)
+    path = check_ckpt_save_target(save_obj, ckpt_file_name, format, Cell)
     validator.check_arg_type("integrated_save", integrated_save, bool, "save_checkpoint")
-    async_save = _check_async_save(async_save)
-    append_dict = _check_append_dict(append_dict)
+    async_save = check_async_save(async_save)
+    append_dict = check_append_dict(append_dict, Tensor)
     _no_encryption("save_checkpoint", enc_key, "enc_key")
     if not isinstance(enc_mode, str):
         raise TypeError(f"For 'save_checkpoint', the 'enc_mode' must be str, but got {type(enc_mode).__name__}.")

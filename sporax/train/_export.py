@@ -28,30 +28,6 @@ _FORMATS = ("AIR", "ONNX", "MINDIR", "STABLEHLO")
 _SUFFIX = {"MINDIR": ".mindir", "ONNX": ".onnx", "STABLEHLO": ".stablehlo"}
 
 
-def _check_static(inputs: tuple[Any, ...], file_format: str) -> None:
-    for x in inputs:
-        if any(int(d) < 0 for d in x.shape):
-            raise ValueError(
-                f"For 'export', the input shape {list(x.shape)} has a dynamic dimension (-1): sporax exports "
-                f"{file_format} with static shapes; export 'STABLEHLO' for a dynamic batch, or give a concrete input."
-            )
-
-
-def _check_inputs(inputs: tuple[Any, ...]) -> tuple[Any, ...]:
-    if not inputs:
-        raise ValueError("For 'export', the 'inputs' of the network must be given to trace it, but got none.")
-    out = []
-    for x in inputs:
-        if isinstance(x, np.ndarray):
-            x = Tensor(x)
-        if not isinstance(x, Tensor):
-            raise TypeError(
-                f"For 'export', the inputs must be Tensor (sporax traces the network with them), but got {type(x)}."
-            )
-        out.append(x)
-    return tuple(out)
-
-
 def _holders(net: Any) -> list[tuple[str, Any]]:
     if hasattr(net, "parameters_and_names"):
         return list(net.parameters_and_names())
@@ -139,11 +115,11 @@ def export(net: Any, *inputs: Any, file_name: str, file_format: str, **kwargs: A
                 f"For 'export', '{key}' is not supported by sporax: it writes unencrypted, unobfuscated models."
             )
     validator.check_file_name_by_regular(file_name)
-    inputs = _check_inputs(inputs)
+    inputs = validator.check_export_inputs(tuple(Tensor(x) if isinstance(x, np.ndarray) else x for x in inputs), Tensor)
     path = _file_path(file_name, _SUFFIX[file_format])
     _log.info("exporting model file:%s format:%s.", path, file_format)
     if file_format != "STABLEHLO":
-        _check_static(inputs, file_format)
+        validator.check_static_shapes([x.shape for x in inputs], file_format)
     if file_format == "MINDIR":
         _save_mindir(net, inputs, path)
     elif file_format == "STABLEHLO":

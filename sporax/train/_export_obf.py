@@ -16,52 +16,31 @@ from __future__ import annotations
 import copy
 import logging
 import os
-import re
 from string import Template
 from typing import Any
 
 import numpy as np
 
+from .._checkparam import (
+    check_obf_config,
+    check_obf_dir,
+    check_obf_layers,
+    check_obf_scale,
+    check_obf_target_modules,
+)
+
 __all__ = ["obfuscate_ckpt", "load_obf_params_into_net"]
 
 _log = logging.getLogger("sporax")
 
-_CONFIG_TYPES = ("obf_metadata_config", "weight_obf_config", "network_obf_config")
-_METADATA_TYPES = ("random", "rearrange")
 _METADATA_OPS = ("mul", "matmul", "invert")  # MindSpore's list; only 'invert' takes the one metadata tensor
 
 
-# ------------------------------------------------------------------ argument checks
-def _check_dir(name: str, path: Any) -> None:
-    if not isinstance(path, str):
-        raise TypeError(f"{name} must be string, but got {type(path)}.")
-    if not os.path.exists(path):
-        raise ValueError(f"{path} is not exist, please check the input {name}.")
-    if not os.path.isdir(path):
-        raise TypeError(f"{name} must be a directory path, but got {path}.")
-
-
-def _check_target_modules(network: Any, target_modules: Any) -> None:
+def _find_target_modules(network: Any, target_modules: list[str]) -> None:
+    """Every path of the legacy ``target_modules`` exists in ``network`` and names at least one target."""
     from ..nn import CellList
 
-    if not isinstance(target_modules, list):
-        raise TypeError(f"target_modules type should be list, but got {type(target_modules)}.")
-    if len(target_modules) < 2:
-        raise ValueError(
-            "target_modules should contain at least two string values, in the form of ['A/B/C', 'D1|D2'],"
-            f"but got {target_modules}."
-        )
     path, targets = target_modules[0], target_modules[1]
-    if not isinstance(path, str) or not isinstance(targets, str):
-        raise TypeError(f"The values of target_modules should be string, but got {type(path)} and {type(targets)}.")
-    if not targets:
-        raise ValueError(f"{targets} should be a non-empty string value, in the form of 'D1|D2'")
-    if not re.fullmatch(r"[A-Za-z0-9_/]*", path) or not re.fullmatch(r"[A-Za-z0-9_|]*", targets):
-        raise ValueError(
-            f"please check the input 'target_modules'{target_modules},it should be in the form of ['A/B/C', 'D1|D2']."
-            "target_modules[0] can only contain uppercase and lowercase letters, numbers, '_' and '/',"
-            "target_modules[1] can only contain uppercase and lowercase letters, numbers, '_' and '|'"
-        )
     cells, found = [network], 0
     for part in path.split("/") if path else []:
         nxt = []
@@ -80,13 +59,6 @@ def _check_target_modules(network: Any, target_modules: Any) -> None:
             _log.warning("%s does not exist in the path %s", name, path)
     if not found:
         raise ValueError(f"all targets {targets.split('|')} do not exist in the path {path}.")
-    if len(target_modules) >= 3:
-        layers = str(target_modules[2]).split(":")
-        if len(layers) != 2 or layers[0] != "obfuscate_layers" or not (layers[1] == "all" or layers[1].isdigit()):
-            raise ValueError(
-                "The third value of target_modules should be in the format of 'obfuscate_layers:all' or"
-                "'obfuscate_layers:int'"
-            )
 
 
 def _config_from_target_modules(target_modules: list[str]) -> dict[str, list[dict[str, Any]]]:
@@ -120,91 +92,15 @@ def _config_from_target_modules(target_modules: list[str]) -> dict[str, list[dic
     return {"obf_metadata_config": [meta], "weight_obf_config": weights, "network_obf_config": network}
 
 
-def _check_ops(ops_info: list[Any]) -> None:
-    for op in ops_info:
-        for key in ("name", "input_x", "input_y"):
-            if not isinstance(op.get(key), str):
-                what = "op_name" if key == "name" else f"{key}_name"
-                raise TypeError(f"{what} type should be str, but got {type(op.get(key))}.")
-        for key in ("transpose_a", "transpose_b"):
-            if not isinstance(op.get(key, False), bool):
-                raise TypeError(f"{key} type should be bool, but got {type(op.get(key))}.")
-
-
-def _check_entry(kind: str, config: dict[str, Any]) -> None:
-    def need_str(key: str) -> None:
-        if not config.get(key) or not isinstance(config.get(key), str):
-            raise TypeError(f"obf_config[][]['{key}'] type should be str, but got {type(config.get(key))}.")
-
-    if kind == "obf_metadata_config":
-        need_str("name")
-        shape = config.get("shape")
-        if not shape or not isinstance(shape, list):
-            raise TypeError(f"obf_config[][]['shape'] type should be list, but got {type(shape)}.")
-        for item in shape:
-            if not isinstance(item, int):
-                raise TypeError(f"shape[] type should be int, but got {type(item)}.")
-        if not isinstance(config.get("save_metadata", True), bool):
-            raise TypeError(
-                f"obf_config[][]['save_metadata'] type should be bool, but got {type(config.get('save_metadata'))}."
-            )
-        mtype = config.get("type")
-        if mtype is not None and (not isinstance(mtype, str) or mtype not in _METADATA_TYPES):
-            raise TypeError(
-                f"obf_config[][]['type'] should be str and must in {list(_METADATA_TYPES)}, but got {type(mtype)}."
-            )
-    elif kind == "weight_obf_config":
-        need_str("target")
-        ops_info = config.get("weight_obf_ops", [])
-        if not isinstance(ops_info, list):
-            raise TypeError(f"obf_config[][]['weight_obf_ops'] type should be list, but got {type(ops_info)}.")
-        _check_ops(ops_info)
-    else:
-        need_str("target")
-        need_str("module")
-        new_inputs = config.get("insert_new_input", [])
-        if not isinstance(new_inputs, list):
-            raise TypeError(f"obf_config[][]['insert_new_input'] type should be list, but got {type(new_inputs)}.")
-        for item in new_inputs:
-            if not isinstance(item.get("name"), str):
-                raise TypeError(
-                    f"obf_config[][]['insert_new_input'][]['name'] type should be str, but got {type(item.get('name'))}."
-                )
-        ops_info = config.get("insert_ops", [])
-        if not isinstance(ops_info, list):
-            raise TypeError(f"obf_config[][]['insert_ops'] type should be list, but got {type(ops_info)}.")
-        _check_ops(ops_info)
-    layers = config.get("layers")
-    if layers is not None:
-        if not isinstance(layers, list):
-            raise TypeError(f"obf_config[][]['layers'] type should be list, but got {type(layers)}.")
-        for layer in layers:
-            if not isinstance(layer, int):
-                raise TypeError(f"obf_config[][]['layers'][] type should be int, but got {type(layer)}.")
-
-
-def _check_config(obf_config: Any, kind: str) -> None:
-    if not isinstance(obf_config, dict):
-        raise TypeError(f"obf_config type should be dict, but got {type(obf_config)}.")
-    for key in obf_config:
-        if not isinstance(key, str) or key not in _CONFIG_TYPES:
-            raise TypeError(f"config_type must be str, and in {list(_CONFIG_TYPES)}, but got {key}.")
-    entries = obf_config.get(kind)
-    if not isinstance(entries, list):
-        raise TypeError(f"obf_config[] type of should be list, but got {type(entries)}.")
-    for entry in entries:
-        if not isinstance(entry, dict):
-            raise TypeError(f"obf_config[][] type should be dict, but got {type(entry)}.")
-        _check_entry(kind, entry)
-
-
 def _resolve_config(network: Any, target_modules: Any, obf_config: Any, kinds: tuple[str, ...]) -> dict:
     from ..nn import Cell
 
     if not isinstance(network, Cell):
         raise TypeError(f"network must be nn.Cell, but got {type(network)}.")
     if obf_config is None:
-        _check_target_modules(network, target_modules)
+        check_obf_target_modules(target_modules)
+        _find_target_modules(network, target_modules)
+        check_obf_layers(target_modules)
         _log.warning(
             "'target_modules and obf_ratios' will be deprecated and removed in a future version, use 'obf_config' "
             "instead."
@@ -215,7 +111,7 @@ def _resolve_config(network: Any, target_modules: Any, obf_config: Any, kinds: t
     if not obf_config:
         raise ValueError("'obf_config' is empty or not valid, please check the input.")
     for kind in kinds:
-        _check_config(obf_config, kind)
+        check_obf_config(obf_config, kind)
     return obf_config
 
 
@@ -304,11 +200,10 @@ def obfuscate_ckpt(
 ) -> dict[str, np.ndarray]:
     """Obfuscate the ``.ckpt`` files in the folder ``ckpt_files`` into ``saved_path``; returns the metadata
     the deployed network needs (name -> array)."""
-    _check_dir("ckpt_files", ckpt_files)
-    _check_dir("saved_path", saved_path)
+    check_obf_dir("ckpt_files", ckpt_files)
+    check_obf_dir("saved_path", saved_path)
     obf_config = _resolve_config(network, target_modules, obf_config, ("obf_metadata_config", "weight_obf_config"))
-    if isinstance(obfuscate_scale, bool) or not isinstance(obfuscate_scale, (float, int)) or obfuscate_scale <= 1:
-        raise ValueError(f"obfuscate_scale must be float or int, and larger than 1, but got {obfuscate_scale}.")
+    check_obf_scale(obfuscate_scale)
     drawn, saved = _metadata(copy.deepcopy(obf_config.get("obf_metadata_config", [])), obfuscate_scale)
     configs = obf_config.get("weight_obf_config", [])
     for config in configs:

@@ -8,28 +8,13 @@ dtypes, never pickles or code.
 from __future__ import annotations
 
 import logging
-import os
 from typing import Any
+
+from .._checkparam import check_model_file
 
 _log = logging.getLogger("sporax")
 
 __all__ = ["load", "export_split_mindir"]
-
-
-def _check_model_file(file_name: Any, api: str, suffixes: tuple[str, ...]) -> str:
-    if not isinstance(file_name, str):
-        raise ValueError(f"For '{api}', the argument 'file_name' must be string, but got {type(file_name)}.")
-    if not file_name.endswith(suffixes):
-        raise ValueError(
-            f"For '{api}', the argument 'file_name'(MindIR file) should end with '.mindir', please input the correct "
-            "'file_name'." + (" (sporax also loads its own '.stablehlo' files.)" if ".stablehlo" in suffixes else "")
-        )
-    if not os.path.exists(file_name):
-        raise ValueError(
-            f"For '{api}', the argument 'file_name'(MindIR file) does not exist, please check whether the 'file_name' "
-            "is correct."
-        )
-    return os.path.realpath(file_name)
 
 
 def load(file_name: str, **kwargs: Any) -> Any:
@@ -41,7 +26,7 @@ def load(file_name: str, **kwargs: Any) -> Any:
     """
     if "obf_func" in kwargs:
         raise NotImplementedError("Dynamic model structure obfuscation is no longer supported.")
-    path = _check_model_file(file_name, "load", (".mindir", ".stablehlo"))
+    path = check_model_file(file_name, "load", (".mindir", ".stablehlo"))
     for key in ("dec_key", "dec_mode"):
         if key in kwargs:
             raise NotImplementedError(
@@ -67,7 +52,7 @@ def export_split_mindir(
     MindSpore's auto-parallel compiler, which XLA has no counterpart of: sporax raises ``RuntimeError``
     (shard the inputs of a loaded ``GraphCell`` along the batch under ``sporax launch`` instead).
     """
-    path = _check_model_file(file_name, "Split MindIR", (".mindir",))
+    path = check_model_file(file_name, "Split MindIR", (".mindir",))
     for name, value in (("device_num", device_num), ("rank_id", rank_id)):
         if not isinstance(value, int) or isinstance(value, bool):
             raise TypeError(f"For 'Split MindIR', the '{name}' must be int, but got {type(value)}.")

@@ -15,9 +15,14 @@ from typing import Any
 import numpy as np
 from google.protobuf.message import DecodeError
 
-from ..common._proto import mind_ir_pb2 as pb
+from ..common._proto import mind_ir_pb2
 from ..nn.graph_cell import FuncGraph
 from ._mindir_write import NP_TYPES
+
+pb: Any = mind_ir_pb2  # protoc's module builds its classes at run time (mypy sees none)
+AttributeProto = Any  # pb.AttributeProto (for annotations)
+ModelProto = Any  # pb.ModelProto (for annotations)
+TensorProto = Any  # pb.TensorProto (for annotations)
 
 __all__ = ["MindIRGraph", "parse_model", "read_mindir", "MONAD"]
 
@@ -38,7 +43,7 @@ class MindIRError(ValueError):
     """The MindIR file cannot be read."""
 
 
-def parse_model(data: bytes, where: str) -> pb.ModelProto:
+def parse_model(data: bytes, where: str) -> ModelProto:
     model = pb.ModelProto()
     try:
         model.ParseFromString(data)
@@ -52,7 +57,7 @@ def parse_model(data: bytes, where: str) -> pb.ModelProto:
     return model
 
 
-def _tensor(t: pb.TensorProto, where: str, folder: str | None = None) -> np.ndarray:
+def _tensor(t: TensorProto, where: str, folder: str | None = None) -> np.ndarray:
     dtype = NP_TYPES.get(int(t.data_type))
     if dtype is None:
         raise MindIRError(f"For 'load', the tensor '{t.name}' in {where} has the unsupported data type {t.data_type}.")
@@ -74,7 +79,7 @@ def _tensor(t: pb.TensorProto, where: str, folder: str | None = None) -> np.ndar
     return np.frombuffer(raw, dtype=dtype.newbyteorder("<")).astype(dtype).reshape(shape)
 
 
-def _external(t: pb.TensorProto, where: str, folder: str | None) -> bytes:
+def _external(t: TensorProto, where: str, folder: str | None) -> bytes:
     ext = t.external_data
     if folder is None:
         raise MindIRError(f"For 'load', the tensor '{t.name}' in {where} refers to external data.")
@@ -89,7 +94,7 @@ def _external(t: pb.TensorProto, where: str, folder: str | None) -> bytes:
         raise MindIRError(f"For 'load', the external data of '{t.name}' cannot be read: {err}") from None
 
 
-def attr_value(a: pb.AttributeProto, where: str = "the file") -> Any:
+def attr_value(a: AttributeProto, where: str = "the file") -> Any:
     """An attribute or Constant value as Python data."""
     kind = a.type
     if kind in (_A.INT64, _A.INT32, _A.INT16, _A.INT8, _A.UINT8, _A.UINT16, _A.UINT32, _A.UINT64):
@@ -130,7 +135,7 @@ class _Node:
 class MindIRGraph(FuncGraph):
     """The main graph of a MindIR file, run with sporax's operators."""
 
-    def __init__(self, model: pb.ModelProto, where: str, folder: str | None = None) -> None:
+    def __init__(self, model: ModelProto, where: str, folder: str | None = None) -> None:
         g = model.graph
         self.where = where
         prims = {p.name: p for p in model.primitives}

@@ -11,8 +11,13 @@ from typing import Any
 import numpy as np
 
 from .._engine._export import Var
-from ..common._proto import mind_ir_pb2 as pb
+from ..common._proto import mind_ir_pb2
 from ..ops._lowering.mindir import MsGraph, MsNode, TypeId
+
+pb: Any = mind_ir_pb2  # protoc's module builds its classes at run time (mypy sees none)
+AttributeProto = Any  # pb.AttributeProto (for annotations)
+ModelProto = Any  # pb.ModelProto (for annotations)
+TensorProto = Any  # pb.TensorProto (for annotations)
 
 __all__ = ["graph_to_model", "DATA_TYPES", "NP_TYPES"]
 
@@ -45,12 +50,12 @@ def _data_type(dtype: Any) -> int:
         raise TypeError(f"export to MINDIR: the dtype {np.dtype(dtype)} has no MindIR data type.") from None
 
 
-def _tensor_meta(t: pb.TensorProto, shape: tuple[int, ...], dtype: Any) -> None:
+def _tensor_meta(t: TensorProto, shape: tuple[int, ...], dtype: Any) -> None:
     t.dims.extend(int(d) for d in shape)
     t.data_type = _data_type(dtype)
 
 
-def _set_value(a: pb.AttributeProto, v: Any) -> None:
+def _set_value(a: AttributeProto, v: Any) -> None:
     """An attribute or a Constant's value, typed as MindSpore writes it."""
     if isinstance(v, TypeId):
         a.type, a.i = _A.INT64, v.number
@@ -82,7 +87,7 @@ def _set_value(a: pb.AttributeProto, v: Any) -> None:
         raise TypeError(f"export to MINDIR: cannot write the constant {v!r}.")
 
 
-def _shape_attr(a: pb.AttributeProto, out: Any) -> None:
+def _shape_attr(a: AttributeProto, out: Any) -> None:
     a.name = "shape"
     if out.shape and isinstance(out.shape[0], tuple):  # a MakeTuple
         a.type = _A.TUPLE
@@ -96,7 +101,7 @@ def _shape_attr(a: pb.AttributeProto, out: Any) -> None:
 
 
 class _Writer:
-    def __init__(self, model: pb.ModelProto, graph_name: str) -> None:
+    def __init__(self, model: ModelProto, graph_name: str) -> None:
         self.model = model
         self.g = model.graph
         self.g.name = graph_name
@@ -144,7 +149,7 @@ class _Writer:
 
 def graph_to_model(
     graph: MsGraph, param_names: list[str], param_values: list[np.ndarray], graph_name: str
-) -> pb.ModelProto:
+) -> ModelProto:
     """The ModelProto of ``graph``; ``param_names`` / ``param_values`` are the weights, in ``graph.params``
     order."""
     model = pb.ModelProto(ir_version="1.1", producer_name="MindSpore", model_version="2.10.0", little_endian=True)
@@ -186,7 +191,7 @@ SPLIT_BYTES = 1024 * 1024 * 1024
 _DATA_HEADER = 64  # the data file starts with 64 bytes: byte 0 = 1 on a little-endian writer
 
 
-def move_weights_out(model: pb.ModelProto, folder: str, prefix: str) -> str:
+def move_weights_out(model: ModelProto, folder: str, prefix: str) -> str:
     """MindSpore's split form for large models: every parameter's bytes go to ``<prefix>_variables/data_0``
     (64-byte header, each tensor padded to 64 bytes, in name order) and the parameter refers to them with
     ``external_data`` (location relative to the graph file's folder, offset, length). Returns the data

@@ -8,6 +8,8 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
+from .. import _checkparam as validator
+from ..common import dtype as mstype
 from ._sink import BatchStream, SinkRunner
 from ._utils import DatasetMarks
 
@@ -66,7 +68,11 @@ def data_sink(
     if dataset in _SUNK:
         raise ValueError("The dataset has been used with network.")
     if input_signature is not None:
-        _check_signature(input_signature, dataset)
+        validator.check_sink_signature(
+            input_signature,
+            [mstype.from_np(t) for t in dataset.output_types()],
+            [tuple(s) for s in dataset.output_shapes()],
+        )
     runner = SinkRunner(fn, BatchStream(dataset, -1, 0), sink_size)
     _SUNK.set(dataset, runner)
 
@@ -76,33 +82,3 @@ def data_sink(
 
     sink_process.__sporax_sink__ = runner  # type: ignore[attr-defined]
     return sink_process
-
-
-def _check_signature(signature: Any, dataset: Any) -> None:
-    from ..common import dtype as mstype
-
-    sig = list(signature) if isinstance(signature, (list, tuple)) else [signature]
-    types = [mstype.from_np(t) for t in dataset.output_types()]
-    shapes = [tuple(s) for s in dataset.output_shapes()]
-    if len(sig) != len(types):
-        raise ValueError(
-            f"For 'data_sink', the 'input_signature' has {len(sig)} Tensors but the dataset has {len(types)} columns."
-        )
-    for i, (t, dt, sh) in enumerate(zip(sig, types, shapes, strict=True)):
-        if t.dtype != dt:
-            raise TypeError(
-                f"The {i + 1}th input type of 'set_inputs' must be the same as network's input, but got "
-                f"'set_inputs': {t.dtype} and network's input: {dt}."
-            )
-        want = tuple(t.shape)
-        if len(want) != len(sh):
-            raise ValueError(
-                f"The {i + 1}th input dims of 'set_inputs' must be the same as network's input, but got "
-                f"'set_inputs': {len(want)} and network's input: {len(sh)}."
-            )
-        for w, s in zip(want, sh, strict=True):
-            if w not in (-1, None) and w != s:
-                raise ValueError(
-                    f"The {i + 1}th input shape of 'set_inputs' must be the same as network's input, but got "
-                    f"'set_inputs': {w} and network's input: {s}."
-                )

@@ -174,9 +174,10 @@ def connect_network_with_dataset(network: Cell, dataset_helper: DatasetHelper) -
     """
     if not dataset_helper.dataset_sink_mode:
         raise RuntimeError("The API 'connect_network_with_dataset' should be called in dataset sink mode.")
-    if dataset_helper._network is None:
-        dataset_helper._network = network
-        dataset_helper._sink_network = _DataSinkNetwork(network, dataset_helper)
+    sink = dataset_helper._sink_network  # set together with _network
+    if dataset_helper._network is None or sink is None:
+        sink = _DataSinkNetwork(network, dataset_helper)
+        dataset_helper._network, dataset_helper._sink_network = network, sink
     elif dataset_helper._network is not network:
         raise ValueError("The dataset has been connected to other network, please check the code.")
-    return dataset_helper._sink_network
+    return sink

@@ -14,6 +14,7 @@ from .. import nn
 from ..boost import AutoBoost
 from ..common.tensor import Tensor
 from ..context import ParallelMode  # noqa: F401  (programs import mindspore.train.model.ParallelMode)
+from ..dataset.engine.datasets import Dataset
 from ..nn.cell import Cell
 from ..nn.graph_cell import GraphCell
 from ..parallel._shard import infer_layout
@@ -29,8 +30,6 @@ _log = logging.getLogger("sporax")
 
 _WARMUP_EPOCH = DatasetMarks()  # the epoch Model.build warmed each dataset up for
 
-_KWARGS = ("loss_scale_manager", "keep_batchnorm_fp32", "boost_config_dict", "acc_level")
-
 
 def _first_element(dataset: Any) -> list:
     it = dataset.create_tuple_iterator(num_epochs=1)
@@ -38,15 +37,6 @@ def _first_element(dataset: Any) -> list:
         return next(it)
     finally:
         it.stop()
-
-
-def _dataset_arg(arg_name: str, dataset: Any, api: str) -> None:
-    """A dataset argument that is not one (``Model.train(1, None)``) is named in MindSpore's TypeError form,
-    not left to fail inside the loop. Anything with ``get_dataset_size`` passes (duck-typed datasets)."""
-    if not hasattr(dataset, "get_dataset_size"):
-        from ..dataset.engine.datasets import Dataset
-
-        validator.check_value_type(arg_name, dataset, [Dataset], api)
 
 
 class Model(_ModelLoops):
@@ -107,7 +97,7 @@ class Model(_ModelLoops):
         self._loss_scale_manager = None
         self._loss_scale_manager_set = False
         self._keep_bn_fp32 = None
-        self._check_kwargs(kwargs)
+        validator.check_model_kwargs(kwargs)
         self._amp_level = amp_level
         self._boost_level = kwargs.get("acc_level", boost_level)
         self._eval_network = eval_network
@@ -116,8 +106,8 @@ class Model(_ModelLoops):
         self._parallel_mode = _get_parallel_mode()
         self._device_number = _get_device_num()
         self._metrics = metrics
-        self._check_amp_level_arg(optimizer, amp_level)
-        self._check_for_graph_cell(kwargs)
+        validator.check_model_amp_level(optimizer, amp_level)
+        self._graph_cell_rules(kwargs)
         self._build_boost_network(kwargs)
         self._train_network = self._build_train_network()
         self._build_eval_network(metrics, eval_network, eval_indexes)
@@ -140,15 +130,6 @@ class Model(_ModelLoops):
         if self._eval_network is not None:
             self._eval_network = processor.network_auto_process_eval(self._eval_network)
 
-    @staticmethod
-    def _check_kwargs(kwargs: dict) -> None:
-        for arg in kwargs:
-            if arg not in _KWARGS:
-                raise ValueError(
-                    "The argument in 'kwargs' should be 'loss_scale_manager' or 'keep_batchnorm_fp32' or "
-                    f"'boost_config_dict' or 'acc_level', but got '{arg}'."
-                )
-
     def _process_amp_args(self, kwargs: dict) -> None:
         if "keep_batchnorm_fp32" in kwargs:
             self._keep_bn_fp32 = kwargs["keep_batchnorm_fp32"]
@@ -156,30 +137,12 @@ class Model(_ModelLoops):
             self._loss_scale_manager = kwargs["loss_scale_manager"]
             self._loss_scale_manager_set = True
 
-    @staticmethod
-    def _check_amp_level_arg(optimizer: Any, amp_level: str) -> None:
-        if amp_level not in ("O0", "O1", "O2", "O3", "auto"):
-            raise ValueError(
-                f"For 'Model', the 'amp_level' must be one of ['O0', 'O1', 'O2', 'O3', 'auto'], but got {amp_level!r}."
-            )
-        if optimizer is None and amp_level != "O0":
-            raise ValueError(
-                "Auto mixed precision will not work because 'optimizer' is None.Please set amp_level='O0' "
-                "to disable auto mixed precision or set 'optimizer' not be None to use auto mixed precision."
-            )
-
-    def _check_for_graph_cell(self, kwargs: dict) -> None:
+    def _graph_cell_rules(self, kwargs: dict) -> None:
         if not isinstance(self._network, GraphCell):
             return
         if self._amp_level != "O0":
             _log.warning("amp_level will not work when network is a GraphCell.")
-        if self._loss_fn is not None or self._optimizer is not None:
-            raise ValueError(
-                "For 'Model', 'loss_fn' and 'optimizer' should be None when network is a GraphCell, "
-                f"but got 'loss_fn': {self._loss_fn}, 'optimizer': {self._optimizer}."
-            )
-        if kwargs:
-            raise ValueError("For 'Model', the '**kwargs' argument should be empty when network is a GraphCell.")
+        validator.check_graph_cell_args(self._loss_fn, self._optimizer, kwargs)
 
     def _build_train_network(self) -> Cell:
         network = self._network
@@ -263,31 +226,19 @@ class Model(_ModelLoops):
         return self._eval_network
 
     # ------------------------------------------------------------ train
-    def _check_train_args(self, api: str, epoch: Any, train_dataset: Any, sink_size: Any, initial_epoch: Any) -> int:
+    def _train_sink_size(self, api: str, epoch: Any, train_dataset: Any, sink_size: Any, initial_epoch: Any) -> int:
         validator.check_is_type(sink_size, int, "sink_size", api)
         validator.check_count(epoch, "epoch", api, 1)
         validator.check_count(initial_epoch, "initial_epoch", api, 0)
-        _dataset_arg("train_dataset", train_dataset, api)
-        if initial_epoch >= epoch:
-            raise ValueError(
-                f"For '{api}', the parameter 'epoch' must bigger than parameter 'initial_epoch', but got the "
-                f"parameter 'epoch' is {epoch}, 'initial_epoch' is {initial_epoch}."
-            )
-        warmup_epoch = _WARMUP_EPOCH.get(train_dataset)
-        if warmup_epoch is not None and warmup_epoch != epoch:
-            raise ValueError(
-                "when use Model.build to initialize model, the value of parameter 'epoch' in Model.build should be "
-                f"equal to value in {api}, but got the value of epoch in build {warmup_epoch} and "
-                f"the value of epoch in train {epoch} separately."
-            )
+        validator.check_dataset_arg("train_dataset", train_dataset, Dataset, api)
+        validator.check_epochs(epoch, initial_epoch, api)
+        validator.check_build_epoch(_WARMUP_EPOCH.get(train_dataset), epoch, api)
         dataset_size = train_dataset.get_dataset_size()
         if dataset_size == 0:
             raise ValueError("There is no valid data in dataset, please check dataset file firstly.")
         if sink_size == -1:
             sink_size = dataset_size
-        if sink_size < -1 or sink_size == 0:
-            raise ValueError(f"For '{api}', The argument 'sink_size' must be -1 or positive, but got {sink_size}.")
-        return sink_size
+        return validator.check_model_sink_size(sink_size, api)
 
     def train(
         self,
@@ -326,7 +277,7 @@ class Model(_ModelLoops):
         validator.check_arg_type("dataset_sink_mode", dataset_sink_mode, bool, "Model")
         if isinstance(self._train_network, GraphCell) and dataset_sink_mode:
             raise ValueError("Dataset sink mode is currently not supported when training with a GraphCell.")
-        sink_size = self._check_train_args("Model.train", epoch, train_dataset, sink_size, initial_epoch)
+        sink_size = self._train_sink_size("Model.train", epoch, train_dataset, sink_size, initial_epoch)
         if callbacks:
             self._check_methods_for_custom_callbacks(callbacks, "train")
         self._train(epoch, train_dataset, callbacks, dataset_sink_mode, sink_size, initial_epoch)
@@ -366,7 +317,7 @@ class Model(_ModelLoops):
         validator.check_arg_type("valid_dataset_sink_mode", valid_dataset_sink_mode, bool, "Model")
         if isinstance(self._train_network, GraphCell) and dataset_sink_mode:
             raise ValueError("Dataset sink mode is currently not supported when training with a GraphCell.")
-        sink_size = self._check_train_args("Model.fit", epoch, train_dataset, sink_size, initial_epoch)
+        sink_size = self._train_sink_size("Model.fit", epoch, train_dataset, sink_size, initial_epoch)
         if isinstance(valid_frequency, bool) or not isinstance(valid_frequency, (int, list)):
             raise TypeError(
                 "For 'Model.fit', the type of 'valid_frequency' must be a list or an integer, but got type "
@@ -422,7 +373,7 @@ class Model(_ModelLoops):
         cb_params = _InternalCallbackParam()
         cb_params.eval_network = self._eval_network
         cb_params.valid_dataset = valid_dataset
-        _dataset_arg("valid_dataset", valid_dataset, "Model.eval")
+        validator.check_dataset_arg("valid_dataset", valid_dataset, Dataset, "Model.eval")
         cb_params.batch_num = valid_dataset.get_dataset_size()
         cb_params.mode = "eval"
         cb_params.cur_step_num = 0

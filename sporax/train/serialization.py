@@ -19,7 +19,7 @@ The pieces, one job each: :mod:`._ckpt_format` (the ``.ckpt`` codec), :mod:`._sa
 
 from ._ckpt_format import _CRC_TRAILER_LEN, _SLICE_BYTES, _to_tensor, _write_chunk  # noqa: F401
 from ._ckpt_load import ParamDictFuture, load_checkpoint, load_checkpoint_async
-from ._ckpt_save import _check_async_save, save_checkpoint  # noqa: F401
+from ._ckpt_save import save_checkpoint  # noqa: F401
 from ._ckpt_write import _wait_async_thread_save_ckpt  # noqa: F401
 from ._param_load import load_param_into_net
 

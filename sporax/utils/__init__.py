@@ -35,7 +35,7 @@ class _Capsule:
 
     def __init__(self, capsule: Any) -> None:
         self._capsule = capsule
-        device = jax.config.jax_default_device
+        device = getattr(jax.config, "jax_default_device", None)  # a flag jax's Config stubs do not declare
         platform = getattr(device, "platform", None) or jax.default_backend()
         self._device = (_KDL_CUDA, getattr(device, "id", 0)) if platform in ("gpu", "cuda") else (_KDL_CPU, 0)
 

@@ -238,7 +238,7 @@ def _keys(rows: list[dict], rank: str) -> list[str]:
     return out
 
 
-def _check_members(orders: dict[str, list[str]], all_rank: bool) -> None:
+def _report_missing_members(orders: dict[str, list[str]], all_rank: bool) -> None:
     """Every rank a collective names must have called it (all_rank: every named rank must be given)."""
     have = {rank: set(keys) for rank, keys in orders.items()}
     for keys in orders.values():
@@ -319,7 +319,7 @@ def runtime_execution_order_check(
             _log.error("Rank %s has no valid execution orders. Please check the csv file.", rank)
             return None
     orders = {rank: _keys(r, rank) for rank, r in rows.items()}
-    _check_members(orders, bool(all_rank))
+    _report_missing_members(orders, bool(all_rank))
     cycle, ranks = _find_cycle(orders)
     if cycle:
         _log.error("Cycle detected:")

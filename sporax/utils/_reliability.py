@@ -40,8 +40,7 @@ class ExitByRequest:
         if self.is_distributed:
             from ..communication import comm_func
 
-            all_status = comm_func.all_reduce(init_value)
-            all_status = all_status[0] if isinstance(all_status, tuple) else all_status
+            all_status, _ = comm_func.all_reduce(init_value)
             agreed = ops.equal(all_status, self.base).all()
             exit_value.assign_value(agreed.reshape(exit_value.shape))
         return grad
@@ -67,8 +66,10 @@ class RSCPluginHandle:
     def __init__(self) -> None:
         self.tft_env = _tft_env()
         self.enable = any(v in self.tft_env for v in TFTCommValue.ENABLE_MINDX)
-        self.msmgr = None
-        self.init_taskd_agent = self.start_taskd_agent = self.register_func = None
+        self.msmgr: Any = None  # MindX's MSRunPlugin, when it is installed
+        self.init_taskd_agent: Any = None  # taskd's entry points, when it is installed
+        self.start_taskd_agent: Any = None
+        self.register_func: Any = None
         self.using_agent = False
 
     def check_enable(self) -> bool:
@@ -177,8 +178,7 @@ def stress_detect(detect_type: str = "aic") -> int:
             return 0 if all(_check_matmul(rng) for _ in range(4)) else 2
         from ..communication import comm_func, get_group_size
 
-        out = comm_func.all_reduce(Tensor(np.ones(1024, np.float32)))
-        out = out[0] if isinstance(out, tuple) else out
+        out, _ = comm_func.all_reduce(Tensor(np.ones(1024, np.float32)))
         return 0 if np.all(out.asnumpy() == get_group_size()) else 2
     except Exception as err:  # noqa: BLE001 (a test that cannot start is code 1)
         _log.error("Stress detection could not run: %s", err)

@@ -37,11 +37,11 @@ class _Detector:
     def __ms_dispatch__(self, func: Any, args: tuple, kwargs: dict | None = None) -> Any:
         out = func(*args, **(kwargs or {}))
         if func.name in _CHECKED and len(args) >= 2 and all(isinstance(a, Tensor) for a in args[:2]):
-            self._check(args[0]._data, args[1]._data, out._data if isinstance(out, Tensor) else None)
+            self._verify_product(args[0]._data, args[1]._data, out._data if isinstance(out, Tensor) else None)
         return out
 
     @staticmethod
-    def _check(a: Any, b: Any, c: Any) -> None:
+    def _verify_product(a: Any, b: Any, c: Any) -> None:
         jnp = jax.numpy
         if c is None or a.ndim < 2 or b.ndim < 2 or not jnp.issubdtype(c.dtype, jnp.floating):
             return

@@ -11,6 +11,7 @@ from ... import ops
 from ...common import dtype as mstype
 from ...common.parameter import Parameter
 from ...common.tensor import Tensor
+from ...ops.operations import Primitive
 from ..cell import Cell
 
 __all__ = [
@@ -455,3 +456,16 @@ def get_activation(name: str | None, prim_name: str | None = None) -> Cell | Non
     if not isinstance(name, str) or name not in _ACTIVATIONS:
         raise KeyError(f"{msg} 'name' must be in {list(_ACTIVATIONS)}, but got {name}.")
     return _ACTIVATIONS[name]()
+
+
+def _bn_act_activation(activation: Any, alpha: float, cls_name: str) -> Any:
+    """The activation of DenseBnAct / Conv2dBnAct: ``'leakyrelu'`` (with ``alpha``), another name, a Cell, a
+    Primitive or None."""
+    if activation == "leakyrelu":
+        return LeakyReLU(alpha)
+    act = get_activation(activation, cls_name) if isinstance(activation, str) else activation
+    if activation is not None and not isinstance(act, (Cell, Primitive)):
+        raise TypeError(
+            f"For '{cls_name}', the 'activation' must be str or Cell or Primitive, but got {type(activation).__name__}."
+        )
+    return act

@@ -11,39 +11,17 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
+from typing import Any, cast
 
+from ... import _checkparam as validator
 from ..cell import Cell
 
 __all__ = ["SequentialCell", "CellList", "CellDict"]
 
 
-def _valid_index(cell_num: int, index: Any, op_name: str) -> int:
-    if not isinstance(index, int):
-        raise TypeError(f"For '{op_name}', the type of 'index' must be int, but got {type(index).__name__}.")
-    if not -cell_num <= index < cell_num:
-        raise IndexError(
-            f"For '{op_name}', the value of 'index' must be a number in range [{-cell_num}, {cell_num}), "
-            f"but got {index}."
-        )
-    return index % cell_num
-
-
-def _valid_index_for_inserting(cell_num: int, index: Any, op_name: str) -> int:
-    if not isinstance(index, int):
-        raise TypeError(f"For '{op_name}', the type of 'index' must be int, but got {type(index).__name__}.")
-    if not -cell_num <= index <= cell_num:
-        raise IndexError(
-            f"For '{op_name}', the value of 'index' must be a number in range [{-cell_num}, {cell_num}], "
-            f"but got {index}."
-        )
-    return index % cell_num if (cell_num != 0 and index != cell_num) else index
-
-
-def _valid_cell(cell: Any, op_name: str) -> bool:
-    if isinstance(cell, Cell):
-        return True
-    raise TypeError(f"For '{op_name}', each cell must be subclass of Cell, but got {type(cell).__name__}.")
+def _cells_of(owner: Cell) -> OrderedDict[str, Cell]:
+    """A container's members: Cells (each is checked when it is added; a Cell's other children may be None)."""
+    return cast("OrderedDict[str, Cell]", owner._cells)
 
 
 def _prefix_and_index(cells: Mapping[str, Cell]) -> tuple[str, int]:
@@ -119,19 +97,19 @@ class SequentialCell(Cell):
         self._refresh()
 
     def _refresh(self) -> None:
-        self.__dict__["_order"] = [c for c in self._cells.values() if c is not None]
+        self.__dict__["_order"] = [c for c in _cells_of(self).values() if c is not None]
 
     def __getitem__(self, index: Any) -> Any:
         if isinstance(index, slice):
-            return type(self)(OrderedDict(list(self._cells.items())[index]))
-        index = _valid_index(len(self), index, type(self).__name__)
-        return list(self._cells.values())[index]
+            return type(self)(OrderedDict(list(_cells_of(self).items())[index]))
+        index = validator.check_member_index(index, len(self), type(self).__name__)
+        return list(_cells_of(self).values())[index]
 
     def __setitem__(self, index: int, cell: Cell) -> None:
         name = type(self).__name__
-        _valid_cell(cell, name)
-        prefix, _ = _prefix_and_index(self._cells)
-        index = _valid_index(len(self), index, name)
+        validator.check_member_cell(cell, Cell, name)
+        prefix, _ = _prefix_and_index(_cells_of(self))
+        index = validator.check_member_index(index, len(self), name)
         key = list(self._cells.keys())[index]
         self._cells[key] = cell
         self.__dict__[key] = cell
@@ -143,7 +121,7 @@ class SequentialCell(Cell):
         keys = list(self._cells.keys())
         dynamic = self._is_dynamic_name
         if isinstance(index, int):
-            index = _valid_index(len(self), index, name)
+            index = validator.check_member_index(index, len(self), name)
             removed = [keys[index]]
         elif isinstance(index, slice):
             removed = keys[index]
@@ -152,7 +130,7 @@ class SequentialCell(Cell):
                 f"For '{name}', the type of index must be int type or slice type, but got {type(index).__name__}"
             )
         del dynamic[index]
-        remaining = [(k, c) for k, c in self._cells.items() if k not in removed]
+        remaining = [(k, c) for k, c in _cells_of(self).items() if k not in removed]
         prefix, key_index = _prefix_and_index(OrderedDict(remaining))
         cells: OrderedDict = OrderedDict()
         for i, (key, cell) in enumerate(remaining):
@@ -171,18 +149,18 @@ class SequentialCell(Cell):
         return len(self._cells)
 
     def __iter__(self) -> Iterator[Cell]:
-        return iter(self._cells.values())
+        return iter(_cells_of(self).values())
 
     def set_grad(self, flag: bool = True) -> SequentialCell:
         super().set_grad(flag)
-        for cell in self._cells.values():
+        for cell in _cells_of(self).values():
             cell.set_grad(flag)
         return self
 
     def append(self, cell: Cell) -> None:
         """Add ``cell`` at the end, named after its position."""
-        _valid_cell(cell, type(self).__name__)
-        prefix, _ = _prefix_and_index(self._cells)
+        validator.check_member_cell(cell, Cell, type(self).__name__)
+        prefix, _ = _prefix_and_index(_cells_of(self))
         key = str(len(self))
         cell.update_parameters_name(prefix + key + ".")
         self._is_dynamic_name.append(True)
@@ -191,8 +169,8 @@ class SequentialCell(Cell):
 
     def _insert(self, index: int, cell: Cell) -> None:
         name = type(self).__name__
-        idx = _valid_index_for_inserting(len(self), index, name)
-        _valid_cell(cell, name)
+        idx = validator.check_member_index(index, len(self), name, inserting=True)
+        validator.check_member_cell(cell, Cell, name)
         _shift_insert(self, idx, cell, self._auto_prefix)
         self._is_dynamic_name.insert(index, True)
         self._refresh()
@@ -205,8 +183,8 @@ class SequentialCell(Cell):
 
 def _shift_insert(owner: Cell, idx: int, cell: Cell, rename: bool) -> None:
     """Insert ``cell`` at position ``idx`` of a list-like container, moving later members up by one."""
-    prefix, key_index = _prefix_and_index(owner._cells)
-    cells = list(owner._cells.values())
+    prefix, key_index = _prefix_and_index(_cells_of(owner))
+    cells = list(_cells_of(owner).values())
     if rename:
         for pos in range(len(cells) - 1, idx - 1, -1):
             _rekey(cells[pos], prefix, str(pos + 1), key_index)
@@ -227,18 +205,18 @@ class CellList(Cell):
     def __getitem__(self, index: Any) -> Any:
         name = type(self).__name__
         if isinstance(index, slice):
-            return CellList(list(self._cells.values())[index])
+            return CellList(list(_cells_of(self).values())[index])
         if isinstance(index, int):
-            return self._cells[str(_valid_index(len(self), index, name))]
+            return self._cells[str(validator.check_member_index(index, len(self), name))]
         raise TypeError(f"For '{name}', the type of 'index' must be int or slice, but got {type(index).__name__}.")
 
     def __setitem__(self, index: int, cell: Cell) -> None:
         name = type(self).__name__
-        if not isinstance(index, int) and _valid_cell(cell, name):
+        if not isinstance(index, int) and validator.check_member_cell(cell, Cell, name):
             raise TypeError(f"For '{name}', the type of 'index' must be int, but got {type(index).__name__}.")
-        index = _valid_index(len(self), index, name)
+        index = validator.check_member_index(index, len(self), name)
         if self._auto_prefix:
-            prefix, _ = _prefix_and_index(self._cells)
+            prefix, _ = _prefix_and_index(_cells_of(self))
             cell.update_parameters_name(prefix + str(index) + ".")
         self._cells[str(index)] = cell
         self.__dict__[str(index)] = cell
@@ -247,13 +225,15 @@ class CellList(Cell):
         name = type(self).__name__
         keys = list(self._cells.keys())
         if isinstance(index, int):
-            removed = [keys[_valid_index(len(self), index, name)]]
+            removed = [keys[validator.check_member_index(index, len(self), name)]]
         elif isinstance(index, slice):
             removed = keys[index]
         else:
             raise TypeError(f"For '{name}', the type of 'index' must be int or slice, but got {type(index).__name__}.")
-        remaining = [c for k, c in self._cells.items() if k not in removed]
-        prefix, key_index = _prefix_and_index(OrderedDict((k, c) for k, c in self._cells.items() if k not in removed))
+        remaining = [c for k, c in _cells_of(self).items() if k not in removed]
+        prefix, key_index = _prefix_and_index(
+            OrderedDict((k, c) for k, c in _cells_of(self).items() if k not in removed)
+        )
         if self._auto_prefix:
             for i, cell in enumerate(remaining):
                 _rekey(cell, prefix, str(i), key_index)
@@ -266,7 +246,7 @@ class CellList(Cell):
         return len(self._cells)
 
     def __iter__(self) -> Iterator[Cell]:
-        return iter(self._cells.values())
+        return iter(_cells_of(self).values())
 
     def __iadd__(self, cells: Iterable[Cell]) -> CellList:
         self.extend(cells)
@@ -274,15 +254,15 @@ class CellList(Cell):
 
     def set_grad(self, flag: bool = True) -> CellList:
         super().set_grad(flag)
-        for cell in self._cells.values():
+        for cell in _cells_of(self).values():
             cell.set_grad(flag)
         return self
 
     def insert(self, index: int, cell: Cell) -> None:
         """Insert ``cell`` before position ``index``."""
         name = type(self).__name__
-        idx = _valid_index_for_inserting(len(self), index, name)
-        _valid_cell(cell, name)
+        idx = validator.check_member_index(index, len(self), name, inserting=True)
+        validator.check_member_cell(cell, Cell, name)
         _shift_insert(self, idx, cell, self._auto_prefix)
 
     def extend(self, cells: Any) -> CellList:
@@ -293,11 +273,11 @@ class CellList(Cell):
                 f"For '{name}', the new cells wanted to append should be instance of list, "
                 f"but got {type(cells).__name__}."
             )
-        prefix, _ = _prefix_and_index(self._cells)
+        prefix, _ = _prefix_and_index(_cells_of(self))
         for cell in cells:
             if isinstance(cell, CellDict):
                 raise TypeError(f"For '{name}', the type of cell can not be CellDict, but got {type(cell).__name__}.")
-            _valid_cell(cell, name)
+            validator.check_member_cell(cell, Cell, name)
             if self._auto_prefix:
                 cell.update_parameters_name(prefix + str(len(self)) + ".")
             self.insert_child_to_cell(str(len(self)), cell)
@@ -305,9 +285,9 @@ class CellList(Cell):
 
     def append(self, cell: Cell) -> None:
         """Add ``cell`` at the end."""
-        _valid_cell(cell, type(self).__name__)
+        validator.check_member_cell(cell, Cell, type(self).__name__)
         if self._auto_prefix:
-            prefix, _ = _prefix_and_index(self._cells)
+            prefix, _ = _prefix_and_index(_cells_of(self))
             cell.update_parameters_name(prefix + str(len(self)) + ".")
         self.insert_child_to_cell(str(len(self)), cell)
 
@@ -324,13 +304,14 @@ class CellDict(Cell):
             self.update(args[0])
 
     def __getitem__(self, key: str) -> Cell:
-        return self._cells[key]
+        return _cells_of(self)[key]
 
     def __setitem__(self, key: str, cell: Cell) -> None:
-        self._validate_key(key)
-        self._validate_cell_type(cell)
+        taken = isinstance(key, str) and key not in self._cells and hasattr(self, key)
+        validator.check_cell_dict_key(key, taken, type(self).__name__)
+        validator.check_cell_dict_member(cell, Cell, (CellDict, CellList, SequentialCell), type(self).__name__)
         if self._auto_prefix:
-            prefix, _ = _prefix_and_index(self._cells)
+            prefix, _ = _prefix_and_index(_cells_of(self))
             cell.update_parameters_name(prefix + key + ".")
         self._cells[key] = cell
         self.__dict__[key] = cell
@@ -348,29 +329,6 @@ class CellDict(Cell):
     def __contains__(self, key: object) -> bool:
         return key in self._cells
 
-    def _validate_key(self, key: Any) -> None:
-        name = type(self).__name__
-        if not isinstance(key, str):
-            raise TypeError(f"For '{name}', the type of key should be string but got {type(key).__name__}.")
-        if key not in self._cells and hasattr(self, key):
-            raise KeyError(f"For '{name}', the key can not be same with the attributes of Cell, but got key {key}.")
-        if "." in key:
-            raise KeyError(f"For '{name}', key can not contain \".\", but got key {key}")
-        if key == "":
-            raise KeyError(f"For '{name}', key can not be empty string \"\", but got key {key}")
-
-    def _validate_cell_type(self, cell: Any) -> None:
-        name = type(self).__name__
-        if cell is None:
-            raise TypeError(f"For '{name}', cell can not be None.")
-        if not isinstance(cell, Cell):
-            raise TypeError(f"For '{name}', the type of cell should be Cell, but got {type(cell).__name__}.")
-        if isinstance(cell, (CellDict, CellList, SequentialCell)):
-            raise TypeError(
-                f"For '{name}', the type of cell can not be CellDict, CellList or SequentialCell, "
-                f"but got {type(cell).__name__}."
-            )
-
     def clear(self) -> None:
         """Remove every Cell."""
         for key in list(self._cells):
@@ -386,10 +344,10 @@ class CellDict(Cell):
         return self._cells.keys()
 
     def values(self) -> Any:
-        return self._cells.values()
+        return _cells_of(self).values()
 
     def items(self) -> Any:
-        return self._cells.items()
+        return _cells_of(self).items()
 
     def update(self, cells: Any) -> None:
         """Add or replace Cells from a mapping or an iterable of (key, Cell) pairs."""
@@ -407,6 +365,7 @@ class CellDict(Cell):
                 raise TypeError(
                     f"CellDict update sequence element #{i} should be Iterable; but got {type(pair).__name__}"
                 )
+            pair = list(pair)
             if len(pair) != 2:
                 raise ValueError(
                     f"CellDict update sequence element #{i}, length should be 2; but has length {len(pair)}"

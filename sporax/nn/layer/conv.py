@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, cast
 
 from ... import _checkparam as validator
 from ... import ops
-from ..._checkparam import ValueRuntimeError, check_instance
+from ..._checkparam import ValueRuntimeError
 from ..._engine import state
 from ...common import dtype as mstype
 from ...common.initializer import HeUniform, Uniform, initializer
@@ -53,21 +53,7 @@ class _Conv(Cell):
         self.dilation = tuple_n(dilation, n, "dilation", op)
         validator.check_one_of(pad_mode, ("same", "valid", "pad"), "pad_mode", op, ignore_case=True)
         self.pad_mode = pad_mode
-        if isinstance(padding, bool) or not isinstance(padding, (int, tuple)):
-            raise TypeError(
-                f"For '{op}', the type of 'padding' must be int or tuple(int), but got {type(padding).__name__}."
-            )
-        pads = (padding,) if isinstance(padding, int) else padding
-        if isinstance(padding, tuple) and len(padding) not in (n, 2 * n):
-            raise ValueError(f"For '{op}', the 'padding' must be an int or a tuple of {2 * n} ints, but got {padding}.")
-        for p in pads:
-            if isinstance(p, bool) or not isinstance(p, int) or p < 0:
-                raise ValueError(
-                    f"For '{op}', each element of 'padding' must be a non-negative int, but got {padding}."
-                )
-        if pad_mode.lower() != "pad" and any(pads):
-            raise ValueError(f"For '{op}', the 'padding' must be 0 when 'pad_mode' is '{pad_mode}', but got {padding}.")
-        self.padding = padding
+        self.padding = validator.check_conv_padding(padding, n, pad_mode, op)
         self.group = validator.check_int_arg(group, "group", op, 1)
         if in_channels % group:
             raise ValueError(
@@ -108,22 +94,16 @@ class _Conv(Cell):
             return [self.in_channels, self.out_channels // self.group, *self.kernel_size]
         return [self.out_channels, self.in_channels // self.group, *self.kernel_size]
 
-    def _check_input(self, x: Tensor) -> None:
+    def _validate_input(self, x: Tensor) -> None:
         op = type(self).__name__
-        check_instance(x, Tensor, "x", op)
-        if x.ndim != self._nsp + 2:
-            raise ValueError(f"For '{op}', the dimension of 'x' must be {self._nsp + 2}, but got {x.ndim}.")
-        if x.shape[1] != self.in_channels:
-            # MindSpore checks this in C++ and raises RuntimeError (ValueError for Conv3D): both classes here
-            raise ValueRuntimeError(
-                f"For '{op}', the 'x' shape[1] (channels) must be equal to 'in_channels': {self.in_channels}, "
-                f"but got {x.shape[1]} (x shape {x.shape})."
-            )
-        if x.dtype != self.weight.dtype and state.amp_dtype() is None:  # amp 'auto' casts in the op
-            raise TypeError(
-                f"For '{op}', the dtype of 'x' must be the same as the dtype of 'weight' ({self.weight.dtype}), "
-                f"but got {x.dtype}."
-            )
+        validator.check_instance(x, Tensor, "x", op)
+        validator.check_ndim(x.ndim, self._nsp + 2, "x", op)
+        # MindSpore checks the channels in C++ and raises RuntimeError (ValueError for Conv3D): both classes here
+        validator.check_shape_dim(
+            x.shape, 1, self.in_channels, "in_channels", "x", op, " (channels)", ValueRuntimeError
+        )
+        if state.amp_dtype() is None:  # amp 'auto' casts in the op
+            validator.check_same_dtype(x.dtype, self.weight.dtype, "x", "weight", op)
 
     def extend_repr(self) -> str:
         return (
@@ -153,7 +133,7 @@ class Conv2d(_Conv):
     """
 
     def construct(self, x: Tensor) -> Tensor:
-        self._check_input(x)
+        self._validate_input(x)
         return ops.conv2d(
             x, self.weight, self.bias, self.stride, self.pad_mode.lower(), self.padding, self.dilation, self.group
         )
@@ -200,7 +180,7 @@ class Conv1d(_Conv):
         return [self.out_channels, self.in_channels // self.group, 1, self.kernel_size[0]]
 
     def construct(self, x: Tensor) -> Tensor:
-        self._check_input(x)
+        self._validate_input(x)
         w = ops.squeeze(self.weight, 2)
         return ops.conv1d(x, w, self.bias, self.stride, self.pad_mode.lower(), self.padding, self.dilation, self.group)
 
@@ -255,7 +235,7 @@ class Conv3d(_Conv):
         self.data_format = data_format
 
     def construct(self, x: Tensor) -> Tensor:
-        self._check_input(x)
+        self._validate_input(x)
         return ops.conv3d(
             x, self.weight, self.bias, self.stride, self.pad_mode.lower(), self.padding, self.dilation, self.group
         )
@@ -275,7 +255,7 @@ class _ConvTranspose(_Conv):
     _transposed = True
 
     def _transpose(self, x: Tensor, out_sp: tuple[int, ...] | None, output_padding: Any = 0) -> Any:
-        self._check_input(x)
+        self._validate_input(x)
         return conv_transpose_white(
             x,
             self.weight,
@@ -316,10 +296,7 @@ class Conv1dTranspose(_ConvTranspose):
         dtype: Any = mstype.float32,
     ) -> None:
         for name, v in (("kernel_size", kernel_size), ("stride", stride), ("padding", padding), ("dilation", dilation)):
-            if isinstance(v, bool) or not isinstance(v, int):
-                raise TypeError(
-                    f"For 'Conv1dTranspose', the type of '{name}' should be 'int', but got type '{type(v).__name__}'."
-                )
+            validator.check_int_size(v, name, "Conv1dTranspose", minimum=None)
         if isinstance(weight_init, Tensor) and weight_init.ndim == 3:
             weight_init = ops.expand_dims(weight_init, 2)
         super().__init__(
@@ -342,8 +319,9 @@ class Conv1dTranspose(_ConvTranspose):
         return [self.in_channels, self.out_channels // self.group, 1, self.kernel_size[0]]
 
     def construct(self, x: Tensor) -> Tensor:
-        self._check_input(x)
-        k, s, d, p = self.kernel_size[0], self.stride[0], self.dilation[0], self.padding
+        self._validate_input(x)
+        k, s, d = self.kernel_size[0], self.stride[0], self.dilation[0]
+        p = cast(int, self.padding)  # an int: __init__ checked it
         out = _deconv_length(self.pad_mode.lower(), x.shape[2], k, s, d, 2 * p)
         return conv_transpose(
             x,
@@ -413,7 +391,7 @@ class Conv2dTranspose(_ConvTranspose):
         self.output_padding = output_padding
 
     def construct(self, x: Tensor) -> Tensor:
-        self._check_input(x)
+        self._validate_input(x)
         p = (self.padding,) * 4 if isinstance(self.padding, int) else self.padding
         mode = self.pad_mode.lower()
         out = tuple(

@@ -6,9 +6,8 @@ from typing import Any
 
 from ... import _checkparam as validator
 from ...common.tensor import Tensor
-from ...ops.operations import Primitive
 from ..cell import Cell
-from .activation import LeakyReLU, get_activation
+from .activation import _bn_act_activation
 from .conv import Conv2d
 from .normalization import BatchNorm2d
 
@@ -60,16 +59,7 @@ class Conv2dBnAct(Cell):
         self.after_fake = validator.check_bool(after_fake, "after_fake", self.cls_name)
         if has_bn:
             self.batchnorm = BatchNorm2d(out_channels, eps, momentum)
-        if activation == "leakyrelu":
-            self.activation = LeakyReLU(alpha)
-        else:
-            act = get_activation(activation, self.cls_name) if isinstance(activation, str) else activation
-            if activation is not None and not isinstance(act, (Cell, Primitive)):
-                raise TypeError(
-                    f"For '{self.cls_name}', the 'activation' must be str or Cell or Primitive, but got "
-                    f"{type(activation).__name__}."
-                )
-            self.activation = act
+        self.activation = _bn_act_activation(activation, alpha, self.cls_name)
 
     def construct(self, x: Tensor) -> Tensor:
         x = self.conv(x)

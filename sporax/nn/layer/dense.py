@@ -11,9 +11,8 @@ from ...common import dtype as mstype
 from ...common.initializer import HeUniform, Uniform, initializer
 from ...common.parameter import Parameter
 from ...common.tensor import Tensor
-from ...ops.operations import Primitive
 from ..cell import Cell
-from .activation import LeakyReLU, get_activation
+from .activation import _bn_act_activation
 from .basic import Dense
 from .normalization import BatchNorm1d
 
@@ -186,16 +185,7 @@ class DenseBnAct(Cell):
         self.after_fake = validator.check_bool(after_fake, "after_fake", self.cls_name)
         if has_bn:
             self.batchnorm = BatchNorm1d(out_channels, eps, momentum)
-        if activation == "leakyrelu":
-            self.activation = LeakyReLU(alpha)
-        else:
-            act = get_activation(activation, self.cls_name) if isinstance(activation, str) else activation
-            if activation is not None and not isinstance(act, (Cell, Primitive)):
-                raise TypeError(
-                    f"For '{self.cls_name}', the 'activation' must be str or Cell or Primitive, but got "
-                    f"{type(activation).__name__}."
-                )
-            self.activation = act
+        self.activation = _bn_act_activation(activation, alpha, self.cls_name)
 
     def construct(self, x: Tensor) -> Tensor:
         x = self.dense(x)

@@ -300,7 +300,8 @@ class MultiFieldEmbeddingLookup(EmbeddingLookup):
         self.operator = operator
         validator.check_string(operator, ["SUM", "MAX", "MEAN"], "operator", self.cls_name)
 
-    def construct(self, input_indices: Tensor, input_values: Tensor, field_ids: Tensor) -> Tensor:
+    # MindSpore's API: MultiFieldEmbeddingLookup is an EmbeddingLookup whose construct takes other inputs
+    def construct(self, input_indices: Tensor, input_values: Tensor, field_ids: Tensor) -> Tensor:  # type: ignore[override]
         name = self.cls_name
         for pname, t in (("input_indices", input_indices), ("input_values", input_values), ("field_ids", field_ids)):
             if t.ndim != 2:

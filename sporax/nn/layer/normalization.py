@@ -9,7 +9,6 @@ from typing import Any
 
 from ... import _checkparam as validator
 from ... import ops
-from ..._checkparam import check_instance
 from ...common import dtype as mstype
 from ...common.initializer import Initializer, initializer
 from ...common.parameter import Parameter
@@ -80,19 +79,12 @@ class _BatchNorm(Cell):
         self.gamma = Parameter(initializer(gamma_init, num_features, dtype), name="gamma", requires_grad=affine)
         self.beta = Parameter(initializer(beta_init, num_features, dtype), name="beta", requires_grad=affine)
 
-    def _check_input(self, x: Tensor) -> None:
+    def _validate_input(self, x: Tensor) -> None:
         op = type(self).__name__
-        check_instance(x, Tensor, "x", op)
-        if x.ndim not in self._ndims:
-            want = " or ".join(str(n) for n in self._ndims)
-            raise ValueError(f"For '{op}', the dimension of 'x' must be {want}, but got {x.ndim}.")
-        if x.shape[1] != self.num_features:
-            raise ValueError(
-                f"For '{op}', the 'x' shape[1] must be equal to 'num_features': {self.num_features}, "
-                f"but got {x.shape[1]} (x shape {x.shape})."
-            )
-        if not isinstance(x.dtype, mstype.Float):
-            raise TypeError(f"For '{op}', the dtype of 'x' must be float, but got {x.dtype}.")
+        validator.check_instance(x, Tensor, "x", op)
+        validator.check_ndim(x.ndim, self._ndims, "x", op)
+        validator.check_shape_dim(x.shape, 1, self.num_features, "num_features", "x", op)
+        validator.check_dtype_kind("x", x.dtype, mstype.Float, "float", op)
 
     _sync = False
 
@@ -100,7 +92,7 @@ class _BatchNorm(Cell):
         nhwc = self.format == "NHWC"
         if nhwc:  # channels last: normalise the channel axis as NCHW does
             x = ops.moveaxis(x, -1, 1)
-        self._check_input(x)
+        self._validate_input(x)
         training = self.training if self.use_batch_statistics is None else self.use_batch_statistics
         # the moving statistics follow ``moving = momentum * moving + (1 - momentum) * batch``
         fn = norm_func.sync_batch_norm if self._sync else nn_func.batch_norm
@@ -313,21 +305,10 @@ class SyncBatchNorm(_BatchNorm):
                 self.is_global = True
         self._sync = self.is_global
 
-    def _check_input(self, x: Tensor) -> None:
+    def _validate_input(self, x: Tensor) -> None:
         if x.ndim not in (2, 4):
             raise ValueError(f"For '{self.cls_name}', the must have 2 dims or 4 dims, but got {x.ndim}.")
-        super()._check_input(x)
-
-
-def _check_init_types(cls_name: str, **inits: Any) -> None:
-    for key, val in inits.items():
-        if not isinstance(val, (Tensor, numbers.Number, str, Initializer)):
-            raise TypeError(
-                f"For '{cls_name}', the type of '{key}' must be in [Tensor, numbers.Number, str, Initializer], "
-                f"but got type {type(val).__name__}."
-            )
-        if isinstance(val, Tensor) and val.dtype != mstype.float32:
-            raise TypeError(f"For '{cls_name}', the type of '{key}' must be float32, but got {val.dtype}.")
+        super()._validate_input(x)
 
 
 class _InstanceNorm(Cell):
@@ -353,7 +334,9 @@ class _InstanceNorm(Cell):
         validator.check_value_type("eps", eps, [float], name)
         validator.check_value_type("momentum", momentum, [float], name)
         validator.check_value_type("affine", affine, [bool], name)
-        _check_init_types(name, gamma_init=gamma_init, beta_init=beta_init)
+        validator.check_init_types(
+            name, {"gamma_init": gamma_init, "beta_init": beta_init}, Tensor, Initializer, mstype.float32
+        )
         if num_features < 1:
             raise ValueError(f"For '{name}', the 'num_features' must be at least 1, but got {num_features}.")
         if momentum < 0 or momentum > 1:

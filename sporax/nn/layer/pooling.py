@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import _checkparam as validator
 from ... import ops
 from ...common.tensor import Tensor
 from ...ops.function import _image_func as IF
@@ -186,31 +187,6 @@ class AdaptiveMaxPool2d(Cell):
         return f"output_size={self.output_size}"
 
 
-def _int_only(value: Any, name: str, op: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"For '{op}', the type of '{name}' should be 'int', but got type '{type(value).__name__}'.")
-    if value < 1:
-        raise ValueError(f"For '{op}', the '{name}' must be >= 1, but got {value}.")
-    return value
-
-
-def _nd_padding(padding: Any, nd: int, op: str) -> tuple[int, ...]:
-    """An int, 1 int or ``nd`` ints (both sides of each dimension) as ``nd`` ints."""
-    if isinstance(padding, bool) or not isinstance(padding, (int, tuple, list)):
-        raise TypeError(
-            f"For '{op}', the type of 'padding' should be one of ['int', 'tuple', 'list'], but got type "
-            f"'{type(padding).__name__}'."
-        )
-    pads = (padding,) * nd if isinstance(padding, int) else tuple(padding)
-    if len(pads) == 1:
-        pads = pads * nd
-    if len(pads) != nd:
-        raise ValueError(f"For {op}, the length of padding must equal to {nd}, but got {len(pads)}.")
-    if any(isinstance(p, bool) or not isinstance(p, int) or p < 0 for p in pads):
-        raise ValueError(f"For '{op}', the 'padding' must be non-negative ints, but got {padding}.")
-    return pads
-
-
 class MaxPool1d(_PoolNd):
     """1-D max pooling over an (N, C, L) or (C, L) input; 'pad' mode takes ``padding``, ``dilation``,
     ``return_indices`` (flat over L) and ``ceil_mode``."""
@@ -227,8 +203,8 @@ class MaxPool1d(_PoolNd):
         return_indices: bool = False,
         ceil_mode: bool = False,
     ) -> None:
-        _int_only(kernel_size, "kernel_size", "MaxPool1d")
-        _int_only(stride, "stride", "MaxPool1d")
+        validator.check_int_size(kernel_size, "kernel_size", "MaxPool1d")
+        validator.check_int_size(stride, "stride", "MaxPool1d")
         non_default = padding != 0 or dilation != 1 or return_indices or ceil_mode
         if isinstance(pad_mode, str) and pad_mode.upper() != "PAD" and non_default:
             raise ValueError(
@@ -236,7 +212,7 @@ class MaxPool1d(_PoolNd):
                 f"non-default value when pad_mode is not 'pad', but got pad_mode:{pad_mode}."
             )
         super().__init__(kernel_size, stride, pad_mode, padding, "NCHW", False)
-        self.padding = _nd_padding(padding, 1, "MaxPool1d")[0]
+        self.padding = validator.check_pool_padding(padding, 1, "MaxPool1d")[0]
         self.dilation, self.return_indices, self.ceil_mode = dilation, return_indices, ceil_mode
 
     def construct(self, x: Tensor) -> Any:
@@ -270,7 +246,7 @@ class MaxPool3d(_PoolNd):
                 f"but got pad_mode:{pad_mode}."
             )
         super().__init__(kernel_size, stride, pad_mode, 0, "NCHW", False)
-        self.padding = _nd_padding(padding, 3, "MaxPool3d")
+        self.padding = validator.check_pool_padding(padding, 3, "MaxPool3d")
         self.dilation, self.return_indices, self.ceil_mode = dilation, return_indices, ceil_mode
 
     def construct(self, x: Tensor) -> Any:
@@ -295,10 +271,10 @@ class AvgPool1d(_PoolNd):
         ceil_mode: bool = False,
         count_include_pad: bool = True,
     ) -> None:
-        _int_only(kernel_size, "kernel_size", "AvgPool1d")
-        _int_only(stride, "stride", "AvgPool1d")
+        validator.check_int_size(kernel_size, "kernel_size", "AvgPool1d")
+        validator.check_int_size(stride, "stride", "AvgPool1d")
         super().__init__(kernel_size, stride, pad_mode, padding, "NCHW", False)
-        self.padding = _nd_padding(padding, 1, "AvgPool1d")[0]
+        self.padding = validator.check_pool_padding(padding, 1, "AvgPool1d")[0]
         self.ceil_mode, self.count_include_pad = ceil_mode, count_include_pad
         self._expand = self.pad_mode == "PAD" or self.padding != 0 or ceil_mode or not count_include_pad
 
@@ -332,7 +308,9 @@ class AvgPool3d(_PoolNd):
         if divisor_override is not None and divisor_override <= 0:
             raise ValueError(f"For 'AvgPool3d', the 'divisor_override' must be > 0, but got {divisor_override}.")
         self.padding = (
-            padding if isinstance(padding, tuple) and len(padding) == 6 else _nd_padding(padding, 3, "AvgPool3d")
+            padding
+            if isinstance(padding, tuple) and len(padding) == 6
+            else validator.check_pool_padding(padding, 3, "AvgPool3d")
         )
         self.ceil_mode, self.count_include_pad, self.divisor_override = ceil_mode, count_include_pad, divisor_override
 
@@ -527,7 +505,7 @@ class _AvgPoolExt(Cell):
         n = self._nsp
         return PF.pool_nd(
             input, "avg", self.kernel_size, self.kernel_size if self.stride is None else self.stride, "pad",
-            _nd_padding(self.padding, n, type(self).__name__), 1, self.ceil_mode, self.count_include_pad,
+            validator.check_pool_padding(self.padding, n, type(self).__name__), 1, self.ceil_mode, self.count_include_pad,
             self.divisor_override, nsp=n, op=type(self).__name__,
         )  # fmt: skip
 

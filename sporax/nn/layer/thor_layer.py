@@ -113,7 +113,7 @@ class DenseThor(Cell):
             x = ops.matmul(x, self.weight.T)
         if self.has_bias:
             x = ops.bias_add(x, self.bias)
-        if self.activation_flag:
+        if self.activation_flag and self.activation is not None:
             x = self.activation(x)
         return x
 

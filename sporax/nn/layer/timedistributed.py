@@ -51,13 +51,9 @@ class TimeDistributed(Cell):
         self.time_axis = time_axis
         self.reshape_with_axis = reshape_with_axis
 
-    def _check_tensor(self, t: Any) -> None:
-        if not isinstance(t, Tensor):
-            raise TypeError(f"For '{self.cls_name}', the inputs and outputs must be a Tensor.")
-
     def construct(self, inputs: Tensor) -> Tensor:
         name = self.cls_name
-        self._check_tensor(inputs)
+        validator.check_tensor_io(inputs, Tensor, self.cls_name)
         nd = inputs.ndim
         if nd < 3:
             raise ValueError(f"For '{name}', the inputs shape must be at least 3D, but got {nd}.")
@@ -71,7 +67,7 @@ class TimeDistributed(Cell):
             new_shape = x.shape
             x = ops.reshape(x, new_shape[:pos] + (-1,) + new_shape[pos + 2 :])
             out = self.layer(x)
-            self._check_tensor(out)
+            validator.check_tensor_io(out, Tensor, self.cls_name)
             if pos >= out.ndim or x.shape[pos] != out.shape[pos]:
                 raise ValueError(
                     f"For '{name}', the 'reshape_with_axis' is invalid in the input and output. The 'reshape_pos' "
@@ -88,7 +84,7 @@ class TimeDistributed(Cell):
         ys = []
         for item in ops.unstack(inputs, time_axis):
             out = self.layer(item)
-            self._check_tensor(out)
+            validator.check_tensor_io(out, Tensor, self.cls_name)
             if time_axis > out.ndim:
                 raise ValueError(
                     f"For '{name}', the value of 'time_axis' must be in range of [{-out.ndim - 1}, {out.ndim}], "

@@ -2,7 +2,12 @@
 
 from typing import TYPE_CHECKING
 
-from . import ctc, loss, margin, regression, sampled, segmentation
+from . import ctc as _ctc
+from . import loss as _loss
+from . import margin as _margin
+from . import regression as _regression
+from . import sampled as _sampled
+from . import segmentation as _segmentation
 from .ctc import *  # noqa: F403
 from .loss import *  # noqa: F403
 from .margin import *  # noqa: F403
@@ -14,9 +19,9 @@ from .segmentation import *  # noqa: F403
 # so mypy takes the module's public names, which are the same names (star-imported).
 if not TYPE_CHECKING:
     __all__: list[str] = []
-    __all__ += loss.__all__
-    __all__ += margin.__all__
-    __all__ += regression.__all__
-    __all__ += segmentation.__all__
-    __all__ += ctc.__all__
-    __all__ += sampled.__all__
+    __all__ += _loss.__all__
+    __all__ += _margin.__all__
+    __all__ += _regression.__all__
+    __all__ += _segmentation.__all__
+    __all__ += _ctc.__all__
+    __all__ += _sampled.__all__

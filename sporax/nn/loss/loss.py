@@ -59,13 +59,8 @@ class LossBase(Cell):
         reduction = ("mean" if self.average else "sum") if self.reduce else "none"
         return weighted_loss(x, weights, reduction)
 
-    def construct(self, logits: Any, labels: Any) -> Any:
+    def construct(self, *inputs: Any, **kwargs: Any) -> Any:  # each loss names its own inputs
         raise NotImplementedError(f"For '{type(self).__name__}', the method 'construct' must be defined.")
-
-
-def _check_same_shape(a: Tensor, b: Tensor, op: str, an: str = "logits", bn: str = "labels") -> None:
-    if a.shape != b.shape:
-        raise ValueError(f"For '{op}', the '{bn}' shape must be {a.shape} (the '{an}' shape), but got {b.shape}.")
 
 
 class SoftmaxCrossEntropyWithLogits(LossBase):
@@ -103,7 +98,7 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
             check_class_index(labels, logits.shape[1], None, op)
             loss = ops.cross_entropy(logits, labels, reduction="none")
         else:
-            _check_same_shape(logits, labels, op)
+            validator.check_same_shape(labels.shape, logits.shape, "labels", "logits", op)
             if labels.dtype != logits.dtype:
                 labels = ops.cast(labels, logits.dtype)
             loss = ops.cross_entropy(logits, labels, reduction="none")
@@ -234,7 +229,7 @@ class SmoothL1Loss(LossBase):
         validator.check_instance(logits, Tensor, "logits", "SmoothL1Loss")
         validator.check_dtype_kind("logits", logits.dtype, mstype.Float, _FLOATS, "SmoothL1Loss")
         validator.check_instance(labels, Tensor, "labels", "SmoothL1Loss")
-        _check_same_shape(logits, labels, "SmoothL1Loss")
+        validator.check_same_shape(labels.shape, logits.shape, "labels", "logits", "SmoothL1Loss")
         return ops.smooth_l1_loss(logits, labels, self.beta, self.reduction)
 
 
@@ -275,7 +270,7 @@ class BCELoss(LossBase):
         validator.check_instance(logits, Tensor, "logits", "BCELoss")
         validator.check_dtype_kind("logits", logits.dtype, mstype.Float, _FLOATS, "BCELoss")
         validator.check_instance(labels, Tensor, "labels", "BCELoss")
-        _check_same_shape(logits, labels, "BCELoss")
+        validator.check_same_shape(labels.shape, logits.shape, "labels", "logits", "BCELoss")
         return ops.binary_cross_entropy(logits, labels, self.weight, self.reduction)
 
 
@@ -301,7 +296,7 @@ class BCEWithLogitsLoss(LossBase):
         validator.check_instance(logits, Tensor, "logits", "BCEWithLogitsLoss")
         validator.check_dtype_kind("logits", logits.dtype, mstype.Float, _FLOATS, "BCEWithLogitsLoss")
         validator.check_instance(labels, Tensor, "labels", "BCEWithLogitsLoss")
-        _check_same_shape(logits, labels, "BCEWithLogitsLoss")
+        validator.check_same_shape(labels.shape, logits.shape, "labels", "logits", "BCEWithLogitsLoss")
         return ops.binary_cross_entropy_with_logits(logits, labels, self.weight, self.pos_weight, self.reduction)
 
 

@@ -7,7 +7,7 @@ import sys
 import numpy as np
 
 from ..._checkparam import check_value_type
-from .metric import EvaluationBase, _check_onehot_data, _scalar
+from .metric import EvaluationBase, _is_onehot, _scalar
 
 
 class _PRBase(EvaluationBase):
@@ -43,10 +43,10 @@ class _PRBase(EvaluationBase):
             )
         y_pred = self._convert_data(inputs[0])
         y = self._convert_data(inputs[1])
-        if self._type == "classification" and y_pred.ndim == y.ndim and _check_onehot_data(y):
+        if self._type == "classification" and y_pred.ndim == y.ndim and _is_onehot(y):
             y = y.argmax(axis=1)
-        self._check_shape(y_pred, y)
-        self._check_value(y_pred, y)
+        self._verify_shapes(y_pred, y)
+        self._verify_multilabel_values(y_pred, y)
 
         if self._class_num == 0:
             self._class_num = y_pred.shape[1]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .metric import EvaluationBase, _check_onehot_data, _scalar, rearrange_inputs
+from .metric import EvaluationBase, _is_onehot, _scalar, rearrange_inputs
 
 
 class Accuracy(EvaluationBase):
@@ -66,10 +66,10 @@ class Accuracy(EvaluationBase):
             )
         y_pred = self._convert_data(inputs[0])
         y = self._convert_data(inputs[1])
-        if self._type == "classification" and y_pred.ndim == y.ndim and _check_onehot_data(y):
+        if self._type == "classification" and y_pred.ndim == y.ndim and _is_onehot(y):
             y = y.argmax(axis=1)
-        self._check_shape(y_pred, y)
-        self._check_value(y_pred, y)
+        self._verify_shapes(y_pred, y)
+        self._verify_multilabel_values(y_pred, y)
 
         if self._class_num == 0:
             self._class_num = y_pred.shape[1]

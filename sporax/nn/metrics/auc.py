@@ -26,7 +26,7 @@ def auc(x, y, reorder=False):
     """
     if not isinstance(x, np.ndarray) or not isinstance(y, np.ndarray):
         raise TypeError(f"For 'auc', the argument 'x' and 'y' must all be np.ndarray, but got {type(x)}, {type(y)}")
-    _check_consistent_length(x, y)
+    _verify_consistent_length(x, y)
     x = _column_or_1d(x)
     y = _column_or_1d(y)
     if x.shape[0] < 2:
@@ -79,7 +79,7 @@ def _num_samples(x):
     return len(x)
 
 
-def _check_consistent_length(*arrays):
+def _verify_consistent_length(*arrays):
     """Check that all arrays have consistent first dimensions."""
     lengths = [_num_samples(array) for array in arrays if array is not None]
     if len(np.unique(lengths)) > 1:

@@ -369,7 +369,7 @@ def _metric_fraction(metric, tp, fp, tn, fn):
 
 def _compute_confusion_matrix_metric(metric_name, confusion_matrix):
     """Compute a confusion-matrix metric from an array whose last dimension is (tp, fp, tn, fn)."""
-    metric = _check_metric_name(metric_name)
+    metric = _metric_info(metric_name)
     if confusion_matrix.ndim == 1:
         confusion_matrix = np.expand_dims(confusion_matrix, 0)
     if confusion_matrix.shape[-1] != 4:
@@ -437,7 +437,7 @@ _METRIC_NAMES = {
 }
 
 
-def _check_metric_name(metric_name):
+def _metric_info(metric_name):
     """The short name of a confusion-matrix metric (spaces become underscores, case is ignored)."""
     metric_name_info = _METRIC_NAMES.get(metric_name.replace(" ", "_").lower())
     if metric_name_info is None:

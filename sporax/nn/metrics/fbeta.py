@@ -7,7 +7,7 @@ import sys
 import numpy as np
 
 from ..._checkparam import check_value_type
-from .metric import Metric, _check_onehot_data, _scalar, rearrange_inputs
+from .metric import Metric, _is_onehot, _scalar, rearrange_inputs
 
 
 class Fbeta(Metric):
@@ -67,7 +67,7 @@ class Fbeta(Metric):
             )
         y_pred = self._convert_data(inputs[0])
         y = self._convert_data(inputs[1])
-        if y_pred.ndim == y.ndim and _check_onehot_data(y):
+        if y_pred.ndim == y.ndim and _is_onehot(y):
             y = y.argmax(axis=1)
 
         if self._class_num == 0:

@@ -207,7 +207,7 @@ class EvaluationBase(Metric):
             raise TypeError(f"The argument 'eval_type' must be in {_eval_types}, but got {eval_type}")
         self._type = eval_type
 
-    def _check_shape(self, y_pred, y):
+    def _verify_shapes(self, y_pred, y):
         """Checks the shapes of y_pred and y."""
         if self._type == "classification":
             if y_pred.ndim != y.ndim + 1:
@@ -235,7 +235,7 @@ class EvaluationBase(Metric):
                     f"(true value), but got y_pred shape: {y_pred.shape} and y shape: {y.shape}."
                 )
 
-    def _check_value(self, y_pred, y):
+    def _verify_multilabel_values(self, y_pred, y):
         """Checks the values of y_pred and y (0 or 1 in the multilabel case)."""
         if self._type != "classification" and not (np.equal(y_pred**2, y_pred).all() and np.equal(y**2, y).all()):
             raise ValueError(
@@ -256,7 +256,7 @@ class EvaluationBase(Metric):
         raise NotImplementedError
 
 
-def _check_onehot_data(data):
+def _is_onehot(data):
     """Whether `data` is one-hot encoded along axis 1."""
     if data.ndim > 1 and np.equal(data**2, data).all():
         shp = (data.shape[0],) + data.shape[2:]

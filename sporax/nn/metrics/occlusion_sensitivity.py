@@ -95,7 +95,7 @@ class OcclusionSensitivity(Metric):
                 f"same as the batches, but got the label number {np.prod(label.shape)}, and batches {y_pred.shape[0]}."
             )
         y_pred_shape = np.array(y_pred.shape[1:])
-        b_box_min, b_box_max = _check_input_bounding_box(self.b_box, y_pred_shape)
+        b_box_min, b_box_max = _bounding_box(self.b_box, y_pred_shape)
         temp = model(Tensor(y_pred)).asnumpy()
         self._baseline = temp[0, label].item()
         batch_images, batch_ids = [], []
@@ -145,7 +145,7 @@ def _append_to_sensitivity_im(model, batch_images, batch_ids, sensitivity_im):
     return np.vstack((sensitivity_im, scores))
 
 
-def _check_input_bounding_box(b_box, im_shape):
+def _bounding_box(b_box, im_shape):
     """Check that the bounding box (if supplied) is as expected."""
     if b_box is None:
         return None, None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .metric import Metric, _check_onehot_data, _scalar, rearrange_inputs
+from .metric import Metric, _is_onehot, _scalar, rearrange_inputs
 
 
 class TopKCategoricalAccuracy(Metric):
@@ -70,7 +70,7 @@ class TopKCategoricalAccuracy(Metric):
             )
         y_pred = self._convert_data(inputs[0])
         y = self._convert_data(inputs[1])
-        if y_pred.ndim == y.ndim and _check_onehot_data(y):
+        if y_pred.ndim == y.ndim and _is_onehot(y):
             y = y.argmax(axis=1)
         indices = np.argsort(-y_pred, axis=1)[:, : self.k]
         repeated_y = y.reshape(-1, 1).repeat(self.k, axis=1)

@@ -55,13 +55,7 @@ class Adagrad(Optimizer):
         self.opt = ops.ApplyAdagrad(update_slots=update_slots)
 
     def construct(self, grads: Any) -> tuple[bool, ...]:
-        grads = self._check_gradients(grads)
-        grads = self.flatten_gradients(grads)
-        grads = self.decay_weight(grads)
-        grads = self.gradients_centralization(grads)
-        grads = self.scale_grad(grads)
-        lrs = self._lr_per_param(self.get_lr())
-        self._advance_step()
+        grads, lrs = self._prepared(grads)
         for lr, param, accum, grad in zip(lrs, self._parameters, self.accum, grads):
             self.opt(param, accum, lr, grad)
         return (True,) * self.param_length

@@ -60,12 +60,7 @@ class Adadelta(Optimizer):
     def construct(self, grads: Any) -> tuple[bool, ...]:
         if not isinstance(grads, tuple) or not grads or not hasattr(grads[0], "shape"):
             raise TypeError("For 'Adadelta', the 'grads' must be a tuple of Tensor.")
-        grads = self._check_gradients(grads)
-        grads = self.decay_weight(grads)
-        grads = self.gradients_centralization(grads)
-        grads = self.scale_grad(grads)
-        lrs = self._lr_per_param(self.get_lr())
-        self._advance_step()
+        grads, lrs = self._prepared(grads)
         for lr, param, accum, accum_update, grad in zip(lrs, self.parameters, self.accum, self.accum_update, grads):
             self.opt(param, accum, accum_update, lr, self.rho, self.epsilon, grad)
         return (True,) * self.param_length

@@ -139,7 +139,7 @@ class AdaFactor(Optimizer):
         self._set_base_target(value)
 
     def construct(self, gradients: Any) -> tuple[bool, ...]:
-        gradients = self._check_gradients(gradients)
+        gradients = self._gradient_tuple(gradients)
         lr = self.get_lr()
         self._advance_step()
         step = self.step + 1.0

@@ -16,6 +16,16 @@ from .optimizer import Optimizer, opt_init_args_register
 __all__ = ["Adam", "AdamWeightDecay", "AdamOffload"]
 
 
+def _advance_powers(opt: Any) -> tuple[Any, Any]:
+    """Adam's and LazyAdam's bias-correction powers: ``beta1_power *= beta1``, ``beta2_power *= beta2``; the
+    new values."""
+    beta1_power = opt.beta1_power * opt.beta1
+    ops.assign(opt.beta1_power, beta1_power)
+    beta2_power = opt.beta2_power * opt.beta2
+    ops.assign(opt.beta2_power, beta2_power)
+    return beta1_power, beta2_power
+
+
 class Adam(Optimizer):
     r"""Adam (Adaptive Moment Estimation), with MindSpore's bias correction through ``beta1_power`` and
     ``beta2_power`` (:math:`\beta_1^t`, :math:`\beta_2^t`):
@@ -116,19 +126,9 @@ class Adam(Optimizer):
         self._set_base_target(value)
 
     def construct(self, gradients: Any) -> tuple[bool, ...]:
-        gradients = self._check_gradients(gradients)
-        gradients = self.flatten_gradients(gradients)
-        gradients = self.decay_weight(gradients)
-        if not self.use_offload:
-            gradients = self.gradients_centralization(gradients)
-        gradients = self.scale_grad(gradients)
-        lrs = self._lr_per_param(self.get_lr())
-        self._advance_step()
+        gradients, lrs = self._prepared(gradients, centralize=not self.use_offload)
         beta1, beta2, eps = self.beta1, self.beta2, self.eps
-        beta1_power = self.beta1_power * beta1
-        ops.assign(self.beta1_power, beta1_power)
-        beta2_power = self.beta2_power * beta2
-        ops.assign(self.beta2_power, beta2_power)
+        beta1_power, beta2_power = _advance_powers(self)
         vhats = self.vhat if self.use_amsgrad else (None,) * self.param_length
         for lr, grad, param, m, v, vhat in zip(lrs, gradients, self._parameters, self.moment1, self.moment2, vhats):
             lr_t = lr * ops.sqrt(1.0 - beta2_power) / (1.0 - beta1_power)
@@ -254,7 +254,7 @@ class AdamWeightDecay(Optimizer):
         self._set_base_target(value)
 
     def construct(self, gradients: Any) -> tuple[bool, ...]:
-        gradients = self._check_gradients(gradients)
+        gradients = self._gradient_tuple(gradients)
         gradients = self.flatten_gradients(gradients)
         weight_decay = self.get_weight_decay()
         if not self.is_group:

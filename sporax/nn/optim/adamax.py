@@ -65,12 +65,7 @@ class AdaMax(Optimizer):
         self.opt = ops.ApplyAdaMax()
 
     def construct(self, gradients: Any) -> tuple[bool, ...]:
-        gradients = self._check_gradients(gradients)
-        gradients = self.decay_weight(gradients)
-        gradients = self.gradients_centralization(gradients)
-        gradients = self.scale_grad(gradients)
-        lrs = self._lr_per_param(self.get_lr())
-        self._advance_step()
+        gradients, lrs = self._prepared(gradients)
         beta1_power = self.beta1_power * self.beta1
         ops.assign(self.beta1_power, beta1_power)
         for lr, param, m, v, grad in zip(lrs, self._parameters, self.moment1, self.moment2, gradients):

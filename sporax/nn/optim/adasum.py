@@ -79,7 +79,7 @@ class AdaSumGroups:
         self._gather = ops.AllGather() if self.calc_times else None
 
     def updates(self, delta: Any) -> list[Any]:
-        if not self.calc_times:
+        if self._gather is None:  # one group: nothing to combine
             return [delta]
         gathered = self._gather(ops.expand_dims(delta, 0))
         local = self.rank % self.device_number

@@ -67,12 +67,7 @@ class ASGD(Optimizer):
         self.ax = self._parameters.clone(prefix="ax_", init="zeros")
 
     def construct(self, gradients: Any) -> bool:
-        gradients = self._check_gradients(gradients)
-        gradients = self.decay_weight(gradients)
-        gradients = self.gradients_centralization(gradients)
-        gradients = self.scale_grad(gradients)
-        lrs = self._lr_per_param(self.get_lr())
-        self._advance_step()
+        gradients, lrs = self._prepared(gradients)
         step = ops.cast(self.global_step.reshape(()), mstype.float32)
         for lr, grad, param, mu, eta, ax in zip(lrs, gradients, self._parameters, self.mu, self.eta, self.ax):
             lr = ops.cast(lr, mstype.float32).reshape(())

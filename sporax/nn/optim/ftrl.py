@@ -92,7 +92,7 @@ class FTRL(Optimizer):
         self._set_base_target(value)
 
     def construct(self, grads: Any) -> tuple[bool, ...]:
-        grads = self._check_gradients(grads)
+        grads = self._gradient_tuple(grads)
         grads = self.decay_weight(grads)
         grads = self.gradients_centralization(grads)
         grads = self.scale_grad(grads)

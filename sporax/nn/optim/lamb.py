@@ -71,7 +71,7 @@ class Lamb(Optimizer):
         self.moments2 = self.params.clone(prefix="lamb_v", init="zeros")
 
     def construct(self, gradients: Any) -> tuple[bool, ...]:
-        gradients = self._check_gradients(gradients)
+        gradients = self._gradient_tuple(gradients)
         weight_decay = self.get_weight_decay()
         lrs = self._lr_per_param(self.get_lr())
         self._advance_step()

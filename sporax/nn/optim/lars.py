@@ -102,7 +102,7 @@ class LARS(Optimizer):
         return lr
 
     def construct(self, gradients: Any) -> Any:
-        gradients = self._check_gradients(gradients)
+        gradients = self._gradient_tuple(gradients)
         lr = self._get_lr() if self.use_clip else self.learning_rate
         weight_decay = self.get_weight_decay()
         if self.need_scale:

@@ -11,6 +11,7 @@ from ... import ops
 from ...common import dtype as mstype
 from ...common.parameter import Parameter
 from ...common.tensor import Tensor
+from .adam import _advance_powers
 from .optimizer import Optimizer, opt_init_args_register
 
 __all__ = ["LazyAdam"]
@@ -89,16 +90,8 @@ class LazyAdam(Optimizer):
         self._set_base_target(value)
 
     def construct(self, gradients: Any) -> tuple[bool, ...]:
-        gradients = self._check_gradients(gradients)
-        gradients = self.decay_weight(gradients)
-        gradients = self.gradients_centralization(gradients)
-        gradients = self.scale_grad(gradients)
-        lrs = self._lr_per_param(self.get_lr())
-        self._advance_step()
-        beta1_power = self.beta1_power * self.beta1
-        ops.assign(self.beta1_power, beta1_power)
-        beta2_power = self.beta2_power * self.beta2
-        ops.assign(self.beta2_power, beta2_power)
+        gradients, lrs = self._prepared(gradients)
+        beta1_power, beta2_power = _advance_powers(self)
         for lr, grad, param, m, v in zip(lrs, gradients, self._parameters, self.moment1, self.moment2):
             self.opt(param, m, v, beta1_power, beta2_power, lr, self.beta1, self.beta2, self.eps, grad)
         return (True,) * self.param_length

@@ -65,13 +65,7 @@ class Momentum(Optimizer):
         self.opt = ops.ApplyMomentum(use_nesterov=self.use_nesterov)
 
     def construct(self, gradients: Any) -> tuple[bool, ...]:
-        gradients = self._check_gradients(gradients)
-        gradients = self.flatten_gradients(gradients)
-        gradients = self.decay_weight(gradients)
-        gradients = self.gradients_centralization(gradients)
-        gradients = self.scale_grad(gradients)
-        lrs = self._lr_per_param(self.get_lr())
-        self._advance_step()
+        gradients, lrs = self._prepared(gradients)
         momentum = self.momentum
         for lr, grad, param, moment in zip(lrs, gradients, self.params, self.moments):
             self.opt(param, moment, lr, grad, momentum)

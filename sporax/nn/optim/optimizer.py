@@ -27,8 +27,6 @@ from ..learning_rate_schedule import LearningRateSchedule
 
 __all__ = ["Optimizer"]
 
-_GROUP_KEYS = ["params", "lr", "weight_decay", "order_params", "grad_centralization"]
-
 
 def opt_init_args_register(fn: Callable[..., Any]) -> Callable[..., Any]:
     """Record an optimizer's ``__init__`` arguments as ``init_params`` / ``init_args``."""
@@ -86,7 +84,7 @@ class Optimizer(Cell):
 
     def __init__(self, learning_rate: Any, parameters: Any, weight_decay: Any = 0.0, loss_scale: float = 1.0) -> None:
         super().__init__(auto_prefix=False)
-        parameters = self._parameters_base_check(parameters, "parameters")
+        parameters = validator.check_optim_params(parameters, "parameters")
         if not all(isinstance(x, Parameter) for x in parameters) and not all(isinstance(x, dict) for x in parameters):
             raise TypeError(
                 "For 'Optimizer', all elements of the argument 'parameters' must be 'Parameter' or 'dict', "
@@ -121,6 +119,10 @@ class Optimizer(Cell):
     # ------------------------------------------------------------ construction
     def _init_opt_attrs(self, learning_rate: Any, parameters: list[Any], weight_decay: Any) -> None:
         weight_decay = self._preprocess_weight_decay(weight_decay)
+        # a schedule Cell, a Tensor, or one of those per group
+        self.learning_rate: Any
+        self.weight_decay: Any
+        self.dynamic_decay_flags: Any  # a bool, or a tuple of them (one per group)
         if self.is_group_lr:
             if self.dynamic_lr:
                 self.learning_rate = CellList(self.group_lr, auto_prefix=False)
@@ -153,28 +155,6 @@ class Optimizer(Cell):
         self.ps_parameters = (False,) * self.param_length
         self.cache_enable = (False,) * self.param_length
         self.enable_tuple_broaden = True
-
-    @staticmethod
-    def _parameters_base_check(parameters: Any, param_info: str) -> list[Any]:
-        if parameters is None:
-            raise ValueError(f"For 'Optimizer', the argument {param_info} can not be None.")
-        if not isinstance(parameters, Iterable):
-            raise TypeError(
-                f"For 'Optimizer', the argument {param_info} must be Iterable type, but got {type(parameters)}."
-            )
-        parameters = list(parameters)
-        if not parameters:
-            raise ValueError(f"For 'Optimizer', the argument {param_info} must not be empty.")
-        return parameters
-
-    @staticmethod
-    def _preprocess_grad_centralization(grad_centralization: Any) -> bool:
-        if not isinstance(grad_centralization, bool):
-            raise TypeError(
-                "For 'Optimizer', the 'gradients_centralization' must be bool type, "
-                f"but got {type(grad_centralization)}."
-            )
-        return grad_centralization
 
     def _preprocess_weight_decay(self, weight_decay: Any) -> Any:
         if isinstance(weight_decay, (float, int)) and not isinstance(weight_decay, bool):
@@ -226,37 +206,8 @@ class Optimizer(Cell):
             return _IteratorLearningRate(learning_rate, name)
         return learning_rate
 
-    def _check_group_params(self, parameters: list[Any]) -> None:
-        for group_param in parameters:
-            invalid_key = [k for k in group_param if k not in _GROUP_KEYS]
-            if invalid_key:
-                raise KeyError(
-                    f"For 'Optimizer', the key in group params must be one of in {_GROUP_KEYS}, but got {invalid_key}."
-                )
-            if "order_params" in group_param:
-                if len(group_param) > 1:
-                    raise ValueError(
-                        "For 'Optimizer', the order params dict in group parameters should only include the "
-                        f"'order_params' key, but got {group_param.keys()}."
-                    )
-                if not isinstance(group_param["order_params"], Iterable):
-                    raise TypeError(
-                        "For 'Optimizer', the value of 'order_params' in group parameters should be Iterable type, "
-                        f"but got {type(group_param['order_params'])}."
-                    )
-                continue
-            if "params" not in group_param:
-                raise KeyError("For 'Optimizer', every group of parameters must have the key 'params'.")
-            params = self._parameters_base_check(group_param["params"], "group `params`")
-            for index, param in enumerate(params):
-                if not isinstance(param, Parameter):
-                    raise TypeError(
-                        "For 'Optimizer', the element in group parameters must be Parameter type, "
-                        f"but got {type(param)} at index {index}."
-                    )
-
     def _parse_group_params(self, parameters: list[Any], learning_rate: Any) -> None:
-        self._check_group_params(parameters)
+        validator.check_group_params(parameters, Parameter)
         tensor_lr_length = learning_rate.size if isinstance(learning_rate, Tensor) and learning_rate.ndim == 1 else 0
         for group_param in parameters:
             if "order_params" in group_param:
@@ -294,7 +245,7 @@ class Optimizer(Cell):
                 lr = default_lr
             wd = self._preprocess_weight_decay(group_param.get("weight_decay", weight_decay))
             if "grad_centralization" in group_param:
-                gc = self._preprocess_grad_centralization(group_param["grad_centralization"])
+                gc = validator.check_grad_centralization(group_param["grad_centralization"])
                 self.grad_centralization = gc
             else:
                 gc = grad_centralization
@@ -383,26 +334,6 @@ class Optimizer(Cell):
             if id(param) not in user:
                 param.name = prefix + name
 
-    def _check_gradients(self, gradients: Any) -> tuple[Any, ...]:
-        """``gradients`` as a tuple, one per parameter, each of its parameter's shape."""
-        if isinstance(gradients, Tensor) or not isinstance(gradients, (tuple, list)):
-            raise TypeError(
-                f"For '{self.cls_name}', the 'gradients' must be a tuple of Tensors, but got {type(gradients).__name__}."
-            )
-        gradients = tuple(gradients)
-        if len(gradients) != self.param_length:  # MindSpore: RuntimeError from HyperMap; both classes here
-            raise validator.ValueRuntimeError(
-                f"For '{self.cls_name}', the number of gradients must be equal to the number of parameters "
-                f"{self.param_length}, but got {len(gradients)}."
-            )
-        for i, (g, p) in enumerate(zip(gradients, self._parameters)):
-            if tuple(g.shape) != p.shape:
-                raise ValueError(
-                    f"For '{self.cls_name}', the shape of gradients[{i}] must be equal to the shape of parameter "
-                    f"'{p.name}' {p.shape}, but got {tuple(g.shape)}."
-                )
-        return gradients
-
     def flatten_gradients(self, gradients: tuple[Any, ...]) -> tuple[Any, ...]:
         """Gradients for flattened (contiguous) parameters: sporax never flattens, so they are returned as is."""
         return gradients
@@ -458,6 +389,23 @@ class Optimizer(Cell):
             return gradients
         return tuple(g * ops.cast(self.reciprocal_scale, g.dtype) for g in gradients)
 
+    def _gradient_tuple(self, gradients: Any) -> tuple[Any, ...]:
+        """``gradients`` as a tuple, one per parameter, each of its parameter's shape (else MindSpore's errors)."""
+        return validator.check_gradients(gradients, self._parameters, Tensor, self.cls_name)
+
+    def _prepared(self, gradients: Any, centralize: bool = True) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+        """A step's common start: ``gradients`` checked, flattened, weight-decayed, centralized (unless not
+        ``centralize``) and divided by the loss scale, with the per-parameter learning rates; advances the step."""
+        gradients = self._gradient_tuple(gradients)
+        gradients = self.flatten_gradients(gradients)
+        gradients = self.decay_weight(gradients)
+        if centralize:
+            gradients = self.gradients_centralization(gradients)
+        gradients = self.scale_grad(gradients)
+        lrs = self._lr_per_param(self.get_lr())
+        self._advance_step()
+        return gradients, lrs
+
     def _grad_sparse_indices_deduplicate(self, gradients: tuple[Any, ...]) -> tuple[Any, ...]:
         return gradients
 
@@ -487,7 +435,7 @@ class Optimizer(Cell):
         Returns:
             Tensor, or tuple[Tensor] for group learning rates.
         """
-        lr = self.learning_rate
+        lr: Any = self.learning_rate
         if self.dynamic_lr:
             if self.is_group_lr:
                 lr = tuple(schedule(self.global_step).reshape(()) for schedule in self.learning_rate)

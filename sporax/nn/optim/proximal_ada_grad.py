@@ -71,12 +71,7 @@ class ProximalAdagrad(Optimizer):
         self._set_base_target(value)
 
     def construct(self, grads: Any) -> tuple[bool, ...]:
-        grads = self._check_gradients(grads)
-        grads = self.decay_weight(grads)
-        grads = self.gradients_centralization(grads)
-        grads = self.scale_grad(grads)
-        lrs = self._lr_per_param(self.get_lr())
-        self._advance_step()
+        grads, lrs = self._prepared(grads)
         for lr, grad, param, accum in zip(lrs, grads, self._parameters, self.accum):
             self.opt(param, accum, lr, self.l1, self.l2, grad)
         return (True,) * self.param_length

@@ -78,13 +78,7 @@ class RMSProp(Optimizer):
         self.decay = decay
 
     def construct(self, gradients: Any) -> tuple[bool, ...]:
-        gradients = self._check_gradients(gradients)
-        gradients = self.flatten_gradients(gradients)
-        gradients = self.decay_weight(gradients)
-        gradients = self.gradients_centralization(gradients)
-        gradients = self.scale_grad(gradients)
-        lrs = self._lr_per_param(self.get_lr())
-        self._advance_step()
+        gradients, lrs = self._prepared(gradients)
         decay, momentum, epsilon = self.decay, self.momentum, self.epsilon
         mgs = self.mg if self.centered else (None,) * self.param_length
         for lr, param, mg, ms, mom, grad in zip(lrs, self._parameters, mgs, self.ms, self.moment, gradients):

@@ -71,12 +71,7 @@ class Rprop(Optimizer):
         self.step_size = self._parameters.clone(prefix="step_size", init="zeros")
 
     def construct(self, gradients: Any) -> bool:
-        gradients = self._check_gradients(gradients)
-        gradients = self.decay_weight(gradients)
-        gradients = self.gradients_centralization(gradients)
-        gradients = self.scale_grad(gradients)
-        lrs = self._lr_per_param(self.get_lr())
-        self._advance_step()
+        gradients, lrs = self._prepared(gradients)
         first = self.global_step.reshape(()) == 1
         for lr, grad, param, prev, step_size in zip(lrs, gradients, self._parameters, self.prev, self.step_size):
             dt = param.dtype if param.dtype in (mstype.float16, mstype.bfloat16) else mstype.float32

@@ -99,13 +99,7 @@ class SGD(Optimizer):
         self._plain_opt = ops.ApplyGradientDescent()
 
     def construct(self, gradients: Any) -> tuple[bool, ...]:
-        gradients = self._check_gradients(gradients)
-        gradients = self.flatten_gradients(gradients)
-        gradients = self.decay_weight(gradients)
-        gradients = self.gradients_centralization(gradients)
-        gradients = self.scale_grad(gradients)
-        lrs = self._lr_per_param(self.get_lr())
-        self._advance_step()
+        gradients, lrs = self._prepared(gradients)
         momentum = self.momentum
         for lr, grad, param, accum, stat in zip(lrs, gradients, self._parameters, self.accum, self.stat):
             if self._use_momentum:

@@ -41,16 +41,6 @@ _SPLIT_DIM = 128
 _CLIP_NORM = 1.0
 
 
-def _check_param(momentum: Any, frequency: Any, lr: Any, cls_name: str) -> None:
-    validator.check_value_type("momentum", momentum, [float], cls_name)
-    if momentum < 0.0:
-        raise ValueError(f"For 'thor', the argument 'momentum' must be at least 0.0, but got 'momentum' {momentum}.")
-    validator.check_value_type("frequency", frequency, [int], cls_name)
-    if frequency < 2:
-        raise ValueError(f"For 'thor', the argument 'frequency' must be at least 2, but got 'frequency' {frequency}.")
-    validator.check_value_type("learning rate", lr, [Tensor], cls_name)
-
-
 def _block_inverse(m: Any, split: int = _SPLIT_DIM) -> Any:
     """The inverse of the block diagonal of ``m`` (blocks of ``split``; the last one padded with I)."""
     n = m.shape[0]
@@ -105,7 +95,7 @@ class ThorGpu(Optimizer):
     ) -> None:
         params = [p for p in net.get_parameters() if p.requires_grad]
         super().__init__(learning_rate, params, weight_decay, loss_scale)
-        _check_param(momentum, frequency, learning_rate, self.cls_name)
+        validator.check_thor_args(momentum, frequency, learning_rate, Tensor, self.cls_name)
         self.momentum = Parameter(Tensor(momentum, mstype.float32), name="momentum")
         self.params = self._parameters
         self.use_nesterov = validator.check_bool(use_nesterov)
@@ -143,10 +133,12 @@ class ThorGpu(Optimizer):
     def _build_layer_map(self, net: Cell) -> None:
         """Per parameter: its layer type and THOR layer; one pair of inverse Parameters per THOR layer."""
         owners = _owners(net)
-        self.layer_types, self.thor_layers = [], []
-        inv_a, inv_g = [], []
+        self.layer_types: list[Any] = []
+        self.thor_layers: list[tuple[int, Any]] = []  # (index of its inverses, THOR layer) per parameter
+        inv_a: list[Parameter] = []
+        inv_g: list[Parameter] = []
         for param in self.params:
-            cell = owners.get(id(param))
+            cell: Any = owners.get(id(param))  # a THOR layer's statistics are attributes it sets at run time
             kind = _layer_type(cell, param) if cell is not None else Other
             self.layer_types.append(kind)
             if kind in (Conv, FC, Embedding):

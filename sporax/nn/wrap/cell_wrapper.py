@@ -152,7 +152,7 @@ class TrainOneStepCell(Cell):
             sens = 1.0
         if isinstance(sens, bool) or not isinstance(sens, (numbers.Number, Tensor)):
             raise TypeError(f"For 'TrainOneStepCell', the 'sens' must be a number, but got {type(sens).__name__}.")
-        self.sens = sens
+        self.sens: Any = sens  # a number or a Tensor
         self.return_grad = return_grad
         self.weights_name = [p.name for p in self.weights]
         self.parallel_mode = context.get_auto_parallel_context("parallel_mode")

@@ -9,7 +9,7 @@ overflow flag: the cell compiles in GRAPH_MODE and under ``jit`` as it runs in P
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ... import context, ops
 from ...common import dtype as mstype
@@ -137,7 +137,83 @@ class FixedLossScaleUpdateCell(Cell):
         return overflow
 
 
-class TrainOneStepWithLossScaleCell(TrainOneStepCell):
+class _LossScaleChecks:
+    """The overflow check and loss-scale update of :class:`TrainOneStepWithLossScaleCell`, shared with
+    ``boost.BoostTrainOneStepWithLossScaleCell`` (which sets the same attributes)."""
+
+    if TYPE_CHECKING:  # set by the cells' __init__
+        hyper_map: Any
+        is_distributed: bool
+        allreduce: Any
+        less_equal: Any
+        base: Tensor
+        loss_scaling_manager: Cell | None
+        scale_sense: Parameter
+
+    def _set_sense_scale(self, sens: Any) -> None:
+        """Set the loss scale (for a `scale_sense` given as a Tensor).
+
+        Args:
+            sens (Tensor): The new loss scale, of the shape and dtype of the current one.
+        """
+        if not isinstance(sens, Tensor):
+            raise TypeError(
+                f"For 'TrainOneStepWithLossScaleCell', the type of 'sens' must be Tensor, but got {type(sens)}"
+            )
+        self.scale_sense.set_data(sens)
+
+    def _start_overflow_check(self, pre_cond: Any, compute_input: Any) -> tuple[Any, Any]:
+        """Start floating-point overflow detection.
+
+        MindSpore clears the device's overflow register here on Ascend; sporax checks the gradients
+        themselves, so there is nothing to clear.
+
+        Args:
+            pre_cond (Tensor): Whatever must be computed before the check starts (the loss).
+            compute_input (object): The input of the computation to check (the loss scale).
+
+        Returns:
+            Tuple[object, object], the status (pass it to :meth:`get_overflow_status`) and `compute_input`.
+        """
+        status = Tensor([0] * 8, mstype.int32)
+        return status, compute_input
+
+    def _check_overflow_status_on_infnan_mode(self, grad_overflow_check_func: Any, compute_output: Any) -> Any:
+        flags = _leaves(self.hyper_map(ops.partial(grad_overflow_check_func), compute_output))
+        if not flags:
+            return ops.zeros((), mstype.float32)
+        return ops.reshape(ops.addn(flags), ())
+
+    def _get_overflow_status(self, status: Any, compute_output: Any) -> Any:
+        """Whether any of `compute_output` (the gradients) is inf or nan.
+
+        Args:
+            status (object): The first output of :meth:`start_overflow_check`.
+            compute_output (Union[Tensor, tuple[Tensor]]): The tensors to check.
+
+        Returns:
+            Tensor, a 0-d bool: True if there is an overflow.
+        """
+        flag_sum = self._check_overflow_status_on_infnan_mode(_grad_overflow, compute_output)
+        if self.is_distributed:
+            flag_sum = self.allreduce(flag_sum)
+        return self.less_equal(self.base, flag_sum)
+
+    def _process_loss_scale(self, overflow: Any) -> Any:
+        """Update the loss scale by the loss scale update cell (if any) from `overflow`.
+
+        Args:
+            overflow (Tensor): Whether the step overflowed.
+
+        Returns:
+            Tensor, `overflow`.
+        """
+        if self.loss_scaling_manager is not None:
+            return self.loss_scaling_manager(self.scale_sense, overflow)
+        return overflow
+
+
+class TrainOneStepWithLossScaleCell(_LossScaleChecks, TrainOneStepCell):
     r"""One training step with loss scaling.
 
     The loss's cotangent is the loss scale, the gradients are divided by it, and when any gradient is not
@@ -174,9 +250,10 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         self.base0 = Tensor(0, mstype.int32)
         self.reduce_sum = ops.ReduceSum(keep_dims=False)
         self.reduce_all = ops.ReduceAll(keep_dims=False)
-        self.less_equal = ops.LessEqual()
-        self.equal = ops.Equal()
-        self.logic_not = ops.LogicalNot()
+        # MindSpore's attributes (its LessEqual/Equal/LogicalNot primitives: the same kernels as these functions)
+        self.less_equal = ops.less_equal
+        self.equal = ops.equal
+        self.logic_not = ops.logical_not
         self.is_distributed = self.parallel_mode != context.ParallelMode.STAND_ALONE
         self.allreduce = ops.AllReduce()
         self.gpu_target = context.get_context("device_target") == "GPU"
@@ -199,6 +276,12 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
                 f"but got 'scale_sense' type: {type(scale_sense)}."
             )
         self.enable_tuple_broaden = True
+
+    # MindSpore's public names of the shared checks
+    set_sense_scale = _LossScaleChecks._set_sense_scale
+    start_overflow_check = _LossScaleChecks._start_overflow_check
+    get_overflow_status = _LossScaleChecks._get_overflow_status
+    process_loss_scale = _LossScaleChecks._process_loss_scale
 
     def construct(self, *inputs: Any) -> Any:
         weights = self.weights
@@ -223,65 +306,3 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         loss = ops.depend(loss, run_if(ops.logical_not(overflow), self.optimizer, grads))
         # the scale after this step's update, as a value (what MindSpore's graph mode returns)
         return loss, cond, self.scale_sense.value()
-
-    def set_sense_scale(self, sens: Any) -> None:
-        """Set the loss scale (for a `scale_sense` given as a Tensor).
-
-        Args:
-            sens (Tensor): The new loss scale, of the shape and dtype of the current one.
-        """
-        if not isinstance(sens, Tensor):
-            raise TypeError(
-                f"For 'TrainOneStepWithLossScaleCell', the type of 'sens' must be Tensor, but got {type(sens)}"
-            )
-        self.scale_sense.set_data(sens)
-
-    def start_overflow_check(self, pre_cond: Any, compute_input: Any) -> tuple[Any, Any]:
-        """Start floating-point overflow detection.
-
-        MindSpore clears the device's overflow register here on Ascend; sporax checks the gradients
-        themselves, so there is nothing to clear.
-
-        Args:
-            pre_cond (Tensor): Whatever must be computed before the check starts (the loss).
-            compute_input (object): The input of the computation to check (the loss scale).
-
-        Returns:
-            Tuple[object, object], the status (pass it to :meth:`get_overflow_status`) and `compute_input`.
-        """
-        status = Tensor([0] * 8, mstype.int32)
-        return status, compute_input
-
-    def _check_overflow_status_on_infnan_mode(self, grad_overflow_check_func: Any, compute_output: Any) -> Any:
-        flags = _leaves(self.hyper_map(ops.partial(grad_overflow_check_func), compute_output))
-        if not flags:
-            return ops.zeros((), mstype.float32)
-        return ops.reshape(ops.addn(flags), ())
-
-    def get_overflow_status(self, status: Any, compute_output: Any) -> Any:
-        """Whether any of `compute_output` (the gradients) is inf or nan.
-
-        Args:
-            status (object): The first output of :meth:`start_overflow_check`.
-            compute_output (Union[Tensor, tuple[Tensor]]): The tensors to check.
-
-        Returns:
-            Tensor, a 0-d bool: True if there is an overflow.
-        """
-        flag_sum = self._check_overflow_status_on_infnan_mode(_grad_overflow, compute_output)
-        if self.is_distributed:
-            flag_sum = self.allreduce(flag_sum)
-        return self.less_equal(self.base, flag_sum)
-
-    def process_loss_scale(self, overflow: Any) -> Any:
-        """Update the loss scale by the loss scale update cell (if any) from `overflow`.
-
-        Args:
-            overflow (Tensor): Whether the step overflowed.
-
-        Returns:
-            Tensor, `overflow`.
-        """
-        if self.loss_scaling_manager is not None:
-            return self.loss_scaling_manager(self.scale_sense, overflow)
-        return overflow

@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from ..._checkparam import check_positive_count
 from ...common.parameter import Parameter
 from ...common.tensor import Tensor
 from ...context import get_auto_parallel_context
@@ -54,13 +55,6 @@ def _set_by_name(network: Cell, config: dict | None, attr: str, who: str, arg: s
         raise KeyError(f"For '{who}', the argument '{arg}' : {left} is not found in 'network' : {network}")
 
 
-def _check_micro(who: str, arg: str, value: Any) -> None:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError(f"For '{who}', the argument '{arg}' must be integer, but got the type : {type(value)}.")
-    if value <= 0:
-        raise ValueError(f"For '{who}', the argument '{arg}' must be large than 0, but got {value}.")
-
-
 class PipelineCell(Cell):
     """Run ``network`` on ``micro_size`` micro-batches (the inputs cut along axis 0) and return the sum of
     its outputs. ``stage_config`` / ``segment_config`` (``{cell name: stage}``) set the cells'
@@ -74,7 +68,7 @@ class PipelineCell(Cell):
             raise TypeError(
                 f"For 'PipelineCell', the argument 'network' must cell type, but got the type : {type(network)}."
             )
-        _check_micro("PipelineCell", "micro_size", micro_size)
+        check_positive_count(micro_size, "micro_size", "PipelineCell")
         self.network = network
         self.micro_size = micro_size
         _set_by_name(network, stage_config, "pipeline_stage", "PipelineCell", "stage_config")
@@ -97,7 +91,7 @@ class MicroBatchInterleaved(Cell):
 
     def __init__(self, network: Cell, interleave_num: int = 2) -> None:
         super().__init__(auto_prefix=False)
-        _check_micro("MicroBatchInterleaved", "interleave_num", interleave_num)
+        check_positive_count(interleave_num, "interleave_num", "MicroBatchInterleaved")
         self.network = network
         self.interleave_num = interleave_num
 

@@ -10,9 +10,9 @@ import time
 from sporax.common.parameter import Parameter
 from sporax.common.tensor import Tensor
 
-from ..._checkparam import check_bool, check_isinstance, check_non_negative_int
+from ..._checkparam import check_async_save, check_bool, check_isinstance, check_non_negative_int
 from .._utils import make_directory
-from ..serialization import _check_async_save, _wait_async_thread_save_ckpt, save_checkpoint
+from ..serialization import _wait_async_thread_save_ckpt, save_checkpoint
 from ._callback import Callback
 
 _log = logging.getLogger("sporax")
@@ -152,7 +152,7 @@ class CheckpointConfig:
         elif not self._keep_checkpoint_per_n_minutes:
             self._keep_checkpoint_max = 1
         self._integrated_save = check_bool(integrated_save)
-        self._async_save = _check_async_save(async_save)
+        self._async_save = check_async_save(async_save)
         self._saved_network = saved_network
         self._append_dict = self._handle_append_info(append_info)
         self._enc_key = check_isinstance("enc_key", enc_key, (type(None), bytes))
@@ -446,8 +446,8 @@ class ModelCheckpoint(Callback):
         save_checkpoint(network, cur_file, self._config.integrated_save, False, self._append_dict or None)
         _log.warning("Training raised: saved the breakpoint checkpoint %s.", cur_file)
 
-    def _check_save_ckpt(self, cb_params, force_to_save):
-        """Check whether save checkpoint files or not."""
+    def _should_save(self, cb_params, force_to_save):
+        """Whether this step (or the time since the last save) calls for a checkpoint."""
         if self._config.save_checkpoint_steps and self._config.save_checkpoint_steps > 0:
             if (
                 cb_params.cur_step_num >= self._last_triggered_step + self._config.save_checkpoint_steps
@@ -472,7 +472,7 @@ class ModelCheckpoint(Callback):
         """Save checkpoint files."""
         if cb_params.cur_step_num == self._last_triggered_step:
             return
-        if not self._check_save_ckpt(cb_params, force_to_save):
+        if not self._should_save(cb_params, force_to_save):
             return
         step_num_in_epoch = int((cb_params.cur_step_num - 1) % cb_params.batch_num + 1)
         _wait_async_save_ckpt(self._config.async_save)

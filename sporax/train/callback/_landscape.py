@@ -20,81 +20,18 @@ from collections import defaultdict
 import numpy as np
 from scipy import linalg
 
-from ..._checkparam import check_value_type
+from ..._checkparam import (
+    check_collect_landscape,
+    check_create_landscape,
+    check_landscape_device_ids,
+    check_landscape_size,
+    check_landscape_unit,
+    check_value_type,
+)
 from ...common.tensor import Tensor
 from .._utils import make_directory
 
 _log = logging.getLogger("sporax")
-_LANDSCAPE_KEYS = ["landscape_size", "unit", "num_samples", "create_landscape", "intervals"]
-
-
-# ----------------------------------------------------------------------------------------------- checks
-def check_landscape_size(size, owner):
-    check_value_type("landscape_size", size, int)
-    if size < 3 or size > 256:
-        raise ValueError(
-            f'For "{owner}", the "landscape_size" in collect_specified_data '
-            f"should be less than 256 and more than 3, but got the: {size}"
-        )
-
-
-def check_unit(unit, owner):
-    check_value_type("unit", unit, str)
-    if unit not in ("step", "epoch"):
-        raise ValueError(f'For "{owner}", unit in collect_specified_data should be step or epoch, but got the: {unit}.')
-
-
-def check_create_landscape(create_landscape, owner):
-    check_value_type("create_landscape", create_landscape, dict)
-    for param, value in create_landscape.items():
-        if param not in ("train", "result"):
-            raise ValueError(
-                f'For "{owner}", the key to create landscape should be in ["train", "result"], but got the: {param}.'
-            )
-        check_value_type(param, value, bool)
-
-
-def check_intervals(intervals, owner):
-    check_value_type("intervals", intervals, list)
-    for interval in intervals:
-        check_value_type("each interval inintervals", interval, list)
-        if len(interval) < 3:
-            raise ValueError(
-                f'For "{owner}", the length of each list in "intervals" should not be less than three, but got the: {interval}'
-            )
-        for j in interval:
-            if not isinstance(j, int):
-                raise TypeError(
-                    f'For "{owner}", the value of each list in "intervals" should be int, but got the: {type(j)}'
-                )
-
-
-def check_collect_landscape(collect_landscape, owner, defaults=None):
-    """SummaryCollector's checks (``defaults``: its default values, for the keys left out) or
-    SummaryLandscape's (only the keys given)."""
-    unexpected = set(collect_landscape) - set(_LANDSCAPE_KEYS)
-    if unexpected and defaults is not None:
-        raise ValueError(
-            f'For "{owner}", the keys {unexpected} of `collect_landscape` are unsupported, expect the follow keys: '
-            f"{list(defaults)}"
-        )
-    for key in collect_landscape:
-        if key not in _LANDSCAPE_KEYS:
-            raise ValueError(
-                f'For "{owner}", the key of collect landscape should be landscape_size, unit, num_samples '
-                f"create_landscape or intervals, but got the: {key}. "
-            )
-    values = dict(defaults or {}, **collect_landscape)
-    if "landscape_size" in values:
-        check_landscape_size(values["landscape_size"], owner)
-    if "unit" in values:
-        check_unit(values["unit"], owner)
-    if "num_samples" in values:
-        check_value_type("num_samples", values["num_samples"], int)
-    if "create_landscape" in values:
-        check_create_landscape(values["create_landscape"], owner)
-    if "intervals" in values:
-        check_intervals(values["intervals"], owner)
 
 
 # ---------------------------------------------------------------------------------------- collecting
@@ -234,20 +171,6 @@ class SummaryLandscape:
         """Delete the saved weights (``ckpt_dir``)."""
         shutil.rmtree(self._ckpt_dir, ignore_errors=True)
 
-    def _check_device_ids(self, device_ids):
-        check_value_type("device_ids", device_ids, list)
-        for i in device_ids:
-            if not isinstance(i, int):
-                raise TypeError(
-                    f'For "{type(self).__name__}.gen_landscapes_with_multi_process", the parameter "device_ids" type '
-                    f"should be int, but got the: {type(i)}."
-                )
-            if i < 0 or i > 7:
-                raise ValueError(
-                    f'For "{type(self).__name__}.gen_landscapes_with_multi_process", the parameter "device_ids" '
-                    f"should be between 0 and 7, but got {i}."
-                )
-
     def _metadata(self):
         path = os.path.join(self._ckpt_dir, "train_metadata.json")
         if not os.path.exists(path):
@@ -257,10 +180,11 @@ class SummaryLandscape:
             )
         with open(path, encoding="utf-8") as f:
             data = json.load(f)
-        self._check_json_file_data(data)
+        self._verify_metadata(data)
         return data
 
-    def _check_json_file_data(self, data):
+    def _verify_metadata(self, data):
+        """train_metadata.json's content as SummaryCollector writes it (a file's content, not an argument)."""
         keys = ["epoch_group", "model_params_file_map", "step_per_epoch", "unit", "num_samples", "landscape_size",
                 "create_landscape"]  # fmt: skip
         for key in data:
@@ -281,7 +205,7 @@ class SummaryLandscape:
                     )
         check_value_type("step_per_epoch", data["step_per_epoch"], int)
         check_landscape_size(data["landscape_size"], owner)
-        check_unit(data["unit"], owner)
+        check_landscape_unit(data["unit"], owner)
         check_value_type("num_samples", data["num_samples"], int)
         check_create_landscape(data["create_landscape"], owner)
 
@@ -300,7 +224,7 @@ class SummaryLandscape:
         """
         from ..summary.summary_record import SummaryRecord
 
-        self._check_device_ids(device_ids)
+        check_landscape_device_ids(device_ids, type(self).__name__)
         if collect_landscape is not None:
             check_collect_landscape(collect_landscape, type(self).__name__)
             path = os.path.join(self._ckpt_dir, "train_metadata.json")

@@ -92,7 +92,7 @@ class OnRequestExit(Callback):
         _log.debug("signum: %s, frame: %s", signum, frame)
         self.exit = True
 
-    def _check_config_info(self):
+    def _exit_requested_by_config(self):
         """Whether the json config file asks for a graceful exit."""
         if self.remote_config_file is None or not os.path.exists(self.remote_config_file):
             return False
@@ -106,7 +106,7 @@ class OnRequestExit(Callback):
 
     def _requested(self):
         with self.lock:
-            if not self.exit and self._check_config_info():
+            if not self.exit and self._exit_requested_by_config():
                 self.exit = True
             return self.exit
 

@@ -12,12 +12,12 @@ import numpy as np
 
 from sporax.common.tensor import Tensor
 
-from ..._checkparam import check_greater_than_zero, check_value_type
+from ..._checkparam import check_collect_landscape, check_greater_than_zero, check_value_type
 from .._utils import make_directory
 from ..summary import _lineage
 from ..summary.summary_record import SummaryRecord
 from ._callback import Callback
-from ._landscape import LandscapeCollection, check_collect_landscape
+from ._landscape import LandscapeCollection
 
 _log = logging.getLogger("sporax")
 
@@ -188,7 +188,7 @@ class SummaryCollector(Callback):
         """Check the callbacks and set the record's mode."""
         self._ensure_record()
         cb_params = run_context.original_args()
-        self._check_callbacks(cb_params)
+        self._assert_single_collector(cb_params)
         mode = cb_params.get("mode", "train")
         if mode not in ("train", "eval"):
             raise ValueError(f"Only support `train` (model.train) and `eval` (model.eval) mode, but got `{mode}` mode.")
@@ -310,7 +310,7 @@ class SummaryCollector(Callback):
             self._collect_histogram(cb_params)
             self._record.record(int(cb_params.cur_step_num))
 
-    def _check_callbacks(self, cb_params):
+    def _assert_single_collector(self, cb_params):
         callbacks = cb_params.get("list_callback") or []
         count = sum(1 for cb in callbacks if type(cb).__name__ == self.__class__.__name__)
         if count > 1:

@@ -13,6 +13,7 @@ import numpy as np
 # one implementation (google-crc32c, in C), shared with the dataset's TFRecord reader
 from ...mindrecord._tfrecord import crc32c  # noqa: E402,F401
 from ...mindrecord._tfrecord import masked_crc as masked_crc32c  # noqa: E402
+from .._checkpoint_pb import _read_varint  # noqa: E402  (one protobuf varint reader)
 
 
 def tfrecord(data: bytes) -> bytes:
@@ -102,7 +103,7 @@ def histogram_value(tag: str, vmin, vmax, num, vsum, sum_squares, bucket_limit, 
 
 
 # tensorflow DataType enum
-_TF_DTYPES = {
+_TF_DTYPES: dict[np.dtype, int] = {
     np.dtype("float32"): 1,
     np.dtype("float64"): 2,
     np.dtype("int32"): 3,
@@ -145,32 +146,22 @@ def png(image: np.ndarray) -> bytes:
 
 
 # ----------------------------------------------------------------------------- reading (tests, debugging)
-def _read_varint(buf: bytes, pos: int) -> tuple[int, int]:
-    result = shift = 0
-    while True:
-        b = buf[pos]
-        pos += 1
-        result |= (b & 0x7F) << shift
-        if not b & 0x80:
-            return result, pos
-        shift += 7
-
-
 def parse_message(buf: bytes) -> dict[int, list]:
     """Decode one protobuf message into {field: [raw values]} (varints as int, fixed64/32 as bytes)."""
     fields: dict[int, list] = {}
     pos = 0
     while pos < len(buf):
-        key, pos = _read_varint(buf, pos)
+        key, pos = _read_varint(buf, pos, len(buf))
         field, wire = key >> 3, key & 7
+        value: int | bytes
         if wire == 0:
-            value, pos = _read_varint(buf, pos)
+            value, pos = _read_varint(buf, pos, len(buf))
         elif wire == 1:
             value, pos = buf[pos : pos + 8], pos + 8
         elif wire == 5:
             value, pos = buf[pos : pos + 4], pos + 4
         elif wire == 2:
-            n, pos = _read_varint(buf, pos)
+            n, pos = _read_varint(buf, pos, len(buf))
             value, pos = buf[pos : pos + n], pos + n
         else:
             raise ValueError(f"unsupported protobuf wire type {wire}")

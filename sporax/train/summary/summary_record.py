@@ -205,9 +205,9 @@ class SummaryRecord:
         raise_exception=False,
         export_options=None,
     ):
-        self._check_count()
+        self._assert_single_instance()
         with _instance_lock:
-            self._check_count()
+            self._assert_single_instance()
             SummaryRecord.count += 1
         self._file = None
         self._mode, self._data_pool = "train", defaultdict(list)
@@ -475,7 +475,7 @@ class SummaryRecord:
             SummaryRecord.count -= 1
 
     @classmethod
-    def _check_count(cls):
+    def _assert_single_instance(cls):
         if cls.count > 0:
             raise RuntimeError(
                 f"For '{cls.__name__}', only one instance is supported in a training process, "
