@@ -7,13 +7,13 @@ would clamp a gather or drop a scatter without a word. There the op records a ch
 (JAX's ``checkify``, which threads it through ``scan``, gradients and custom VJPs), with one boolean flag
 that says whether any check failed.
 
-The flag is not read right after the call (that would wait for the step and keep the next step's dispatch
-from overlapping it): :class:`StatefulJit <._jit.StatefulJit>` hands it to :func:`dispatched`, and it is
-read when it is ready anyway, at the same program's next call (after that call is dispatched), whenever a
-tensor is read on the host (``_concrete.to_python``: ``asnumpy``, ``float``, ``item``, printing), at the end
-of ``Model.train``/``eval`` and of a sink run, and at exit (a failed check still pending then fails the
-process: exit status 1). A failed check raises :class:`IndexOutOfRangeError` naming the op, the index, the
-bound, the program and its call number.
+The flag is never read at the call (that would wait for the step and keep the host from dispatching the
+next one while the device runs this one): :class:`StatefulJit <._jit.StatefulJit>` hands it to
+:func:`dispatched`. Pending flags are read whenever a tensor is read on the host (``_concrete.to_python``:
+``asnumpy``, ``float``, ``item``, printing), at the end of ``Model.train``/``eval``, at exit (a failed check
+still pending then fails the process: exit status 1), and, in a loop that reads nothing, 128 at a time once
+256 calls are pending (so within 256 calls). A failed check raises :class:`IndexOutOfRangeError` naming the op, the
+index, the bound, the program and its call number.
 
 A check is recorded only while a :class:`StatefulJit` traces its program (:func:`tracing_checked` around it),
 so plain ``jax.jit`` kernels never contain one.
@@ -108,118 +108,121 @@ def check_nd_in_range(idx: Any, shape: tuple[int, ...], message: Callable[[Any],
     checkify.check(~jnp.any(bad), _template(message), b=jnp.argmax(bad).astype(jnp.int64))
 
 
-def functionalize(program: Callable[..., Any]) -> tuple[Callable[..., Any], list[Any]]:
-    """``program`` returning ``(error, outputs)``, and a one-item list that holds the error's tree once the
-    program is traced. ``error`` is ``(flag, leaves)``: ``flag`` a boolean scalar, true when a check recorded
-    while ``program`` was traced failed, ``leaves`` what :func:`message` needs to say which; ``None`` when the
-    trace recorded no check (the program then has no extra output)."""
+ACC_SIZE = 16  # a program's error record: [failed, call of the first failure, calls, its trace, checkify's state...]
+
+
+def new_record() -> Any:
+    """A program's empty error record (see :func:`functionalize`)."""
+    return jnp.zeros(ACC_SIZE, jnp.int64)
+
+
+def functionalize(program: Callable[..., Any], tag: int) -> tuple[Callable[..., Any], list[Any]]:
+    """``program`` taking its error record as a last extra argument and returning ``(record, outputs)``, and a
+    one-item list that holds what :func:`message` needs to read the record once the program is traced.
+
+    The record is one int64 vector of ``ACC_SIZE``: whether a check failed, the call (counted by the record
+    itself) of the first failure, the calls so far, ``tag`` of the trace that failed (one record serves every
+    input signature of a function), and checkify's error state of that first failure (which check, its
+    values). A failure sticks until the host reads it, so reading the last call's record tells about every
+    call before it: the host reads one small vector per function now and then, not a flag a call.
+    """
     checked = checkify.checkify(program, errors=checkify.user_checks)
-    tree: list[Any] = [None]
+    layout: list[Any] = [None]
 
     def run(*args: Any) -> Any:
+        record = args[-1]
         with tracing_checked(True):
-            error, out = checked(*args)
+            error, out = checked(*args[:-1])
+        calls = record[2] + 1
+        counted = record.at[2].set(calls)
         preds = list(error._pred.values())
         if not preds:
-            return None, out
-        leaves, tree[0] = jax.tree_util.tree_flatten(error)
-        flag = preds[0] if len(preds) == 1 else jnp.any(jnp.stack([jnp.any(p) for p in preds]))
-        return (flag, leaves), out
+            return counted, out
+        leaves, tree = jax.tree_util.tree_flatten(error)
+        for x in leaves:
+            if not (jnp.issubdtype(x.dtype, jnp.integer) or x.dtype == jnp.bool_):
+                raise TypeError(f"sporax: an index check's values must be integers, not {x.dtype}.")
+        state = [x.reshape(-1).astype(jnp.int64) for x in leaves]
+        size = sum(int(x.size) for x in state)
+        if size > ACC_SIZE - 4:
+            raise ValueError(f"sporax: a program's index checks need {size} values; the record holds {ACC_SIZE - 4}.")
+        layout[0] = (tree, [(x.shape, x.dtype) for x in leaves])
+        failed = jnp.any(jnp.stack([jnp.any(p) for p in preds]))
+        one, at, traced = jnp.ones(1, jnp.int64), calls.reshape(1), jnp.full(1, tag, jnp.int64)
+        first = jnp.concatenate([one, at, at, traced, *state, jnp.zeros(ACC_SIZE - 4 - size, jnp.int64)])
+        return jnp.where((record[0] == 0) & failed, first, counted), out
 
-    return run, tree
-
-
-# ---- reading the flags: never right after the call (that would wait for the step) --------------------------
-# A program's flag is read when it is ready anyway, at the program's next call (after that call is dispatched,
-# so the device goes on with it), when any tensor is read on the host (:func:`surface_pending` from
-# ``_concrete.to_python``), at the end of Model.train/eval and of sink runs, and at exit (:func:`_at_exit`).
-class _Pending:
-    __slots__ = ("owner", "flag", "leaves", "tree", "where", "call")
-
-    def __init__(self, owner: Any, flag: Any, leaves: list[Any], tree: Any, where: str, call: int) -> None:
-        self.owner = owner
-        self.flag = flag
-        self.leaves = leaves
-        self.tree = tree
-        self.where = where
-        self.call = call
+    return run, layout
 
 
-PENDING: list[_Pending] = []  # dispatched checked calls whose flag was not read yet, oldest first
-_MAX_PENDING = 32  # more (many programs, no host read): the oldest is waited for
+# ---- reading the records: never waiting for a step at its call ---------------------------------------------
+# Reading a record waits for its call. Right after the call that stops the host from dispatching the next step
+# while the device runs this one; on XLA:CPU every wait is also a thread hand-off, and one a step cost an MLP b1
+# step (~40 us) a third of its time, even reading the previous step's flag after dispatching the next; reading
+# one fresh array also costs ~1.5 us of host time. A record keeps the first failure, so it is read only when a
+# tensor is read on the host, at the end of Model.train/eval, at exit, and in a loop that reads nothing after
+# ``MAX_UNREAD`` calls of a program (one wait per that many steps).
+UNREAD: list[Any] = []  # the functions (StatefulJit: .record, .unread, .layouts, .name) called since last read
+MAX_UNREAD = 256
 
 
-def message(rec: _Pending) -> str:
-    """The error of a failed check: the op's text (op, index, bound) and the program and call it came from."""
-    text = jax.tree_util.tree_unflatten(rec.tree, rec.leaves).get() or "an index check failed"
+def message(record: Any, layout: Any, where: str) -> str:
+    """The error of a failed record: the op's text (op, index, bound) and the program and call it came from."""
+    tree, specs = layout
+    leaves, at = [], 4
+    for shape, dtype in specs:
+        n = int(np.prod(shape, dtype=np.int64))
+        leaves.append(record[at : at + n].astype(dtype).reshape(shape))
+        at += n
+    text = jax.tree_util.tree_unflatten(tree, leaves).get() or "an index check failed"
     if text.endswith(_FAILED_SUFFIX):
         text = text[: -len(_FAILED_SUFFIX)]
     return (
-        f"{text} (found after running the compiled '{rec.where}', call {rec.call}; "
+        f"{text} (found after running the compiled '{where}', call {int(record[1])}; "
         f"set {ENV_SWITCH}=0 to compile without index checks)"
     )
 
 
-def _ready(flag: Any) -> bool:
-    """Whether the call that computes ``flag`` is done (tests replace it to act out a step still running)."""
-    return flag.is_ready()
+def _take(owner: Any) -> str | None:
+    """Read ``owner``'s record (waiting for its last call); the error text of a failure, which is cleared."""
+    owner.unread = 0
+    if all(box[0] is None for box in owner.layouts):  # no trace of it has a check
+        return None
+    record = np.asarray(owner.record)
+    if not record[0]:
+        return None
+    record = record.copy()
+    record[0] = 0
+    owner.record = jnp.asarray(record)
+    return message(record, owner.layouts[int(record[3])][0], owner.name)
 
 
-def _failed(rec: _Pending) -> bool:
-    return bool(np.asarray(rec.flag).any())
-
-
-def _raise_for(first: _Pending) -> None:
-    """Raise for ``first`` (failed), after waiting for every pending call: none stays pending after an error."""
-    others = [r for r in PENDING if r is not first]
-    PENDING.clear()
-    later = sum(1 for r in others if _failed(r))
-    more = f" ({later} more pending checked call(s) failed too.)" if later else ""
-    raise IndexOutOfRangeError(message(first) + more)
-
-
-def dispatched(owner: Any, error: tuple[Any, list[Any]], tree: Any, where: str, call: int) -> None:
-    """After call ``call`` of the checked program ``owner`` was dispatched: its flag is kept pending (read now
-    only if it is ready), and the flags of earlier calls that are done (the same program's previous call
-    always: this call runs after it) are read; a failed one raises :class:`IndexOutOfRangeError`."""
-    flag, leaves = error
-    rec = _Pending(owner, flag, leaves, tree, where, call)
-    pending = PENDING
-    pending.append(rec)
-    if len(pending) > 1:
-        keep = []
-        for r in pending[:-1]:
-            if r.owner is owner or _ready(r.flag):
-                if _failed(r):
-                    _raise_for(r)
-            else:
-                keep.append(r)
-        while len(keep) >= _MAX_PENDING:  # many programs and no host read: wait for the oldest
-            r = keep.pop(0)
-            if _failed(r):
-                _raise_for(r)
-        keep.append(rec)
-        pending[:] = keep
-    if _ready(flag):
-        if _failed(rec):
-            _raise_for(rec)
-        pending.remove(rec)
+def read(owner: Any) -> None:
+    """Read one function's record now (a loop that read nothing for ``MAX_UNREAD`` calls)."""
+    UNREAD[:] = [u for u in UNREAD if u is not owner]
+    text = _take(owner)
+    if text:
+        raise IndexOutOfRangeError(text)
 
 
 def surface_pending() -> None:
-    """Wait for every dispatched checked call and raise :class:`IndexOutOfRangeError` for the first that
-    failed (at a host read, at the end of a train/eval/sink loop, at exit)."""
-    while PENDING:
-        rec = PENDING[0]
-        if _failed(rec):
-            _raise_for(rec)
-        PENDING.remove(rec)
+    """Read the record of every function called since it was last read (waiting for their last calls) and
+    raise :class:`IndexOutOfRangeError` for a failure (at a host read, at the end of a train/eval loop, at
+    exit)."""
+    failures = []
+    while UNREAD:
+        text = _take(UNREAD.pop(0))
+        if text:
+            failures.append(text)
+    if failures:
+        more = f" ({len(failures) - 1} other program(s) failed their checks too.)" if len(failures) > 1 else ""
+        raise IndexOutOfRangeError(failures[0] + more)
 
 
 def _at_exit() -> None:
     """A failed check still pending when the process ends fails the process: the error is printed as an
     uncaught exception would be, and the exit status is 1."""
-    if not PENDING:
+    if not UNREAD:
         return
     try:
         surface_pending()
@@ -240,14 +243,17 @@ atexit.register(_at_exit)
 __all__ = [
     "ENV_SWITCH",
     "IndexOutOfRangeError",
-    "PENDING",
+    "ACC_SIZE",
+    "MAX_UNREAD",
+    "UNREAD",
     "active",
     "check_in_range",
     "check_nd_in_range",
-    "dispatched",
     "enabled",
     "functionalize",
     "message",
+    "new_record",
+    "read",
     "surface_pending",
     "tracing_checked",
 ]

@@ -61,7 +61,7 @@ def is_recording() -> bool:
 
 def to_python(data: Any, convert: Callable[[Any], Any]) -> Any:
     """``convert(np.asarray(data))``, recorded or replayed as described above. A host read first reads the
-    pending index-check flags of compiled calls (``_checks``): a failed one raises here."""
+    index-check records of the compiled programs called since (``_checks``): a failure raises here."""
     if isinstance(data, jax.core.Tracer):
         if _local.replay is not None:
             try:
@@ -72,7 +72,7 @@ def to_python(data: Any, convert: Callable[[Any], Any]) -> Any:
                     "its Python control flow must depend only on its inputs."
                 ) from None
         raise jax.errors.ConcretizationTypeError(data, "converting a traced tensor to a Python value")
-    if _checks.PENDING:
+    if _checks.UNREAD:
         _checks.surface_pending()
     value = convert(np.asarray(data))
     if _local.record is not None:

@@ -56,6 +56,11 @@ def _is_dynamic(x: Any) -> bool:
     return isinstance(x, (jax.Array, np.ndarray)) or isinstance(x, jax.core.Tracer)
 
 
+def _wraps(arg: Any, leaf: Any) -> bool:
+    """Whether ``arg`` flattens to the one array ``leaf`` it holds as ``_data`` (a Tensor)."""
+    return type(leaf) is _ARRAY_TYPE and type(arg) is not _ARRAY_TYPE and getattr(arg, "_data", None) is leaf
+
+
 def _static_key(x: Any) -> Any:
     try:
         hash(x)
@@ -76,7 +81,8 @@ class _Entry:
         "copy_state",
         "data_parallel",
         "checked",
-        "error_tree",
+        "all_dynamic",
+        "whole_inputs",
     )
 
     def __init__(self) -> None:
@@ -89,8 +95,9 @@ class _Entry:
         self.compiled: Callable[..., Any] | None = None
         self.copy_state: frozenset[int] = frozenset()
         self.data_parallel = False  # one copy per rank, collectives bound (see _parallel)
-        self.checked = False  # the program returns its index checks' error first (see _checks)
-        self.error_tree: list[Any] = [None]  # that error's tree, known once the program is traced
+        self.checked = False  # the program takes and returns the function's error record (see _checks)
+        self.all_dynamic = False  # every output leaf is an array of the program (no static one)
+        self.whole_inputs = False  # the inputs go in as they are (no data parallelism, no batch split)
 
 
 # ---- requests from the ops traced: compiler options (DESIGN §5), a data-parallel program (§6) --------
@@ -177,7 +184,13 @@ class StatefulJit:
         self._cache: dict[Any, _Entry] = {}
         self._roots: list[Any] = []  # user functions traced with converted control flow
         self._why = ""
-        self._calls = 0  # calls of a checked program, named in its index errors
+        # index checks (_checks): the error record every checked program of this function carries from call to
+        # call, the calls since it was last read, and per trace what reading it needs
+        self.record: Any = None
+        self.unread = 0
+        self.layouts: list[list[Any]] = []
+        # (argument types, treedef, dynamic positions) of calls whose arguments each wrap one array
+        self._fast: tuple[tuple[type, ...], Any, tuple[int, ...]] | None = None
 
     # ------------------------------------------------------------------ calling
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -185,10 +198,25 @@ class StatefulJit:
             return self.fn(*args, **kwargs)
         if self.eager:
             return self.eager_fn(*args, **kwargs)
+        fast = self._fast
+        if fast is not None and not kwargs and fast[0] == tuple(map(type, args)):
+            # every argument wraps one array (a Tensor), as on the call that learned this: no tree flattening
+            dyn = []
+            skey = []
+            for a in args:
+                d = a._data
+                if type(d) is not _ARRAY_TYPE:
+                    break
+                dyn.append(d)
+                skey.append((d.shape, d.dtype))
+            else:
+                entry = self._cache.get((fast[1], fast[2], tuple(skey), _state.epoch()))
+                if entry is not None:
+                    return self._run(entry, dyn)
         leaves, treedef = _flatten((args, kwargs))
         dyn_pos: list[int] = []
-        dyn: list[Any] = []
-        skey: list[Any] = []
+        dyn = []
+        skey = []
         for i, leaf in enumerate(leaves):
             if type(leaf) is _ARRAY_TYPE or _is_dynamic(leaf):
                 if isinstance(leaf, np.ndarray):
@@ -212,6 +240,8 @@ class StatefulJit:
             except Exception as err:
                 raise clean_error(err) from None
             self._cache[key] = entry
+        if not kwargs and len(leaves) == len(args) and all(_wraps(a, x) for a, x in zip(args, leaves)):
+            self._fast = (tuple(map(type, args)), treedef, key[1])
         return self._run(entry, dyn)
 
     def _go_eager(self, err: BaseException, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -237,22 +267,30 @@ class StatefulJit:
         nd = entry.n_donated
         donated = values[:nd]
         if nd:
-            ids = {id(a) for a in donated}
-            if len(ids) != nd or any(id(a) in ids for a in dyn):
+            ids = set(map(id, donated))
+            if len(ids) != nd or not ids.isdisjoint(map(id, dyn)):
                 donated = _unalias(donated, dyn)
-        error = None
+        record = None
         if entry.data_parallel:
             _progress.entered(self.name)  # the launcher's hang detection (sporax/_launch.py)
         try:
-            result = entry.compiled(*_inputs(entry, donated, values[nd:], dyn))  # type: ignore[misc]
+            if entry.whole_inputs:
+                inputs: tuple[Any, ...] = (donated, values[nd:], dyn)
+            else:
+                inputs = _inputs(entry, donated, values[nd:], dyn)
+                # global_inputs returns its argument itself when the batch policy splits nothing; the policy
+                # follows the auto-parallel context, whose changes bump the epoch (another entry)
+                entry.whole_inputs = not entry.data_parallel and inputs[2] is dyn
             if entry.checked:
-                error, result = result
+                record, result = entry.compiled(*inputs, self._record_in(entry))  # type: ignore[misc]
+            else:
+                result = entry.compiled(*inputs)  # type: ignore[misc]
             out_dyn, new_state = result
             if entry.data_parallel:
                 out_dyn = [_mesh.to_local(a) for a in out_dyn]
                 new_state = [_mesh.to_local(a) for a in new_state]
-                if error is not None:
-                    error = jax.tree_util.tree_map(_mesh.to_local, error)
+                if record is not None:
+                    record = _mesh.to_local(record)
         except (RuntimeError, ValueError) as err:
             if "deleted" in str(err):
                 raise RuntimeError(
@@ -264,13 +302,23 @@ class StatefulJit:
             new_state = [jax.numpy.array(v, copy=True) if i in entry.copy_state else v for i, v in enumerate(new_state)]
         for h, v in zip(entry.writes, new_state):
             h._stored = v
-        if error is not None:  # read later, never waited for here (_checks.dispatched)
-            self._calls += 1
-            _checks.dispatched(self, error, entry.error_tree[0], self.name, self._calls)
+        if record is not None:  # read later, never waited for here (_checks)
+            self.record = record
+            self.unread += 1
+            if self.unread == 1:
+                _checks.UNREAD.append(self)
+            elif self.unread >= _checks.MAX_UNREAD:
+                _checks.read(self)
+        if entry.all_dynamic:
+            return entry.out_tree.unflatten(out_dyn)
         leaves = list(entry.out_static)
         for i, a in zip(entry.out_dyn_idx, out_dyn):
             leaves[i] = a
-        return jax.tree_util.tree_unflatten(entry.out_tree, leaves)
+        return entry.out_tree.unflatten(leaves)
+
+    def _record_in(self, entry: _Entry) -> Any:
+        """The error record as ``entry``'s program takes it (data-parallel: this rank's part of a mesh array)."""
+        return _mesh.to_global(self.record) if entry.data_parallel else self.record
 
     # ----------------------------------------------------------------- building
     def _call_fn(self, leaves: list[Any], treedef: Any, dyn_pos: list[int], dyn_vals: list[Any]) -> Any:
@@ -325,14 +373,14 @@ class StatefulJit:
             try:
                 # Tracing now (not at the first call) lets a missed-state retrace happen before any
                 # buffer is donated. jit caches the trace, so the first call only compiles.
-                entry.compiled.trace(  # type: ignore[union-attr]
-                    *_inputs(
-                        entry,
-                        [h._stored for h in entry.state[: entry.n_donated]],
-                        [h._stored for h in entry.state[entry.n_donated :]],
-                        dyn,
-                    )
+                inputs = _inputs(
+                    entry,
+                    [h._stored for h in entry.state[: entry.n_donated]],
+                    [h._stored for h in entry.state[entry.n_donated :]],
+                    dyn,
                 )
+                record = (self._record_in(entry),) if entry.checked else ()
+                entry.compiled.trace(*inputs, *record)  # type: ignore[union-attr]
                 return entry
             except _Retrace as miss:
                 _autograph.retrying()
@@ -384,6 +432,7 @@ class StatefulJit:
             out_leaves, entry.out_tree = jax.tree_util.tree_flatten(out)
             entry.out_dyn_idx = [i for i, x in enumerate(out_leaves) if _is_dynamic(x)]
             entry.out_static = [None if _is_dynamic(x) else x for x in out_leaves]
+            entry.all_dynamic = len(entry.out_dyn_idx) == len(out_leaves)
             new_vals = [fr.value(h) for h in entry.writes]
             # New state that is an input or an output buffer as well must be copied after the call, or
             # the next call's donation would delete the caller's array.
@@ -396,7 +445,10 @@ class StatefulJit:
         entry.checked = _checks.enabled()
         program = pure
         if entry.checked:
-            program, entry.error_tree = _checks.functionalize(pure)
+            program, layout = _checks.functionalize(pure, len(self.layouts))
+            self.layouts.append(layout)
+            if self.record is None:
+                self.record = _checks.new_record()
         if data_parallel:  # one copy per rank: each rank's checks come back as its part of the error arrays
             program = _mesh.wrap_program(program)
         entry.compiled = jax.jit(program, donate_argnums=(0,) if donated else (), **compile_kw)
