@@ -96,6 +96,8 @@ from ._args import (
     check_comm_op,
     check_arg_bool,
     check_arg_list,
+    check_comm_peer,
+    check_comm_tag,
 )
 from ._ops import (
     check_vmap_axes,
@@ -298,6 +300,8 @@ __all__ = [
     "check_comm_op",
     "check_arg_bool",
     "check_arg_list",
+    "check_comm_peer",
+    "check_comm_tag",
     "check_vmap_axes",
     "check_map_fn",
     "check_positive_int_tuple",

@@ -223,3 +223,20 @@ def check_arg_list(arg_value: Any, arg_name: str, prim_name: str) -> list:
     if not isinstance(arg_value, list):
         raise TypeError(f"For '{prim_name}', the argument '{arg_name}' must be a list, but got {type(arg_value)}.")
     return arg_value
+
+
+def check_comm_peer(arg_value: Any, size: int, rank: int, arg_name: str, prim_name: str) -> int:
+    """A point-to-point peer: a rank in ``[0, size)`` other than this process's ``rank``."""
+    check_comm_rank(arg_value, size, arg_name, prim_name)
+    if arg_value == rank:
+        raise ValueError(
+            f"For '{prim_name}', the argument '{arg_name}' must not be the rank of this process ({arg_value})."
+        )
+    return arg_value
+
+
+def check_comm_tag(arg_value: Any, prim_name: str) -> int:
+    """A point-to-point message tag: an int (not a bool) >= 0 (TypeError for both faults)."""
+    if isinstance(arg_value, bool) or not isinstance(arg_value, int) or arg_value < 0:
+        raise TypeError(f"For '{prim_name}', the argument 'tag' must be a non-negative int, but got {arg_value!r}.")
+    return arg_value

@@ -55,3 +55,14 @@ def test_enable_dynamic_declarations():
             "argument : x is type of:<class 'int'>.", v.check_dynamic_tensors, (fixed, 1), "x", ms.Tensor)  # fmt: skip
     _raises(TypeError, "The decorator enable_dynamic only supports Tensor or a tuple/list of Tensor, but the "
             "argument : y is type of:<class 'str'>.", v.check_dynamic_decl, "s", "y", ms.Tensor)  # fmt: skip
+
+
+def test_point_to_point_forms():
+    assert v.check_comm_peer(1, 4, 0, "dst", "send") == 1
+    _raises(ValueError, "For 'send', the argument 'dst' must not be the rank of this process (0).",
+            v.check_comm_peer, 0, 4, 0, "dst", "send")  # fmt: skip
+    _raises(ValueError, "For 'recv', the argument 'src' must be in [0, 2), but got 2.",
+            v.check_comm_peer, 2, 2, 0, "src", "recv")  # fmt: skip
+    assert v.check_comm_tag(0, "send") == 0
+    _raises(TypeError, "For 'irecv', the argument 'tag' must be a non-negative int, but got True.",
+            v.check_comm_tag, True, "irecv")  # fmt: skip

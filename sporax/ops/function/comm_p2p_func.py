@@ -44,16 +44,7 @@ _OBJECT_TAG = 2**31 - 1  # the tag of send_object_list / recv_object_list messag
 
 
 def _peer(value: Any, name: str, what: str) -> int:
-    validator.check_comm_rank(value, _parallel.size(), what, name)
-    if value == _parallel.rank():
-        raise ValueError(f"For '{name}', the argument '{what}' must not be the rank of this process ({value}).")
-    return value
-
-
-def _tag(tag: Any, name: str) -> int:
-    if isinstance(tag, bool) or not isinstance(tag, int) or tag < 0:
-        raise TypeError(f"For '{name}', the argument 'tag' must be a non-negative int, but got {tag!r}.")
-    return tag
+    return validator.check_comm_peer(value, _parallel.size(), _parallel.rank(), what, name)
 
 
 def _received(tensor: Tensor, data: bytes, name: str) -> Any:
@@ -70,7 +61,7 @@ def send(tensor: Tensor, dst: int = 0, group: Any = None, tag: int = 0) -> int:
     validator.check_comm_tensor(tensor, Tensor, "send")
     group_of(group)
     _peer(dst, "send", "dst")
-    _p2p.send_bytes(_p2p.encode(np.asarray(arr(tensor))), dst, _tag(tag, "send"))
+    _p2p.send_bytes(_p2p.encode(np.asarray(arr(tensor))), dst, validator.check_comm_tag(tag, "send"))
     return 0
 
 
@@ -80,7 +71,7 @@ def recv(tensor: Tensor, src: int = 0, group: Any = None, tag: int = 0) -> Any:
     validator.check_comm_tensor(tensor, Tensor, "recv")
     group_of(group)
     _peer(src, "recv", "src")
-    value = _received(tensor, _p2p.recv_bytes(src, _tag(tag, "recv")), "recv")
+    value = _received(tensor, _p2p.recv_bytes(src, validator.check_comm_tag(tag, "recv")), "recv")
     if inplace("recv"):
         tensor.assign_value(wrap(value))
         return 0
@@ -99,7 +90,7 @@ def irecv(tensor: Tensor, src: int = 0, group: Any = None, tag: int = 0) -> Any:
     validator.check_comm_tensor(tensor, Tensor, "irecv")
     group_of(group)
     _peer(src, "irecv", "src")
-    _tag(tag, "irecv")
+    validator.check_comm_tag(tag, "irecv")
     box: dict[str, Any] = {}
     out = Tensor(np.zeros(tuple(tensor.shape), np.asarray(arr(tensor)).dtype)) if not inplace("irecv") else tensor
 
