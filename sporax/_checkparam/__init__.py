@@ -164,6 +164,7 @@ from ._train import (
     check_model_amp_level,
     check_epochs,
     check_build_epoch,
+    check_dataset_size,
     check_model_sink_size,
     check_graph_cell_args,
     check_dataset_arg,
@@ -218,6 +219,7 @@ from ._system import (
     check_auto_parallel_key,
     check_shard_args,
     check_schedule_int,
+    check_scoped_type,
     check_node_values,
     check_node_targets,
 )
@@ -359,6 +361,7 @@ __all__ = [
     "check_model_amp_level",
     "check_epochs",
     "check_build_epoch",
+    "check_dataset_size",
     "check_model_sink_size",
     "check_graph_cell_args",
     "check_dataset_arg",
@@ -409,6 +412,7 @@ __all__ = [
     "check_auto_parallel_key",
     "check_shard_args",
     "check_schedule_int",
+    "check_scoped_type",
     "check_node_values",
     "check_node_targets",
 ]

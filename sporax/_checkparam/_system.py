@@ -131,6 +131,15 @@ def check_schedule_int(value: Any, name: str, minimum: int, default: int) -> int
 # ------------------------------------------------------------------------------------------- rewrite
 
 
+def check_scoped_type(value: Any, cls: type, name: str) -> Any:
+    """A ``ScopedValue`` argument of type ``cls``."""
+    if not isinstance(value, cls):
+        raise TypeError(
+            f"For 'ScopedValue', the type of '{name}' should be {cls.__name__}, but got {type(value).__name__}."
+        )
+    return value
+
+
 def check_node_values(values: Any, what: str, value_cls: type) -> None:
     """A node's ``args``/``kwargs`` values: each a ``value_cls`` (``ScopedValue``)."""
     for v in values:

@@ -66,6 +66,13 @@ def check_build_epoch(warmup_epoch: int | None, epoch: int, api: str) -> None:
         )
 
 
+def check_dataset_size(dataset_size: int) -> int:
+    """A train dataset's size: not 0."""
+    if dataset_size == 0:
+        raise ValueError("There is no valid data in dataset, please check dataset file firstly.")
+    return dataset_size
+
+
 def check_model_sink_size(sink_size: int, api: str) -> int:
     """A train's ``sink_size``: -1 or > 0 (an int already), with ``Model``'s message."""
     if sink_size < -1 or sink_size == 0:

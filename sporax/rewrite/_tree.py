@@ -272,8 +272,8 @@ class SymbolTree:
 
     def _flatten_if(self, data: NodeData, erase_after_return: bool = False, must: bool = False) -> None:
         stmt = data.stmt
-        if not isinstance(stmt, ast.If):  # the callers pick if statements
-            raise TypeError(f"For 'flatten_nodes', the node '{data.name}' is not an if statement.")
+        if not isinstance(stmt, ast.If):  # (the callers pick if statements)
+            return
         test = stmt.test
         if isinstance(test, ast.Constant):
             taken = bool(test.value)

@@ -6,6 +6,8 @@ import ast
 from enum import Enum
 from typing import Any
 
+from .._checkparam import check_scoped_type, check_value_type
+
 __all__ = ["ValueType", "ScopedValue"]
 
 
@@ -35,12 +37,8 @@ class ScopedValue:
     """
 
     def __init__(self, arg_type: ValueType, scope: str = "", value: Any = None) -> None:
-        if not isinstance(arg_type, ValueType):
-            raise TypeError(
-                f"For 'ScopedValue', the type of 'arg_type' should be ValueType, but got {type(arg_type).__name__}."
-            )
-        if not isinstance(scope, str):
-            raise TypeError(f"For 'ScopedValue', the type of 'scope' should be str, but got {type(scope).__name__}.")
+        check_scoped_type(arg_type, ValueType, "arg_type")
+        check_scoped_type(scope, str, "scope")
         self.type = arg_type
         self.scope = scope
         self.value = value
@@ -64,10 +62,8 @@ class ScopedValue:
     @classmethod
     def create_naming_value(cls, name: str, scope: str = "") -> ScopedValue:
         """A name (``scope.name``, or ``name`` without scope) referring to a variable."""
-        if not isinstance(name, str):
-            raise TypeError(f"For 'ScopedValue', the type of 'name' should be str, but got {type(name).__name__}.")
-        if not isinstance(scope, str):
-            raise TypeError(f"For 'ScopedValue', the type of 'scope' should be str, but got {type(scope).__name__}.")
+        check_scoped_type(name, str, "name")
+        check_scoped_type(scope, str, "scope")
         return cls(ValueType.NamingValue, scope, name)
 
     @staticmethod
@@ -75,10 +71,7 @@ class ScopedValue:
         names: list[str] | tuple[str, ...], scopes: list[str] | tuple[str, ...] | None = None
     ) -> list[ScopedValue]:
         """Naming values for ``names`` (with ``scopes``, one per name)."""
-        if not isinstance(names, list | tuple):
-            raise TypeError(
-                f"For 'ScopedValue', the type of 'names' should be one of '['list', 'tuple']', but got type '{type(names).__name__}'."
-            )
+        check_value_type("names", names, [list, tuple], "ScopedValue")
         if scopes is not None and (not isinstance(scopes, list | tuple) or len(scopes) != len(names)):
             raise RuntimeError("Length of names should be equal to length of scopes")
         scopes = scopes if scopes is not None else [""] * len(names)

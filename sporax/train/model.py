@@ -226,16 +226,19 @@ class Model(_ModelLoops):
         return self._eval_network
 
     # ------------------------------------------------------------ train
-    def _train_sink_size(self, api: str, epoch: Any, train_dataset: Any, sink_size: Any, initial_epoch: Any) -> int:
+    def _train_sink_size(
+        self, api: str, epoch: Any, train_dataset: Any, dataset_sink_mode: bool, sink_size: Any, initial_epoch: Any
+    ) -> int:
+        """The train arguments checked (MindSpore's order), and the steps per sink (-1: the dataset's size)."""
+        if isinstance(self._train_network, GraphCell) and dataset_sink_mode:
+            raise ValueError("Dataset sink mode is currently not supported when training with a GraphCell.")
         validator.check_is_type(sink_size, int, "sink_size", api)
         validator.check_count(epoch, "epoch", api, 1)
         validator.check_count(initial_epoch, "initial_epoch", api, 0)
         validator.check_dataset_arg("train_dataset", train_dataset, Dataset, api)
         validator.check_epochs(epoch, initial_epoch, api)
         validator.check_build_epoch(_WARMUP_EPOCH.get(train_dataset), epoch, api)
-        dataset_size = train_dataset.get_dataset_size()
-        if dataset_size == 0:
-            raise ValueError("There is no valid data in dataset, please check dataset file firstly.")
+        dataset_size = validator.check_dataset_size(train_dataset.get_dataset_size())
         if sink_size == -1:
             sink_size = dataset_size
         return validator.check_model_sink_size(sink_size, api)
@@ -275,9 +278,9 @@ class Model(_ModelLoops):
             >>> model.train(2, dataset)
         """
         validator.check_arg_type("dataset_sink_mode", dataset_sink_mode, bool, "Model")
-        if isinstance(self._train_network, GraphCell) and dataset_sink_mode:
-            raise ValueError("Dataset sink mode is currently not supported when training with a GraphCell.")
-        sink_size = self._train_sink_size("Model.train", epoch, train_dataset, sink_size, initial_epoch)
+        sink_size = self._train_sink_size(
+            "Model.train", epoch, train_dataset, dataset_sink_mode, sink_size, initial_epoch
+        )
         if callbacks:
             self._check_methods_for_custom_callbacks(callbacks, "train")
         self._train(epoch, train_dataset, callbacks, dataset_sink_mode, sink_size, initial_epoch)
@@ -315,9 +318,9 @@ class Model(_ModelLoops):
         """
         validator.check_arg_type("dataset_sink_mode", dataset_sink_mode, bool, "Model")
         validator.check_arg_type("valid_dataset_sink_mode", valid_dataset_sink_mode, bool, "Model")
-        if isinstance(self._train_network, GraphCell) and dataset_sink_mode:
-            raise ValueError("Dataset sink mode is currently not supported when training with a GraphCell.")
-        sink_size = self._train_sink_size("Model.fit", epoch, train_dataset, sink_size, initial_epoch)
+        sink_size = self._train_sink_size(
+            "Model.fit", epoch, train_dataset, dataset_sink_mode, sink_size, initial_epoch
+        )
         if isinstance(valid_frequency, bool) or not isinstance(valid_frequency, (int, list)):
             raise TypeError(
                 "For 'Model.fit', the type of 'valid_frequency' must be a list or an integer, but got type "
@@ -430,8 +433,7 @@ class Model(_ModelLoops):
             if not validator.check_bool(dataset_sink_mode, "dataset_sink_mode"):
                 raise ValueError("Only dataset sink mode is supported for now.")
             validator.check_is_int(sink_size, "sink_size")
-            if train_dataset.get_dataset_size() == 0:
-                raise ValueError("There is no valid data in dataset, please check dataset file firstly.")
+            validator.check_dataset_size(train_dataset.get_dataset_size())
             if sink_size < -1 or sink_size == 0:
                 raise ValueError(
                     "For 'infer_train_layout', the argument 'sink_size' must be -1 or positive, "
