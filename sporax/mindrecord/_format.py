@@ -428,6 +428,29 @@ def _is_int(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+def _record_spans(mm, path: str, page: dict, offset: int, k: int, row: int, hs: int, ps: int, file_size: int):
+    """Start and end offsets (``[2, k]``, each record's data without its 8-byte length) of the ``k``
+    length-prefixed records at ``offset`` in ``page``, rows ``row``.. of the shard, none past the page's end."""
+    base = hs + page["page_id"] * ps
+    end = base + page["page_size"]
+    if end > file_size:
+        raise FormatError(
+            f"{path} is truncated: page {page['page_id']} ends at byte {end}, the file has {file_size} bytes."
+        )
+    kind = "blob" if page["page_type"] == BLOB else "raw"
+    starts, ends = [], []
+    pos = base + offset
+    unpack = _U64.unpack_from
+    for j in range(k):
+        length = unpack(mm, pos)[0] if pos + 8 <= end else end
+        if pos + 8 + length > end:
+            raise FormatError(f"{path}: {kind} page {page['page_id']} is corrupt (row {row + j} overruns it).")
+        starts.append(pos + 8)
+        pos += 8 + length
+        ends.append(pos)
+    return np.array([starts, ends], np.int64).reshape(2, k)
+
+
 def row_offsets(path: str, h: dict, mm, file_size: int):
     """Byte offsets of every row of a shard: ``(blob_start, blob_end, raw_start, raw_end)`` arrays, each row's
     data without its length prefix."""
@@ -447,49 +470,18 @@ def row_offsets(path: str, h: dict, mm, file_size: int):
     out = np.zeros((4, n), np.int64)
     r = 0
     expect = 0
-    unpack = _U64.unpack_from
     for p in blobs:
         if p["start_row_id"] != expect:
             raise FormatError(f"{path}: blob pages do not hold consecutive rows (page {p['page_id']}).")
         expect = p["end_row_id"]
         k = p["end_row_id"] - p["start_row_id"]
-        base = hs + p["page_id"] * ps
-        end = base + p["page_size"]
-        if end > file_size:
-            raise FormatError(
-                f"{path} is truncated: page {p['page_id']} ends at byte {end}, the file has {file_size} bytes."
-            )
-        pos = base
-        for j in range(k):
-            if pos + 8 > end:
-                raise FormatError(f"{path}: blob page {p['page_id']} is corrupt (row {r + j} overruns it).")
-            L = unpack(mm, pos)[0]
-            if pos + 8 + L > end:
-                raise FormatError(f"{path}: blob page {p['page_id']} is corrupt (row {r + j} overruns it).")
-            out[0, r + j] = pos + 8
-            out[1, r + j] = pos + 8 + L
-            pos += 8 + L
+        out[0:2, r : r + k] = _record_spans(mm, path, p, 0, k, r, hs, ps, file_size)
         if not k:
             continue
         if p["page_type_id"] not in groups:
             raise FormatError(f"{path}: no raw page holds row group {p['page_type_id']}.")
         rp, off = groups[p["page_type_id"]]
-        rbase = hs + rp["page_id"] * ps
-        rend = rbase + rp["page_size"]
-        if rend > file_size:
-            raise FormatError(
-                f"{path} is truncated: page {rp['page_id']} ends at byte {rend}, the file has {file_size} bytes."
-            )
-        pos = rbase + off
-        for j in range(k):
-            if pos + 8 > rend:
-                raise FormatError(f"{path}: raw page {rp['page_id']} is corrupt (row {r + j} overruns it).")
-            L = unpack(mm, pos)[0]
-            if pos + 8 + L > rend:
-                raise FormatError(f"{path}: raw page {rp['page_id']} is corrupt (row {r + j} overruns it).")
-            out[2, r + j] = pos + 8
-            out[3, r + j] = pos + 8 + L
-            pos += 8 + L
+        out[2:4, r : r + k] = _record_spans(mm, path, rp, off, k, r, hs, ps, file_size)
         r += k
     return out
 
