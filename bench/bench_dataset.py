@@ -185,7 +185,7 @@ IMAGENET_TITLE = (
     "ImageNet-style augmentation (bench_dataset.py --pipeline imagenet): {images} JPEGs of 500x375 written by "
     "the bench, ImageFolderDataset -> map(RandomCropDecodeResize(224) -> RandomHorizontalFlip -> RandAugment -> "
     "Normalize -> HWC2CHW) -> batch(32); the same files and worker count on both sides, sides alternating over "
-    "{rounds} rounds of {epochs} epochs, best epoch (1 worker pinned to one core, 2 workers to two)"
+    "{rounds} rounds of {epochs} epochs, best epoch (taskset: 1 worker on core {core}, more on cores {cpus})"
 )
 
 
@@ -221,7 +221,8 @@ def imagenet(images=512, epochs=3, rounds=3, workers=(1, 2), cpus="0,1", log=pri
         best = imagenet_rows(impls, tmp, epochs, list(workers), rounds, cpus, log)
     finally:
         shutil.rmtree(tmp)
-    title = IMAGENET_TITLE.format(images=images, rounds=rounds, epochs=epochs)
+    core = os.environ.get("BENCH_CORE", "1")
+    title = IMAGENET_TITLE.format(images=images, rounds=rounds, epochs=epochs, core=core, cpus=cpus)
     return title, imagenet_lines(best, impls, list(workers))
 
 
