@@ -38,7 +38,8 @@ _local = _Local()
 @contextlib.contextmanager
 def recording() -> Iterator[list[Any]]:
     prev = _local.record
-    _local.record = values = []
+    values: list[Any] = []
+    _local.record = values
     try:
         yield values
     finally:

@@ -37,6 +37,8 @@ _log = logging.getLogger("sporax")
 
 
 _MAX_CONVERSIONS = 8  # user functions converted, one per failed trace, before giving up
+_FALLBACK_ERRORS: tuple[type[BaseException], ...] = (*TRACE_ERRORS, _autograph.Unconvertible)  # run eagerly
+_CONVERT_ERRORS: tuple[type[BaseException], ...] = (*TRACE_ERRORS, _autograph.PrintTraced)  # convert, trace again
 
 
 class _Retrace(Exception):
@@ -177,7 +179,7 @@ class StatefulJit:
         self.eager_fn = eager_fn or fn
         self.fallback = fallback
         self.donate = donate
-        self.name = name or getattr(fn, "__qualname__", repr(fn))
+        self.name: str = name or str(getattr(fn, "__qualname__", repr(fn)))
         self.compiler_options = compiler_options
         self.eager = False
         self._warn = warn
@@ -235,7 +237,7 @@ class StatefulJit:
                 static_leaves[i] = None
             try:
                 entry = self._build_converting(static_leaves, treedef, dyn_pos, dyn)
-            except (*TRACE_ERRORS, _autograph.Unconvertible) as err:
+            except _FALLBACK_ERRORS as err:
                 return self._go_eager(err, args, kwargs)
             except Exception as err:
                 raise clean_error(err) from None
@@ -341,7 +343,7 @@ class StatefulJit:
                 except _autograph.Unconvertible:
                     _autograph.retrying()
                     raise
-                except (*TRACE_ERRORS, _autograph.PrintTraced) as err:
+                except _CONVERT_ERRORS as err:
                     fns = _autograph.functions_for_error(err)
                     if fns and not all(any(f is g for g in self._roots) for f in fns):
                         try:
@@ -441,7 +443,6 @@ class StatefulJit:
             return [out_leaves[i] for i in entry.out_dyn_idx], new_vals
 
         options = self.compiler_options if options is None else options
-        compile_kw = {"compiler_options": options} if options else {}
         entry.checked = _checks.enabled()
         program = pure
         if entry.checked:
@@ -451,7 +452,7 @@ class StatefulJit:
                 self.record = _checks.new_record()
         if data_parallel:  # one copy per rank: each rank's checks come back as its part of the error arrays
             program = _mesh.wrap_program(program)
-        entry.compiled = jax.jit(program, donate_argnums=(0,) if donated else (), **compile_kw)
+        entry.compiled = jax.jit(program, donate_argnums=(0,) if donated else (), compiler_options=options or None)
         return entry
 
 

@@ -15,7 +15,7 @@ import copy
 import logging
 import math
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 from .._engine._checks import surface_pending
 from ..common._compile import call_name, compile_call, host_driven
@@ -451,7 +451,7 @@ class _ModelLoops:
                     from .metrics import get_metric_fn
 
                     eval_loss_fn = get_metric_fn("loss")
-                    eval_loss_fn.update(outputs[self._eval_indexes[0]])
+                    eval_loss_fn.update(outputs[cast(list, self._eval_indexes)[0]])
                 if run_context.get_stop_requested():
                     break
         finally:

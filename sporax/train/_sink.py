@@ -103,7 +103,7 @@ class _Feeder:
     """Stacks the rows of each sink into chunks of at most ``max_steps`` equal-shaped rows, as Tensors, in a
     thread, one chunk ahead of the consumer. Chunks never straddle two sinks."""
 
-    def __init__(self, stream: BatchStream, sink_size: int, max_steps: int) -> None:
+    def __init__(self, stream: BatchStream | _Prepend, sink_size: int, max_steps: int) -> None:
         self._stream = stream
         self._sink_size = sink_size
         self._max = max(1, max_steps)
