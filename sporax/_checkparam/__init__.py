@@ -98,6 +98,7 @@ from ._args import (
     check_arg_list,
     check_comm_peer,
     check_comm_tag,
+    check_comm_group,
 )
 from ._ops import (
     check_vmap_axes,
@@ -106,6 +107,7 @@ from ._ops import (
     check_dynamic_tensors,
     check_dynamic_decl,
     check_int_at_least,
+    check_strategy_type,
 )
 from ._dataset import (
     check_pipeline_int,
@@ -304,12 +306,14 @@ __all__ = [
     "check_arg_list",
     "check_comm_peer",
     "check_comm_tag",
+    "check_comm_group",
     "check_vmap_axes",
     "check_map_fn",
     "check_positive_int_tuple",
     "check_dynamic_tensors",
     "check_dynamic_decl",
     "check_int_at_least",
+    "check_strategy_type",
     "check_pipeline_int",
     "check_pipeline_float",
     "check_num_samples",

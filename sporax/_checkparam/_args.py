@@ -240,3 +240,16 @@ def check_comm_tag(arg_value: Any, prim_name: str) -> int:
     if isinstance(arg_value, bool) or not isinstance(arg_value, int) or arg_value < 0:
         raise TypeError(f"For '{prim_name}', the argument 'tag' must be a non-negative int, but got {arg_value!r}.")
     return arg_value
+
+
+def check_comm_group(group: Any, world_groups: tuple[str, ...], prim_name: str) -> str:
+    """A communication group's name among ``world_groups`` (sporax communicates over the world group only;
+    ``create_group`` is not supported on GPU and CPU, as in MindSpore)."""
+    if not isinstance(group, str):
+        raise TypeError(f"For '{prim_name}', the 'group' must be str, but got {type(group).__name__}.")
+    if group not in world_groups:
+        raise ValueError(
+            f"For '{prim_name}', the group '{group}' does not exist: sporax communicates over the world group "
+            f"({' / '.join(repr(g) for g in world_groups)}) only."
+        )
+    return group

@@ -87,6 +87,32 @@ def check_int_at_least(arg_value: Any, minimum: int, arg_name: str, prim_name: s
     return arg_value
 
 
+def check_strategy_type(strategy: Any, log_info: str, name: str, layout_cls: type) -> bool | None:
+    """MindSpore's checks of a ``shard`` strategy: a tuple of tuples of ints, or a tuple of Layouts
+    (``layout_cls``). Returns whether it is layouts (None for an empty strategy)."""
+    if not isinstance(strategy, tuple):
+        raise TypeError(f"{log_info} must be tuple type, but got:{type(strategy)}")
+    if strategy == ():
+        return None
+    kinds = set()
+    for item in strategy:
+        if isinstance(item, layout_cls):
+            kinds.add(True)
+            continue
+        if not isinstance(item, tuple):
+            raise TypeError(f"The element of strategy must be tuple/Layout type, but got:{type(item)}")
+        for v in item:
+            if not isinstance(v, int):
+                raise TypeError(
+                    f"The {log_info}: {strategy} of {name} is not valid, the value of strategy must be int type, "
+                    f"but got:{type(v)}"
+                )
+        kinds.add(False)
+    if len(kinds) > 1:
+        raise TypeError(f"{log_info} item must be all tuple type or all Layout type.")
+    return kinds.pop()
+
+
 # ------------------------------------------------------------------------------------- enable_dynamic
 _DYNAMIC_TYPE = "The decorator enable_dynamic only supports Tensor or a tuple/list of Tensor, but the argument : "
 

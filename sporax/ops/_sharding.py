@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _checkparam as validator
 from .._engine import _spmd
 from ..common.parameter import Parameter
 from ..common.tensor import Tensor
@@ -189,29 +190,9 @@ def annotate_args(args: tuple, specs: Any) -> tuple:
 
 
 def check_strategy_type(strategy: Any, log_info: str, name: str) -> bool | None:
-    """MindSpore's checks of a ``shard`` strategy: a tuple of tuples of ints, or a tuple of Layouts. Returns
-    whether it is layouts (None for an empty strategy)."""
-    if not isinstance(strategy, tuple):
-        raise TypeError(f"{log_info} must be tuple type, but got:{type(strategy)}")
-    if strategy == ():
-        return None
-    kinds = set()
-    for item in strategy:
-        if isinstance(item, Layout):
-            kinds.add(True)
-            continue
-        if not isinstance(item, tuple):
-            raise TypeError(f"The element of strategy must be tuple/Layout type, but got:{type(item)}")
-        for v in item:
-            if not isinstance(v, int):
-                raise TypeError(
-                    f"The {log_info}: {strategy} of {name} is not valid, the value of strategy must be int type, "
-                    f"but got:{type(v)}"
-                )
-        kinds.add(False)
-    if len(kinds) > 1:
-        raise TypeError(f"{log_info} item must be all tuple type or all Layout type.")
-    return kinds.pop()
+    """Whether a ``shard`` strategy is Layouts (None when empty), by MindSpore's rules
+    (:func:`~sporax._checkparam.check_strategy_type`)."""
+    return validator.check_strategy_type(strategy, log_info, name, Layout)
 
 
 def _layout_value(layouts: tuple) -> tuple:

@@ -66,3 +66,25 @@ def test_point_to_point_forms():
     assert v.check_comm_tag(0, "send") == 0
     _raises(TypeError, "For 'irecv', the argument 'tag' must be a non-negative int, but got True.",
             v.check_comm_tag, True, "irecv")  # fmt: skip
+
+
+def test_group_and_strategy_forms():
+    worlds = ("hccl_world_group", "nccl_world_group")
+    assert v.check_comm_group("nccl_world_group", worlds, "AllReduce") == "nccl_world_group"
+    _raises(TypeError, "For 'AllReduce', the 'group' must be str, but got int.", v.check_comm_group, 0, worlds,
+            "AllReduce")  # fmt: skip
+    _raises(ValueError, "For 'AllReduce', the group 'g1' does not exist: sporax communicates over the world group "
+            "('hccl_world_group' / 'nccl_world_group') only.", v.check_comm_group, "g1", worlds, "AllReduce")  # fmt: skip
+
+    class Layout:
+        pass
+
+    assert v.check_strategy_type(((1, 2), (2, 1)), "in_strategy", "MatMul", Layout) is False
+    assert v.check_strategy_type((Layout(),), "in_strategy", "MatMul", Layout) is True
+    assert v.check_strategy_type((), "in_strategy", "MatMul", Layout) is None
+    _raises(TypeError, "in_strategy must be tuple type, but got:<class 'list'>", v.check_strategy_type, [(1,)],
+            "in_strategy", "MatMul", Layout)  # fmt: skip
+    _raises(TypeError, "The in_strategy: ((1.5,),) of MatMul is not valid, the value of strategy must be int type, "
+            "but got:<class 'float'>", v.check_strategy_type, ((1.5,),), "in_strategy", "MatMul", Layout)  # fmt: skip
+    _raises(TypeError, "in_strategy item must be all tuple type or all Layout type.", v.check_strategy_type,
+            ((1,), Layout()), "in_strategy", "MatMul", Layout)  # fmt: skip

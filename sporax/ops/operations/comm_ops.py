@@ -49,16 +49,8 @@ class ReduceOp:
 
 
 def check_group(group: Any, op: str) -> str:
-    """The group's name; only the world group exists (``create_group`` is not supported on GPU and CPU,
-    as in MindSpore)."""
-    if not isinstance(group, str):
-        raise TypeError(f"For '{op}', the 'group' must be str, but got {type(group).__name__}.")
-    if group not in WORLD_GROUPS:
-        raise ValueError(
-            f"For '{op}', the group '{group}' does not exist: sporax communicates over the world group "
-            f"({' / '.join(repr(g) for g in WORLD_GROUPS)}) only."
-        )
-    return group
+    """The group's name; only the world group exists (:func:`~sporax._checkparam.check_comm_group`)."""
+    return validator.check_comm_group(group, WORLD_GROUPS, op)
 
 
 def _tensor(x: Any, name: str) -> Any:
