@@ -117,6 +117,47 @@ def check_pool_padding(padding: Any, nd: int, prim_name: str) -> tuple[int, ...]
     return pads
 
 
+def check_positive_real(value: Any, name: str, prim_name: str) -> Any:
+    """An int or float (not a bool) > 0: ``For 'PSNR', the 'max_val' must be > 0, but got 0.``"""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(
+            f"For '{prim_name}', the type of '{name}' should be one of ['int', 'float'], but got {type(value).__name__}."
+        )
+    if value <= 0:
+        raise ValueError(f"For '{prim_name}', the '{name}' must be > 0, but got {value}.")
+    return value
+
+
+def check_float_type(value: Any, name: str, prim_name: str) -> float:
+    """A float: ``For 'SSIM', the type of 'k1' should be 'float', but got 'int'.``"""
+    if isinstance(value, bool) or not isinstance(value, float):
+        raise TypeError(f"For '{prim_name}', the type of '{name}' should be 'float', but got '{type(value).__name__}'.")
+    return value
+
+
+def check_image_pair(dtype1: Any, shape1: Any, dtype2: Any, shape2: Any, prim_name: str) -> None:
+    """``img2`` of ``img1``'s dtype and shape (SSIM, MSSSIM, PSNR)."""
+    if dtype1 != dtype2:
+        raise TypeError(
+            f"For '{prim_name}', the dtype of 'img2' must be the same as 'img1' ({dtype1}), but got {dtype2}."
+        )
+    if shape1 != shape2:
+        raise ValueError(
+            f"For '{prim_name}', the shape of 'img2' must be the same as 'img1' {shape1}, but got {shape2}."
+        )
+
+
+def check_param_list(params: Any, param_cls: type) -> list:
+    """An optimizer's parameters as boost rebuilds them: a non-empty list of ``param_cls`` or group dicts."""
+    if params is not None and not isinstance(params, list):
+        params = list(params)
+    if not params:
+        raise ValueError("Optimizer got an empty parameter list.")
+    if not isinstance(params[0], (dict, param_cls)):
+        raise TypeError("Only a list of Parameter or dict can be supported.")
+    return params
+
+
 # ------------------------------------------------------------------------------------------ containers
 
 

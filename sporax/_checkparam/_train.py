@@ -139,6 +139,33 @@ def check_amp_kwargs(key_words: dict[str, Any], cast_dtypes: tuple[Any, ...], ma
         )
 
 
+def check_amp_class_list(custom_list: Any, list_name: str, cell_cls: type, prim_cls: type) -> list:
+    """A custom white list (classes of ``cell_cls`` or ``prim_cls``) or black list (classes of ``cell_cls``)."""
+    if not isinstance(custom_list, list):
+        raise TypeError(f"The type of {list_name} should be list, but got {type(custom_list)}")
+    for elem in custom_list:
+        if not isinstance(elem, type):
+            raise TypeError(f"The element in {list_name} should be a class, but got {elem}")
+        if list_name == "white_list" and not issubclass(elem, (cell_cls, prim_cls)):
+            raise TypeError(
+                f"The subclass of element in {list_name} should be one of 'Cell' and 'Primitive', but got {elem}"
+            )
+        if list_name == "black_list" and not issubclass(elem, cell_cls):
+            raise TypeError(f"The subclass of element in {list_name} should be one of 'Cell', but got {elem}")
+    return custom_list
+
+
+def check_no_encryption(api: str, key: Any, key_name: str) -> None:
+    """No checkpoint encryption key (a bytes key is refused as not supported, anything else is a TypeError)."""
+    if key is not None and not isinstance(key, bytes):
+        raise TypeError(f"For '{api}', the '{key_name}' must be bytes or None, but got {type(key).__name__}.")
+    if key is not None:
+        raise NotImplementedError(
+            f"For '{api}', checkpoint encryption ('{key_name}') is not supported by sporax: save without "
+            f"'{key_name}', or decrypt the file with MindSpore first."
+        )
+
+
 def check_amp_dtype(dtype: Any, low_dtypes: tuple[Any, ...]) -> Any:
     """A mixed-precision list's ``dtype``: one of ``low_dtypes`` (float16, bfloat16)."""
     if dtype not in low_dtypes:

@@ -279,22 +279,10 @@ def auto_mixed_precision(network: Any, amp_level: str = "O0", dtype: Any = mstyp
     return network
 
 
-def _list_check(custom_list: Any, list_name: str) -> None:
-    if not isinstance(custom_list, list):
-        raise TypeError(f"The type of {list_name} should be list, but got {type(custom_list)}")
-    for elem in custom_list:
-        if not isinstance(elem, type):
-            raise TypeError(f"The element in {list_name} should be a class, but got {elem}")
-        if list_name == "white_list" and not issubclass(elem, (nn.Cell, Primitive)):
-            raise TypeError(
-                f"The subclass of element in {list_name} should be one of 'Cell' and 'Primitive', but got {elem}"
-            )
-        if list_name == "black_list" and not issubclass(elem, nn.Cell):
-            raise TypeError(f"The subclass of element in {list_name} should be one of 'Cell', but got {elem}")
-    if list_name == "black_list":
-        for elem in AMP_BLACK_LIST:
-            if elem not in custom_list:
-                _log.warning("%s is removed from internal black list.", elem)
+def _warn_removed_from_black_list(black_list: list) -> None:
+    for elem in AMP_BLACK_LIST:
+        if elem not in black_list:
+            _log.warning("%s is removed from internal black list.", elem)
 
 
 def custom_mixed_precision(
@@ -332,9 +320,10 @@ def custom_mixed_precision(
         )
     validator.check_amp_dtype(dtype, (mstype.float16, mstype.bfloat16))
     if white_list is not None:
-        _list_check(white_list, "white_list")
+        validator.check_amp_class_list(white_list, "white_list", nn.Cell, Primitive)
         return _cast_white_list(network, white_list, dtype)
-    _list_check(black_list, "black_list")
+    validator.check_amp_class_list(black_list, "black_list", nn.Cell, Primitive)
+    _warn_removed_from_black_list(black_list)
     return _OutputTo32(_auto_black_list(network, black_list, dtype))
 
 

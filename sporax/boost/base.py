@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from .. import nn
+from .._checkparam import check_param_list
 from ..common.parameter import Parameter
 from ..nn.optim import LARS
 from .less_batch_normalization import CommonHeadLastFN
@@ -87,7 +88,7 @@ class OptimizerProcess:
     def add_grad_centralization(self, network: Any) -> None:
         """Turn on gradient centralization for the weights of ``network`` (grouped parameters only)."""
         params_dict = OptimizerProcess.build_params_dict(network)
-        parameters = _as_param_list(self.origin_params)
+        parameters = check_param_list(self.origin_params, Parameter)
         if isinstance(parameters[0], Parameter):
             _log.warning("Only group parameters support gradient centralization.")
             return
@@ -108,16 +109,6 @@ def _copy_group(group_param: dict, params: list) -> dict:
     return out
 
 
-def _as_param_list(params: Any) -> list:
-    if params is not None and not isinstance(params, list):
-        params = list(params)
-    if not params:
-        raise ValueError("Optimizer got an empty parameter list.")
-    if not isinstance(params[0], (dict, Parameter)):
-        raise TypeError("Only a list of Parameter or dict can be supported.")
-    return params
-
-
 class ParameterProcess:
     """Map new Parameters (a boosted network's) onto an optimizer's original parameter groups, and assign
     gradient fusion groups (``comm_fusion``)."""
@@ -129,7 +120,7 @@ class ParameterProcess:
     def generate_group_params(parameters: list, origin_params: Any) -> list:
         """Parameter groups over ``parameters`` shaped like ``origin_params``: each Parameter joins the group
         its namesake was in; new names join a copy of the group with the most settings."""
-        origin = _as_param_list(origin_params)
+        origin = check_param_list(origin_params, Parameter)
         if isinstance(origin[0], Parameter):
             return [{"params": parameters}]
         return ParameterProcess._generate_new_group_params(parameters, origin)

@@ -11,11 +11,10 @@ from typing import Any
 
 import numpy as np
 
-from .._checkparam import check_ckpt_file, check_ckpt_prefix
+from .._checkparam import check_ckpt_file, check_ckpt_prefix, check_no_encryption
 from ..common.parameter import Parameter
 from ..nn.cell import Cell
 from ._ckpt_format import _parse_ckpt, _to_tensor
-from ._ckpt_save import _no_encryption
 from ._param_load import load_param_into_net
 from ._safetensors_format import _parse_safetensors
 
@@ -74,7 +73,7 @@ def load_checkpoint(
     """
     specify_prefix = check_ckpt_prefix(specify_prefix)
     filter_prefix = check_ckpt_prefix(filter_prefix)
-    _no_encryption("load_checkpoint", dec_key, "dec_key")
+    check_no_encryption("load_checkpoint", dec_key, "dec_key")
     for name, value in (("crc_check", crc_check), ("remove_redundancy", remove_redundancy)):
         if not isinstance(value, bool):
             raise TypeError(f"For 'load_checkpoint', the '{name}' must be bool, but got {type(value).__name__}.")

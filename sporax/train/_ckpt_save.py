@@ -22,16 +22,6 @@ _log = logging.getLogger("sporax")
 
 
 # ============================================================================ saving
-def _no_encryption(api: str, key: Any, key_name: str) -> None:
-    if key is not None and not isinstance(key, bytes):
-        raise TypeError(f"For '{api}', the '{key_name}' must be bytes or None, but got {type(key).__name__}.")
-    if key is not None:
-        raise NotImplementedError(
-            f"For '{api}', checkpoint encryption ('{key_name}') is not supported by sporax: save without "
-            f"'{key_name}', or decrypt the file with MindSpore first."
-        )
-
-
 def _host(value: Any, name: str) -> np.ndarray:
     """A NumPy snapshot (a copy) of a Tensor/Parameter/array."""
     if isinstance(value, Tensor):
@@ -167,7 +157,7 @@ def save_checkpoint(
     validator.check_arg_type("integrated_save", integrated_save, bool, "save_checkpoint")
     async_save = check_async_save(async_save)
     append_dict = check_append_dict(append_dict, Tensor)
-    _no_encryption("save_checkpoint", enc_key, "enc_key")
+    validator.check_no_encryption("save_checkpoint", enc_key, "enc_key")
     if not isinstance(enc_mode, str):
         raise TypeError(f"For 'save_checkpoint', the 'enc_mode' must be str, but got {type(enc_mode).__name__}.")
     crc_check = validator.check_arg_type("crc_check", crc_check, bool, "save_checkpoint")

@@ -15,29 +15,6 @@ from ..cell import Cell
 __all__ = ["ImageGradients", "SSIM", "MSSSIM", "PSNR", "CentralCrop", "LRN"]
 
 
-def _same_type_shape(a: Tensor, b: Tensor, op: str) -> None:
-    if a.dtype != b.dtype:
-        raise TypeError(f"For '{op}', the dtype of 'img2' must be the same as 'img1' ({a.dtype}), but got {b.dtype}.")
-    if a.shape != b.shape:
-        raise ValueError(f"For '{op}', the shape of 'img2' must be the same as 'img1' {a.shape}, but got {b.shape}.")
-
-
-def _positive_number(v: Any, name: str, op: str) -> Any:
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        raise TypeError(
-            f"For '{op}', the type of '{name}' should be one of ['int', 'float'], but got {type(v).__name__}."
-        )
-    if v <= 0:
-        raise ValueError(f"For '{op}', the '{name}' must be > 0, but got {v}.")
-    return v
-
-
-def _float_arg(v: Any, name: str, op: str) -> float:
-    if isinstance(v, bool) or not isinstance(v, float):
-        raise TypeError(f"For '{op}', the type of '{name}' should be 'float', but got '{type(v).__name__}'.")
-    return v
-
-
 def _dtype_max(dtype: Any) -> float:
     np_t = mstype.to_np(dtype)
     return float(np.iinfo(np_t).max) if np.issubdtype(np_t, np.integer) else 1.0
@@ -74,14 +51,14 @@ class ImageGradients(Cell):
 class _SSIMBase(Cell):
     def _setup(self, max_val: Any, filter_size: Any, filter_sigma: Any, k1: Any, k2: Any) -> None:
         op = type(self).__name__
-        self.max_val = _positive_number(max_val, "max_val", op)
+        self.max_val = validator.check_positive_real(max_val, "max_val", op)
         if isinstance(filter_size, bool) or not isinstance(filter_size, int) or filter_size < 1:
             raise ValueError(f"For '{op}', the 'filter_size' must be an int >= 1, but got {filter_size}.")
         self.filter_size = filter_size
         if isinstance(filter_sigma, bool) or not isinstance(filter_sigma, float) or filter_sigma <= 0:
             raise ValueError(f"For '{op}', the 'filter_sigma' must be a positive float, but got {filter_sigma}.")
         self.filter_sigma = filter_sigma
-        self.k1, self.k2 = _float_arg(k1, "k1", op), _float_arg(k2, "k2", op)
+        self.k1, self.k2 = validator.check_float_type(k1, "k1", op), validator.check_float_type(k2, "k2", op)
         self._window = Tensor(_gauss_window(filter_size, filter_sigma))
 
     def _ssim_cs(self, img1: Tensor, img2: Tensor, c1: float, c2: float) -> tuple[Tensor, Tensor]:
@@ -125,7 +102,7 @@ class SSIM(_SSIMBase):
                 raise ValueError(
                     f"For 'SSIM', the 'img1 {name}' must be >= 'filter_size' {self.filter_size}, but got {img1.shape[i]}."
                 )
-        _same_type_shape(img1, img2, "SSIM")
+        validator.check_image_pair(img1.dtype, img1.shape, img2.dtype, img2.shape, "SSIM")
         a, b, c1, c2 = self._prepare(img1, img2)
         ssim, _ = self._ssim_cs(a, b, c1, c2)
         return ssim.mean(-1)
@@ -162,7 +139,7 @@ class MSSSIM(_SSIMBase):
             raise TypeError(
                 f"For 'MSSSIM', the 'img1' should be float64, float32, float16 or uint8, but got {img1.dtype}."
             )
-        _same_type_shape(img1, img2, "MSSSIM")
+        validator.check_image_pair(img1.dtype, img1.shape, img2.dtype, img2.shape, "MSSSIM")
         a, b, c1, c2 = self._prepare(img1, img2)
         mcs = []
         sim = None
@@ -180,12 +157,12 @@ class PSNR(Cell):
 
     def __init__(self, max_val: Any = 1.0) -> None:
         super().__init__()
-        self.max_val = _positive_number(max_val, "max_val", "PSNR")
+        self.max_val = validator.check_positive_real(max_val, "max_val", "PSNR")
 
     def construct(self, img1: Tensor, img2: Tensor) -> Tensor:
         validator.check_ndim(img1.ndim, 4, "img1", "PSNR", "d")
         validator.check_ndim(img2.ndim, 4, "img2", "PSNR", "d")
-        _same_type_shape(img1, img2, "PSNR")
+        validator.check_image_pair(img1.dtype, img1.shape, img2.dtype, img2.shape, "PSNR")
         dmax = _dtype_max(img1.dtype)
         max_val = float(np.float32(self.max_val) * (np.float32(1.0 / dmax) if dmax > 1.0 else 1))
         a, b = _to_float(img1, dmax), _to_float(img2, dmax)
