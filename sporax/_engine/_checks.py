@@ -116,9 +116,10 @@ def new_record() -> Any:
     return jnp.zeros(ACC_SIZE, jnp.int64)
 
 
-def functionalize(program: Callable[..., Any], tag: int) -> tuple[Callable[..., Any], list[Any]]:
-    """``program`` taking its error record as a last extra argument and returning ``(record, outputs)``, and a
-    one-item list that holds what :func:`message` needs to read the record once the program is traced.
+def functionalize(program: Callable[..., Any], tag: int, arity: int) -> tuple[Callable[..., Any], list[Any]]:
+    """``program`` (of ``arity`` arguments) taking its error record as an extra last argument (an empty one when
+    left out, as a cost analysis lowering it does) and returning ``(record, outputs)``, and a one-item list that
+    holds what :func:`message` needs to read the record once the program is traced.
 
     The record is one int64 vector of ``ACC_SIZE``: whether a check failed, the call (counted by the record
     itself) of the first failure, the calls so far, ``tag`` of the trace that failed (one record serves every
@@ -130,9 +131,9 @@ def functionalize(program: Callable[..., Any], tag: int) -> tuple[Callable[..., 
     layout: list[Any] = [None]
 
     def run(*args: Any) -> Any:
-        record = args[-1]
+        record = args[arity] if len(args) > arity else new_record()
         with tracing_checked(True):
-            error, out = checked(*args[:-1])
+            error, out = checked(*args[:arity])
         calls = record[2] + 1
         counted = record.at[2].set(calls)
         preds = list(error._pred.values())

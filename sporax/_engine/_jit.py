@@ -446,7 +446,7 @@ class StatefulJit:
         entry.checked = _checks.enabled()
         program = pure
         if entry.checked:
-            program, layout = _checks.functionalize(pure, len(self.layouts))
+            program, layout = _checks.functionalize(pure, len(self.layouts), 3)
             self.layouts.append(layout)
             if self.record is None:
                 self.record = _checks.new_record()
