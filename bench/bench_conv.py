@@ -30,7 +30,8 @@ Two more modes:
 * ``--ab DIR``: whole train steps (``--cases``: resnet18, i.e. bench_models' example network, and
   lenet_b32) of the sporax in ``DIR`` (a checkout of the package: ``mkdir DIR && git archive HEAD sporax
   | tar -x -C DIR``) against this tree's, and PyTorch eager (bench_models' worker) for resnet18: each side a
-  pinned worker process, rounds alternating, medians of process CPU time; compile seconds of the first step.
+  pinned worker process, rounds alternating, medians of process CPU time (PyTorch's worker reports wall
+  time: compared with sporax's wall time); compile seconds of the first step.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ from sporax.ops._lowering import force_lowering
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _common  # noqa: E402
+import bench_models  # noqa: E402
 
 VARIANTS = {  # conv lowering, max-pool lowering, compiler options (None: what the lowerings request)
     "plain": ("plain", "plain", {}),
@@ -63,26 +65,7 @@ VARIANTS = {  # conv lowering, max-pool lowering, compiler options (None: what t
 }
 
 
-class LeNet5(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.conv1 = nn.Conv2d(1, 6, 5, pad_mode="valid")
-        self.conv2 = nn.Conv2d(6, 16, 5, pad_mode="valid")
-        self.relu = nn.ReLU()
-        self.max_pool2d = nn.MaxPool2d(kernel_size=2, stride=2)
-        self.flatten = nn.Flatten()
-        self.fc1 = nn.Dense(400, 120)
-        self.fc2 = nn.Dense(120, 84)
-        self.fc3 = nn.Dense(84, 10)
-        self.loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
-
-    def construct(self, x, y):
-        x = self.max_pool2d(self.relu(self.conv1(x)))
-        x = self.max_pool2d(self.relu(self.conv2(x)))
-        x = self.flatten(x)
-        x = self.relu(self.fc1(x))
-        x = self.relu(self.fc2(x))
-        return self.loss_fn(self.fc3(x), y)
+_, LeNet5 = bench_models.small_cells(nn)  # ModelZoo's LeNet5 with its loss, as the other benches run it
 
 
 class CNN(nn.Cell):
@@ -346,8 +329,6 @@ _STEPS: dict = {}
 
 def _step_worker(req: dict) -> dict:
     """Build (first request: compile seconds) and time ``steps`` train steps of ``case``."""
-    import bench_models
-
     import sporax
 
     case, n = req["case"], req["steps"]
@@ -361,11 +342,12 @@ def _step_worker(req: dict) -> dict:
         _STEPS[case]().asnumpy()
         reply["compile_s"] = time.perf_counter() - t
     step = _STEPS[case]
-    c = time.process_time()
+    c, t = time.process_time(), time.perf_counter()
     for _ in range(n):
         loss = step()
     reply["loss"] = float(loss.asnumpy())
     reply["seconds"] = (time.process_time() - c) / n
+    reply["wall"] = (time.perf_counter() - t) / n
     return reply
 
 
@@ -382,7 +364,7 @@ def ab_steps(args) -> None:
     print(f"rounds {args.rounds}; median process CPU seconds per train step; before = {args.ab}")
     for case in args.cases.split(","):
         n = AB_STEPS[case]
-        times: dict = {k: [] for k in (*sides, "torch")}
+        times: dict = {k: [] for k in (*sides, "torch", "after wall")}
         compile_s, where = {}, {}
         for _ in range(args.rounds):
             for side, wk in sides.items():
@@ -392,6 +374,8 @@ def ab_steps(args) -> None:
                 compile_s.setdefault(side, r.get("compile_s"))
                 where[side] = r["sporax"]
                 times[side].append(r["seconds"])
+                if side == "after":
+                    times["after wall"].append(r["wall"])
             if torch is not None and case in AB_CFG:
                 r = torch.ask(model=case, steps=n, cfg={**AB_CFG[case], "steps": n})
                 if "seconds" in r:
@@ -400,7 +384,9 @@ def ab_steps(args) -> None:
         line = f"{case:<10} before {med['before'] * 1e3:9.2f} ms  after {med['after'] * 1e3:9.2f} ms "
         line += f"({med['after'] / med['before']:.2f}x)"
         if "torch" in med:
-            line += f"  torch eager {med['torch'] * 1e3:9.2f} ms (after / torch {med['after'] / med['torch']:.2f}x)"
+            # bench_models' worker times wall clock: compare with the after side's wall clock
+            line += f"  wall: after {med['after wall'] * 1e3:.2f} ms, torch eager {med['torch'] * 1e3:.2f} ms"
+            line += f" ({med['after wall'] / med['torch']:.2f}x)"
         line += f"  compile s before {compile_s['before']:.1f} / after {compile_s['after']:.1f}"
         print(line, f"[{where['before']} vs {where['after']}]", flush=True)
     for wk in (*sides.values(), *([torch] if torch else [])):

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from sporax.ops import _lowering as L
+from sporax.ops._lowering import conv as C
 
 pytestmark = pytest.mark.skipif(jax.default_backend() != "cpu", reason="the CPU lowering")
 
@@ -46,6 +47,19 @@ def test_conv2d_nhwc_matches_lax_autodiff(case):
     rng = np.random.default_rng(abs(hash(repr(case))) % 2**32)
     x, w = rng.standard_normal((2, c, *hw)), rng.standard_normal((o, c, *k))
     _assert_same(_values_and_grads(lambda x, w: L.conv2d_array(x, w, s, pads, d, 1), x, w))
+
+
+@pytest.mark.parametrize("case", [CASES_2D[0], CASES_2D[3]])
+def test_conv2d_nhwc_weight_gradient_in_batch_chunks(case, monkeypatch):
+    """Large batches sum the weight gradient over batch chunks in a loop: here one image per chunk."""
+    monkeypatch.setattr(C, "_WGRAD_CHUNK_BYTES", 1)
+    monkeypatch.setattr(C, "_WGRAD_CHUNK_MIN_OUT", 1)
+    c, o, k, s, pads, d, hw = case
+    rng = np.random.default_rng(11)
+    x, w = rng.standard_normal((3, c, *hw)), rng.standard_normal((o, c, *k))
+    _assert_same(_values_and_grads(lambda x, w: L.conv2d_array(x, w, s, pads, d, 1), x, w))
+    y = jax.make_jaxpr(jax.grad(lambda w: L.conv2d_array(x, w, s, pads, d, 1, "nhwc").sum()))(w)
+    assert "scan" in str(y)
 
 
 def test_conv3d_nhwc_matches_lax_autodiff():
