@@ -1,14 +1,19 @@
 """The whole bench suite in one command; regenerates bench/RESULTS.md.
 
-    python bench/run_all.py [--quick] [--only mlp_b1,lenet_b32] [--out bench/RESULTS.md]
+    python bench/run_all.py [--quick] [--only mlp_b1,lenet_b32] [--no-epoch] [--ms-epoch] [--cores 1,0]
+                            [--out bench/RESULTS.md] [--json results.json]
 
-Every workload runs in pinned child processes (``taskset -c 1``, one OpenMP thread, XLA's CPU client on one
-thread): a sporax worker (GRAPH step, PyNative step, sink mode, and the hand-written JAX+optax twin where one
-exists, all in the same process), a PyTorch worker in /work/venvs/torch (eager and ``torch.compile``). The
+Every workload runs in pinned child processes (``taskset -c``, one OpenMP thread, XLA's CPU client on one
+thread): a sporax GRAPH worker (the GRAPH step, sink mode, and the hand-written JAX+optax twin: the MLP's and
+LeNet5's in bench_train_step.py, the example models' in jax_twins.py, each checked against sporax's losses from
+the same weights first), a sporax PyNative worker, a PyTorch worker in /work/venvs/torch (eager and
+``torch.compile``), and MindSpore 2.10's GRAPH and PyNative workers in its venv (bench_mindspore.py). The
 driver asks them for timing rounds in turn (one round per side, alternating), and reports per side the median
-seconds per step and its ratio to sporax's GRAPH step. Peers that are absent are skipped with a message.
-``--quick`` (about 5 minutes) runs fewer rounds and steps, smaller ResNet-18 width, and no torch.compile or
-MindSpore epoch for the large models.
+seconds per step and its ratio to sporax's GRAPH step, each side's compile time (first step minus steady
+step) and what stands in the way of each goal. Peers that are absent are skipped with a message. Parts run in
+one lane per core (``--cores``, default both cores of a 2-core machine): a workload's processes all sit on its
+lane's core. ``--quick`` runs fewer rounds and steps, a smaller ResNet-18, and no torch.compile or MindSpore
+for the large models.
 """
 
 from __future__ import annotations
@@ -344,7 +349,14 @@ def start_mindspore(name: str, wl: dict, res: dict, log, core: str = CORE) -> li
     return workers
 
 
-def bench_epoch(quick: bool, log) -> dict:
+# MindSpore's MNIST epoch takes 130 s on an idle core and 475 s on the loaded shared one: --ms-epoch runs it
+MS_EPOCH_SKIP = (
+    "MindSpore's epoch not rerun (run_all.py --ms-epoch runs it): one epoch took 131.8 s steady on 2026-11-26 "
+    "10:50 (load average about 5) and 474.8 s at 12:55 (load average about 12), same script and pinning"
+)
+
+
+def bench_epoch(quick: bool, log, ms_epoch: bool = False) -> dict:
     """examples/lenet_mnist.py's epoch (bench_lenet_epoch.py) and the seed's input pipeline alone
     (bench_dataset.py), sporax and MindSpore, pinned."""
     import bench_dataset
@@ -366,10 +378,12 @@ def bench_epoch(quick: bool, log) -> dict:
         epochs = 2
         common = [bench_lenet_epoch.EXAMPLE, "--epochs", str(epochs), "--data-dir", data]
         sides = {"sporax": [sys.executable, "-m", "sporax", "run", *common, "--ckpt-dir", os.path.join(tmp, "c1")]}
-        if os.path.exists(MS_PYTHON) and not quick:
+        if os.path.exists(MS_PYTHON) and not quick and ms_epoch:
             # one epoch: MindSpore's CPU epoch takes minutes on one core, its compile a few seconds of it
             ms_common = [*common[:2], "1", *common[3:]]
             sides["mindspore"] = [MS_PYTHON, *ms_common, "--ckpt-dir", os.path.join(tmp, "c2")]
+        elif not ms_epoch and not quick:
+            out["notes"].append(MS_EPOCH_SKIP)
         elif quick:
             out["notes"].append("--quick: MindSpore's MNIST epoch skipped")
         else:
@@ -395,41 +409,126 @@ def bench_epoch(quick: bool, log) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------- report
-# What stands between the figures and the goals: found with the profiles above and the experiments named
-# (2026-11-26; text, not regenerated: re-check it when the tables change).
-FINDINGS = """\
-- **MLP b1, GRAPH vs hand-written JAX (the state plumbing).** The gap is sporax's index checks
-  (`sporax/_engine/_checks.py`): a compiled step returns an error flag that `StatefulJit._run` reads right
-  after the call (`_checks.raise_if_failed` -> `error.get()`), which waits for the step, so no step overlaps
-  the next one's dispatch. cProfile of 3,000 MLP b1 steps: 1.12 s in the step, of which 0.41 s in
-  `jax.Array._value` under `checkify.get_exception` (the wait) and 0.54 s in `_run` itself. The same step
-  compiled with `SPORAX_INDEX_CHECKS=0` (the table's `graph, no index checks` column) runs at 0.9-1.1x the
-  JAX twin (4 alternating pinned runs: 169 vs 158 us and 124 vs 114 us with the checks off; 510 vs 210 us and
-  244 vs 95 us with them on). A fix belongs to the engine's checks: read the flag only when it is ready and
-  otherwise at the program's next call or when an output is read (the error would then surface one step
-  later), or keep the checks for eager/debug runs. Not changed here: it moves the point where the error is
-  raised, which the index-check tests pin down.
-- **MLP b1 <= 50 us, LeNet5 b32 <= 1.5 ms** are absolute figures, so the machine's load moves them. In the
-  run of 2026-11-26 (load average about 4) MLP b1 took 70 us with the index checks and 46 us without them
-  (JAX twin 41 us); LeNet5 b32 took 2.4 ms, about 9% of the GEMM peak: its convolutions (small channel
-  counts, 28x28 and 10x10 outputs) are far from GEMM-shaped, and the JAX twin with XLA's own convolutions
-  takes twice as long.
+# What stands between the figures and the goals. The figures come from the run; the explanations are what
+# the profiles and the experiments named found (2026-11-26; re-check them when the tables change).
+STATIC_FINDINGS = """\
 - **A mode switch recompiles.** `set_context(mode=...)` starts a new compile-cache epoch (the epoch is part of
-  `StatefulJit`'s cache key), so a GRAPH step runs its compile again (about 5 s for LeNet5) after any
-  PYNATIVE call; the bench therefore runs PyNative in its own process. MindSpore keeps its graphs.
-- **ResNet-18**: XLA:CPU's convolutions are about 80% of the step and run far below the GEMM peak; PyTorch's
-  oneDNN convolutions are 3-5x faster (the width-32 and width-64 runs). The `gemm` (im2col) conv lowering in sporax's ops compiles 2-7x
-  slower than `plain` on CPU (MODELS helper); what stands in the way is XLA's CPU convolution emitter.
-- **Transformer**: `reduce` (layer norm, softmax, the loss) and `copy` (transposes around attention) take as
-  much operator time as the `dot`s: XLA:CPU does not fuse them into the matmuls; a fused attention lowering
-  in sporax's ops is the lever.
-- **LSTM**: the recurrence is a `while` loop whose body is small dots plus `copy` and
-  `dynamic-update-slice` (about 30% of the time); `torch.compile` is ahead.
+  `StatefulJit`'s cache key), so a GRAPH step compiles again after any PYNATIVE call (re-checked 2026-11-26
+  12:50: LeNet5's step, 12.5 s on the loaded machine); the bench runs PyNative in its own process. MindSpore
+  keeps its graphs.
+- **torch.compile on ResNet-18**: not timed (see the notes: its compile alone took 474 s at batch 16, width 16).
 - **Variable-length batches**: `bucket_batch_by_length(..., pad_info={"ids": ([None], 0)},
   pad_to_bucket_boundary=True)` pads every unspecified dimension to the bucket boundary minus 1, as MindSpore
-  2.10 (shapes (2, 9), (2, 29) for boundaries [10, 30]): 3 programs in the bench below (fixed in
-  `dataset/engine/_batch_ops.py` after this run; before, that spelling padded to each batch's longest row).
+  2.10: 3 programs for the whole run below, none new in epoch 2.
 """
+
+
+def _top(r: dict, n: int = 3) -> str:
+    ops = (r.get("profile") or {}).get("ops") or []
+    return ", ".join(f"{o['op']} {o['ratio']:.0f}%" for o in ops[:-1][:n]) or "no profile"
+
+
+def _share(r: dict, op: str) -> float | None:
+    ops = (r.get("profile") or {}).get("ops") or []
+    return next((o["ratio"] for o in ops[:-1] if o["op"] == op), None)
+
+
+def findings(results: list[dict], facts: dict, gemm: float) -> str:
+    """RESULTS.md's 'What stands in the way': this run's figures with what the profiles and experiments
+    found behind them."""
+    by = {r["name"]: r for r in results}
+
+    def m(name: str, side: str) -> float | None:
+        return by.get(name, {}).get("median", {}).get(side)
+
+    def ratio(name: str, a: str, b: str) -> str:
+        x, y = m(name, a), m(name, b)
+        return f"{x / y:.2f}x" if x and y else "n/a"
+
+    def t(name: str, side: str) -> str:
+        v = m(name, side)
+        return "n/a" if v is None else (f"{v * 1e6:.0f} us" if v < 1e-3 else f"{_ms(v)} ms")
+
+    out = []
+    if "mlp_b1" in by:
+        out.append(
+            f"- **MLP b1, GRAPH vs hand-written JAX (the state plumbing).** GRAPH {t('mlp_b1', 'graph')} per step "
+            f"against the JAX twin's {t('mlp_b1', 'jax')} ({ratio('mlp_b1', 'graph', 'jax')}); compiled with "
+            f"`SPORAX_INDEX_CHECKS=0` {t('mlp_b1', 'graph, no index checks')} "
+            f"({ratio('mlp_b1', 'graph, no index checks', 'jax')}). Since ac31fe5 a step's index-check flag is read "
+            "when it is ready or at the program's next call, no longer right after each call (in the run of 10:50, "
+            "before it, the wait made the step 1.70x the twin; 1.10x without the checks). The rest is host time "
+            "in sporax's call path around XLA's executable (not profiled in this run)."
+        )
+    la = facts.get("load average (1/5/15 min) at start", "?").split(" / ")[0]
+    if "mlp_b1" in by or "lenet_b32" in by:
+        fl = by.get("lenet_b32", {}).get("ready", {}).get("flops")
+        g = m("lenet_b32", "graph")
+        frac = f", {fl / g / 1e9 / gemm * 100:.0f}% of the GEMM peak measured in the same run" if fl and g else ""
+        out.append(
+            f"- **MLP b1 <= 50 us, LeNet5 b32 <= 1.5 ms** are absolute figures: MLP b1 took {t('mlp_b1', 'graph')}, "
+            f"LeNet5 b32 {t('lenet_b32', 'graph')}{frac} (JAX twin in NHWC with XLA's convolutions: "
+            f"{t('lenet_b32', 'jax')}). The core measured {gemm:.0f} GFLOP/s in this run (load average {la} at "
+            "the start; 241 GFLOP/s in the run of 10:50): the machine's load moves both."
+        )
+    for name in ("resnet18", "resnet18_small"):
+        if name not in by:
+            continue
+        conv = _share(by[name], "convolution")
+        out.append(
+            f"- **{name}** ({', '.join(f'{k}={v}' for k, v in by[name]['cfg'].items())}): GRAPH "
+            f"{t(name, 'graph')}, PyTorch eager {t(name, 'torch eager')} (GRAPH / eager "
+            f"{ratio(name, 'graph', 'torch eager')}), the JAX twin with XLA's NHWC convolutions "
+            f"{t(name, 'jax')} (GRAPH / twin {ratio(name, 'graph', 'jax')})."
+            + (
+                " b529253 (CPU convolutions keep their padding inside the windows, 1x1 unpadded ones become "
+                "GEMMs; 5.6 -> 2.5 s per b64 step in bench_conv.py) landed before this run."
+                if name == "resnet18"
+                else ""
+            )
+            + f" Top operators: {_top(by[name])}"
+            + (
+                f"; the convolutions are {conv:.0f}% of the operator time: XLA:CPU's convolution emitter "
+                "against PyTorch's oneDNN is what stands in the way."
+                if conv
+                else "."
+            )
+        )
+    if "transformer" in by:
+        out.append(
+            f"- **Transformer**: GRAPH {t('transformer', 'graph')}, JAX twin {t('transformer', 'jax')} "
+            f"(GRAPH / twin {ratio('transformer', 'graph', 'jax')}), PyTorch eager {t('transformer', 'torch eager')} "
+            f"(GRAPH / eager {ratio('transformer', 'graph', 'torch eager')}), sink {ratio('transformer', 'sink', 'graph')} of "
+            "GRAPH. Dropout 0.1 is on from this run (the step is `set_train()` as the example's `train()` and "
+            "PyTorch's `net.train()` run it; the run of 10:50 timed it without dropout). A/B at batch 8, 2 "
+            "layers, 3 alternating rounds on the loaded machine: sporax / twin about 1.2x with dropout, about "
+            f"1.0x without, so sporax's dropout (a key split per op from the state-held key, masks with "
+            f"`jax.random.bernoulli`) is the part to look at. Top operators: {_top(by['transformer'])}."
+        )
+    if "lstm" in by:
+        out.append(
+            f"- **LSTM**: GRAPH {t('lstm', 'graph')}, JAX twin {t('lstm', 'jax')} (GRAPH / twin "
+            f"{ratio('lstm', 'graph', 'jax')}; one `lax.scan` per direction, input projection hoisted), PyTorch "
+            f"eager {t('lstm', 'torch eager')} (GRAPH / eager {ratio('lstm', 'graph', 'torch eager')}), torch.compile "
+            f"{t('lstm', 'torch.compile')}. Top operators: {_top(by['lstm'])} (the `while` row also counts the "
+            "operators inside the loop)."
+        )
+    ms_rows = []
+    for r in results:
+        if "mindspore graph" not in r.get("median", {}):
+            continue
+        comp = compile_times(r)
+        ms_rows.append(
+            f"{r['name']} {ratio(r['name'], 'mindspore graph', 'graph')} / "
+            f"{ratio(r['name'], 'mindspore pynative', 'graph')}, compile "
+            f"{comp.get('MindSpore GRAPH', float('nan')):.1f} s vs {comp.get('sporax GRAPH', float('nan')):.1f} s"
+        )
+    if ms_rows:
+        out.append(
+            "- **MindSpore 2.10 (CPU wheel)**, GRAPH / PyNative step over sporax's GRAPH step, and its graph "
+            "compile against sporax's first-step compile: " + "; ".join(ms_rows) + "."
+        )
+    return "\n".join(out) + "\n" + STATIC_FINDINGS
 
 
 def _verdict(ok: bool | None) -> str:
@@ -609,7 +708,7 @@ def write_results(path: str, facts: dict, gemm: float, results: list[dict], extr
     if notes:
         lines += ["", "Notes:", "", *notes]
     lines += ["", "## Goals (issue 17)", "", *goal_lines(results, extra), ""]
-    lines += ["## What stands in the way", "", FINDINGS]
+    lines += ["## What stands in the way", "", findings(results, facts, gemm)]
     ep = extra.get("epoch", {})
     lines += ["## MNIST epoch end to end and the input pipeline alone", ""]
     lines += [
@@ -679,7 +778,7 @@ def run_lanes(names: list[str], args, log) -> tuple[list[dict], dict]:
 
     def run_part(part: str, core: str) -> None:
         if part == "epoch":
-            extra["epoch"] = bench_epoch(args.quick, log)
+            extra["epoch"] = bench_epoch(args.quick, log, args.ms_epoch)
             return
         if part == "varlen":
             try:
@@ -733,6 +832,8 @@ def main() -> None:
     ap.add_argument("--only", default="", help="comma-separated workloads (default all)")
     ap.add_argument("--rounds", type=int, default=None)
     ap.add_argument("--no-epoch", action="store_true", help="skip the MNIST epoch and pipeline")
+    ap.add_argument("--ms-epoch", action="store_true", help="also MindSpore's MNIST epoch (minutes)")
+    ap.add_argument("--json", help="also write the raw results to this JSON file")
     ap.add_argument("--out", default=os.path.join(HERE, "RESULTS.md"))
     ap.add_argument(
         "--cores",
@@ -762,6 +863,9 @@ def main() -> None:
     names = [n for n in (args.only.split(",") if args.only else WORKLOADS)]
     results, extra = run_lanes(names, args, log)
     write_results(args.out, facts, gemm, results, extra, args, time.perf_counter() - start)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"facts": facts, "gemm": gemm, "results": results, "extra": extra}, f, default=str)
     log(f"wrote {args.out}")
 
 
