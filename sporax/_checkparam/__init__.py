@@ -217,6 +217,8 @@ from ._nn import (
     check_float_type,
     check_image_pair,
     check_param_list,
+    check_patch_arg,
+    check_mirror_padding,
     check_int_size,
     check_pool_padding,
 )
@@ -420,6 +422,8 @@ __all__ = [
     "check_float_type",
     "check_image_pair",
     "check_param_list",
+    "check_patch_arg",
+    "check_mirror_padding",
     "check_int_size",
     "check_pool_padding",
     "check_memory_size",

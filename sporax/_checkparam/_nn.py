@@ -158,6 +158,40 @@ def check_param_list(params: Any, param_cls: type) -> list:
     return params
 
 
+def check_patch_arg(v: Any, name: str) -> tuple[int, int]:
+    """``Unfold``'s ``ksizes``/``strides``/``rates``: ``[1, row, col, 1]`` of positive ints, as (row, col)."""
+    if not isinstance(v, (tuple, list)):
+        raise TypeError(f"For 'Unfold', the '{name}s' must be a tuple or a list, but got {type(v).__name__}.")
+    if len(v) != 4 or v[0] != 1 or v[3] != 1:
+        raise ValueError(f"For 'Unfold' the format of '{name}s' must be [1, {name}_row, {name}_col, 1], but got {v}.")
+    if not all(isinstance(e, int) and e >= 1 for e in v):
+        raise ValueError(
+            f"For 'Unfold' the {name}_row and {name}_col in '{name}s' must be an positive integer, but got {v}."
+        )
+    return int(v[1]), int(v[2])
+
+
+def check_mirror_padding(padding: Any, n: int, name: str, non_negative: bool = True) -> tuple[int, ...]:
+    """A padding layer's ``padding``: an int (each side of ``n`` dimensions) or a tuple of an even number of
+    ints (non-negative unless not ``non_negative``), as a tuple."""
+    if isinstance(padding, int) and not isinstance(padding, bool):
+        padding = (padding,) * (2 * n)
+    if not isinstance(padding, tuple):
+        raise TypeError(
+            f"For '{name}' the input 'padding' must be an integer or tuple, but got {type(padding).__name__}"
+        )
+    if len(padding) % 2:
+        raise ValueError(
+            f"For '{name}' the length of input 'padding' must be divisible by 2, but got padding of length "
+            f"{len(padding)}. "
+        )
+    if not all(isinstance(i, int) and not isinstance(i, bool) for i in padding):
+        raise TypeError(f"For '{name}' every element in 'padding' must be integer, but got {padding}. ")
+    if non_negative and not all(i >= 0 for i in padding):
+        raise ValueError(f"For '{name}' every element in 'padding' must be >= 0. but got {padding}. ")
+    return padding
+
+
 # ------------------------------------------------------------------------------------------ containers
 
 

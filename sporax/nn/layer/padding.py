@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import _checkparam as validator
 from ...common.tensor import Tensor
 from ...ops._utils import as_tensor_array, wrap
 from ...ops.function import _resize_func as RF
@@ -144,31 +145,12 @@ class ZeroPad2d(_ConstantPadNd):
         super().__init__(padding, 0)
 
 
-def _mirror_padding(padding: Any, n: int, name: str, non_negative: bool = True) -> tuple[int, ...]:
-    if isinstance(padding, int) and not isinstance(padding, bool):
-        padding = (padding,) * (2 * n)
-    if not isinstance(padding, tuple):
-        raise TypeError(
-            f"For '{name}' the input 'padding' must be an integer or tuple, but got {type(padding).__name__}"
-        )
-    if len(padding) % 2:
-        raise ValueError(
-            f"For '{name}' the length of input 'padding' must be divisible by 2, but got padding of length "
-            f"{len(padding)}. "
-        )
-    if not all(isinstance(i, int) and not isinstance(i, bool) for i in padding):
-        raise TypeError(f"For '{name}' every element in 'padding' must be integer, but got {padding}. ")
-    if non_negative and not all(i >= 0 for i in padding):
-        raise ValueError(f"For '{name}' every element in 'padding' must be >= 0. but got {padding}. ")
-    return padding
-
-
 class _ReflectionPadNd(Cell):
     _n = 1
 
     def __init__(self, padding: Any) -> None:
         super().__init__()
-        self.padding = _mirror_padding(padding, self._n, type(self).__name__)
+        self.padding = validator.check_mirror_padding(padding, self._n, type(self).__name__)
 
     def construct(self, x: Tensor) -> Tensor:
         name = type(self).__name__
@@ -218,7 +200,7 @@ class _ReplicationPadNd(Cell):
 
     def __init__(self, padding: Any) -> None:
         super().__init__()
-        self.padding = _mirror_padding(padding, self._n, type(self).__name__, non_negative=False)
+        self.padding = validator.check_mirror_padding(padding, self._n, type(self).__name__, non_negative=False)
 
     def construct(self, x: Tensor) -> Tensor:
         name = type(self).__name__

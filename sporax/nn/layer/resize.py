@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import _checkparam as validator
 from ... import ops
 from ...common.tensor import Tensor
 from ...ops._utils import as_tensor_array, wrap
@@ -116,18 +117,6 @@ class ChannelShuffle(Cell):
         return RF.channel_shuffle(x, self.groups)
 
 
-def _patch_arg(v: Any, name: str) -> tuple[int, int]:
-    if not isinstance(v, (tuple, list)):
-        raise TypeError(f"For 'Unfold', the '{name}s' must be a tuple or a list, but got {type(v).__name__}.")
-    if len(v) != 4 or v[0] != 1 or v[3] != 1:
-        raise ValueError(f"For 'Unfold' the format of '{name}s' must be [1, {name}_row, {name}_col, 1], but got {v}.")
-    if not all(isinstance(e, int) and e >= 1 for e in v):
-        raise ValueError(
-            f"For 'Unfold' the {name}_row and {name}_col in '{name}s' must be an positive integer, but got {v}."
-        )
-    return int(v[1]), int(v[2])
-
-
 class Unfold(Cell):
     """Image patches of an NCHW input (TF's ``extract_image_patches``): ``ksizes``, ``strides``, ``rates``
     as [1, row, col, 1]; ``padding`` 'valid' or 'same'. Output (N, C * k_row * k_col, out_row, out_col), the
@@ -137,9 +126,9 @@ class Unfold(Cell):
         super().__init__()
         self.ksizes, self.strides, self.rates = ksizes, strides, rates
         self._k, self._s, self._r = (
-            _patch_arg(ksizes, "ksize"),
-            _patch_arg(strides, "stride"),
-            _patch_arg(rates, "rate"),
+            validator.check_patch_arg(ksizes, "ksize"),
+            validator.check_patch_arg(strides, "stride"),
+            validator.check_patch_arg(rates, "rate"),
         )
         if not isinstance(padding, str) or padding.upper() not in ("VALID", "SAME"):
             raise ValueError(f"For 'Unfold', the 'padding' must be 'valid' or 'same', but got {padding!r}.")
