@@ -100,6 +100,12 @@ from ._args import (
     check_comm_tag,
     check_comm_group,
 )
+from ._conv import (
+    check_conv_pad,
+    check_conv_operands,
+    check_conv_transpose_operands,
+    check_adaptive_pool1d,
+)
 from ._ops import (
     check_vmap_axes,
     check_map_fn,
@@ -426,6 +432,10 @@ __all__ = [
     "check_mirror_padding",
     "check_int_size",
     "check_pool_padding",
+    "check_conv_pad",
+    "check_conv_operands",
+    "check_conv_transpose_operands",
+    "check_adaptive_pool1d",
     "check_memory_size",
     "check_device_target",
     "check_device_id",

@@ -115,28 +115,6 @@ def _dtype_name(a: Any) -> str:
 
 
 # ------------------------------------------------------------------ convolution
-def _conv_checks(x: Any, w: Any, groups: int, nsp: int, op: str) -> None:
-    if x.ndim != nsp + 2:
-        raise ValueError(f"For '{op}', the dimension of 'input' must be {nsp + 2}, but got {x.ndim}.")
-    if w.ndim != nsp + 2:
-        raise ValueError(f"For '{op}', the dimension of 'weight' must be {nsp + 2}, but got {w.ndim}.")
-    if x.dtype != w.dtype:
-        raise TypeError(
-            f"For '{op}', the dtype of 'input' and 'weight' must be the same, but got 'input': {_dtype_name(x)} "
-            f"and 'weight': {_dtype_name(w)}."
-        )
-    if not jnp.issubdtype(x.dtype, jnp.floating):
-        raise TypeError(f"For '{op}', the dtype of 'input' must be float, but got {_dtype_name(x)}.")
-    if x.shape[1] != w.shape[1] * groups:
-        raise ValueError(
-            f"For '{op}', the channel number of 'input' ({x.shape[1]}) must be equal to 'weight' shape[1] "
-            f"({w.shape[1]}) * 'groups' ({groups}), but got input shape {tuple(x.shape)} and weight shape "
-            f"{tuple(w.shape)}."
-        )
-    if w.shape[0] % groups:
-        raise ValueError(f"For '{op}', the 'weight' shape[0] ({w.shape[0]}) must be divisible by 'groups' ({groups}).")
-
-
 def _conv_nd(
     input: Any,
     weight: Any,
@@ -155,7 +133,7 @@ def _conv_nd(
     pad_mode = validator.check_one_of(pad_mode, PAD_MODES, "pad_mode", op, ignore_case=True)
     s = tuple_n(stride, nsp, "stride", op, allow_long=True)
     d = tuple_n(dilation, nsp, "dilation", op, allow_long=True)
-    _conv_checks(x, w, groups, nsp, op)
+    validator.check_conv_operands(x, w, groups, nsp, op, _dtype_name)
     k = tuple(w.shape[2:])
     pads = _resolve_pads(tuple(x.shape[2:]), k, s, d, pad_mode, padding, op)
     outs = [_out_size(x.shape[2 + i], k[i], s[i], d[i], *pads[i])[0] for i in range(nsp)]
@@ -236,7 +214,7 @@ def _pool_max_identity(dtype: Any) -> Any:
 
 
 def _windows(
-    x: Any, k: tuple[int, int], s: tuple[int, int], d: tuple[int, int], pads: list, fill: Any, outs: tuple[int, int]
+    x: Any, k: tuple[int, ...], s: tuple[int, ...], d: tuple[int, ...], pads: list, fill: Any, outs: tuple[int, ...]
 ) -> list[Any]:
     """The ``kh * kw`` strided views of the padded input, one per window offset (row-major)."""
     xp = jnp.pad(x, [(0, 0), (0, 0), *pads], constant_values=fill)
@@ -406,7 +384,10 @@ def _adaptive_sizes(shape: tuple[int, ...], output_size: Any, op: str) -> tuple[
     if isinstance(output_size, (int, np.integer)) and not isinstance(output_size, bool):
         out = (int(output_size), int(output_size))
     elif isinstance(output_size, (tuple, list)) and len(output_size) == 2:
-        out = tuple(shape[-2 + i] if v is None else int(v) for i, v in enumerate(output_size))
+        out = (
+            int(shape[-2] if output_size[0] is None else output_size[0]),
+            int(shape[-1] if output_size[1] is None else output_size[1]),
+        )
     else:
         raise TypeError(
             f"For '{op}', the 'output_size' must be an int or a tuple of 2 ints/None, but got {output_size}."

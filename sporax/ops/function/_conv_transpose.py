@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from ... import _checkparam as validator
 from ...common.tensor import Tensor
 from .. import _lowering as L
@@ -20,29 +18,6 @@ from .._utils import as_tensor_array, wrap
 from ._conv_pool import PAD_MODES, _dtype_name, _explicit_pads, _same_pads, tuple_n
 
 __all__ = ["conv_transpose2d", "conv3d_transpose"]
-
-
-def _checks(x: Any, w: Any, groups: int, nsp: int, op: str) -> None:
-    if x.ndim != nsp + 2:
-        raise ValueError(f"For '{op}', the dimension of 'input' must be {nsp + 2}, but got {x.ndim}.")
-    if w.ndim != nsp + 2:
-        raise ValueError(f"For '{op}', the dimension of 'weight' must be {nsp + 2}, but got {w.ndim}.")
-    if x.dtype != w.dtype:
-        raise TypeError(
-            f"For '{op}', the dtype of 'input' and 'weight' must be the same, but got 'input': {_dtype_name(x)} "
-            f"and 'weight': {_dtype_name(w)}."
-        )
-    if not np.issubdtype(x.dtype, np.floating) and str(x.dtype) != "bfloat16":
-        raise TypeError(f"For '{op}', the dtype of 'input' must be float, but got {_dtype_name(x)}.")
-    if isinstance(groups, bool) or not isinstance(groups, (int, np.integer)) or groups < 1:
-        raise ValueError(f"For '{op}', the 'groups' must be a positive int, but got {groups}.")
-    if x.shape[1] != w.shape[0]:
-        raise ValueError(
-            f"For '{op}', the channel number of 'input' ({x.shape[1]}) must be equal to 'weight' shape[0] "
-            f"({w.shape[0]}), but got input shape {tuple(x.shape)} and weight shape {tuple(w.shape)}."
-        )
-    if w.shape[0] % groups:
-        raise ValueError(f"For '{op}', the 'weight' shape[0] ({w.shape[0]}) must be divisible by 'groups' ({groups}).")
 
 
 def transpose_geometry(
@@ -100,7 +75,7 @@ def conv_transpose_nd(
     """The array result of a transposed convolution of NC... ``input`` with ``weight`` [C_in, C_out /
     groups, k...] (1-D runs as 2-D with a unit height)."""
     x, w = as_tensor_array(input), as_tensor_array(weight)
-    _checks(x, w, groups, nsp, op)
+    validator.check_conv_transpose_operands(x, w, groups, nsp, op, _dtype_name)
     pad_mode = validator.check_one_of(pad_mode, PAD_MODES, "pad_mode", op, ignore_case=True)
     s = tuple_n(stride, nsp, "stride", op, allow_long=True)
     d = tuple_n(dilation, nsp, "dilation", op, allow_long=True)

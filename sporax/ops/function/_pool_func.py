@@ -280,26 +280,6 @@ def _adaptive_out(shape: tuple, output_size: Any, nsp: int, op: str) -> tuple[in
     return out
 
 
-def _check_1d_adaptive(x: Any, output_size: Any, op: str) -> None:
-    if not isinstance(x, Tensor):
-        raise TypeError(f"For {op}, the input input must be tensor")
-    if isinstance(output_size, bool) or not isinstance(output_size, int):
-        raise TypeError(f"For {op}, output_size must be an int, but got {type(output_size).__name__}.")
-    if output_size < 1:
-        raise ValueError(f"For {op}, output_size must be greater than or equal to 1, but got {output_size}.")
-    if x.ndim != 3:
-        raise ValueError(f"For {op} input must have 3 dim, but got {x.ndim}.")
-    if x.shape[2] < output_size:
-        raise ValueError(
-            f"For {op} input's last dimension must be greater or equal to output size {output_size}, "
-            f"but got {x.shape[2]}."
-        )
-    if x.shape[2] % output_size:
-        raise ValueError(
-            f"For {op} input's last dimension must be divisible by output size {output_size}, but got {x.shape[2]}."
-        )
-
-
 def adaptive_avg_nd(a: Any, out: tuple[int, ...]) -> Any:
     """Average over adaptive bins ``[floor(i*n/o), ceil((i+1)*n/o))`` of the last ``len(out)`` axes."""
     nsp = len(out)
@@ -341,7 +321,7 @@ def adaptive_max_nd(a: Any, out: tuple[int, ...], return_indices: bool) -> Any:
 
 def adaptive_avg_pool1d(input: Any, output_size: int) -> Tensor:
     """Average over ``output_size`` equal bins of the last axis of an (N, C, L) input (L divisible)."""
-    _check_1d_adaptive(input, output_size, "adaptive_avg_pool1d")
+    validator.check_adaptive_pool1d(input, output_size, "adaptive_avg_pool1d", isinstance(input, Tensor))
     a = as_tensor_array(input)
     if a.dtype not in (np.float16, np.float32):
         raise TypeError(
@@ -352,7 +332,7 @@ def adaptive_avg_pool1d(input: Any, output_size: int) -> Tensor:
 
 def adaptive_max_pool1d(input: Any, output_size: int) -> Tensor:
     """Maximum over ``output_size`` equal bins of the last axis of an (N, C, L) input (L divisible)."""
-    _check_1d_adaptive(input, output_size, "adaptive_max_pool1d")
+    validator.check_adaptive_pool1d(input, output_size, "adaptive_max_pool1d", isinstance(input, Tensor))
     a = as_tensor_array(input)
     if a.dtype not in (np.float16, np.float32):
         raise TypeError(

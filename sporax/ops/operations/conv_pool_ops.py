@@ -44,22 +44,6 @@ def _prim_pad_mode(pad_mode: Any, name: str) -> str:
     return pad_mode.lower()
 
 
-def _check_pad(pad: Any, n: int, pad_mode: str, name: str) -> Any:
-    if isinstance(pad, bool) or not isinstance(pad, (int, tuple, list)):
-        raise TypeError(f"For '{name}', the 'pad' must be an int or a tuple, but got {type(pad).__name__}.")
-    pads = (pad,) * n if isinstance(pad, int) else tuple(pad)
-    if len(pads) != n:
-        raise ValueError(f"For '{name}', the 'pad' must be an int or a tuple of {n} ints, but got {pad}.")
-    if pad_mode != "pad" and any(pads):
-        raise ValueError(
-            f"For '{name}', the 'pad' must be zero or {(0,) * n} when 'pad_mode' is not \"pad\", but got 'pad' is "
-            f"{pad} and 'pad_mode' is {pad_mode}."
-        )
-    if any(p < 0 for p in pads):
-        raise ValueError(f"For '{name}', each element of 'pad' must be >= 0, but got {pad}.")
-    return pads
-
-
 class Conv3D(Primitive):
     """3-D convolution, NCDHW input and OIDHW weight; ``pad``: an int or 6 ints (head, tail, top, bottom,
     left, right)."""
@@ -83,7 +67,7 @@ class Conv3D(Primitive):
         self.kernel_size = CP.tuple_n(kernel_size, 3, "kernel_size", "Conv3D", allow_long=True)
         self.mode = validator.check_equal_int(mode, 1, "mode", "Conv3D")
         self.pad_mode = _prim_pad_mode(pad_mode, "Conv3D")
-        self.pad = _check_pad(pad, 6, self.pad_mode, "Conv3D")
+        self.pad = validator.check_conv_pad(pad, 6, self.pad_mode, "Conv3D")
         self.stride, self.dilation, self.group, self.data_format = stride, dilation, group, data_format
         self.attrs.update(
             out_channel=out_channel,
@@ -132,7 +116,7 @@ class Conv2DBackpropInput(Primitive):
         self.out_channel = out_channel
         self.kernel_size = CP.tuple_n(kernel_size, 2, "kernel_size", self.name)
         self.pad_mode = _prim_pad_mode(pad_mode, self.name)
-        self.pad = _check_pad(pad, 4, self.pad_mode, self.name)
+        self.pad = validator.check_conv_pad(pad, 4, self.pad_mode, self.name)
         self.pad_list = pad_list
         self.mode = validator.check_equal_int(mode, 1, "mode", self.name)
         self.stride, self.dilation, self.group, self.data_format = stride, dilation, group, data_format
@@ -188,7 +172,7 @@ class Conv3DTranspose(Primitive):
         self.kernel_size = CP.tuple_n(kernel_size, 3, "kernel_size", "Conv3DTranspose")
         self.mode = validator.check_equal_int(mode, 1, "mode", "Conv3DTranspose")
         self.pad_mode = _prim_pad_mode(pad_mode, "Conv3DTranspose")
-        self.pad = _check_pad(pad, 6, self.pad_mode, "Conv3DTranspose")
+        self.pad = validator.check_conv_pad(pad, 6, self.pad_mode, "Conv3DTranspose")
         self.output_padding = CP.tuple_n(output_padding, 3, "output_padding", "Conv3DTranspose", 0, allow_long=True)
         if self.pad_mode != "pad" and any(self.output_padding):
             raise ValueError(
@@ -312,7 +296,7 @@ class DepthwiseConv2dNative(Primitive):
             raise ValueError(f"For '{name}', the 'mode' must be 3, but got {mode}.")
         self.mode = mode
         self.pad_mode = _prim_pad_mode(pad_mode, name)
-        self.pad = _check_pad(pad, 4, self.pad_mode, name)
+        self.pad = validator.check_conv_pad(pad, 4, self.pad_mode, name)
         self.group = group
         self.attrs.update(
             channel_multiplier=channel_multiplier, kernel_size=self.kernel_size, mode=mode, pad_mode=self.pad_mode,
@@ -358,7 +342,7 @@ class MaxPool3D(Primitive):
         self.kernel_size = CP.tuple_n(kernel_size, 3, "kernel_size", "MaxPool3D", allow_long=True)
         self.strides = CP.tuple_n(strides, 3, "strides", "MaxPool3D", allow_long=True)
         self.pad_mode = _prim_pad_mode(pad_mode, "MaxPool3D").upper()
-        self.pad_list = _check_pad(pad_list, 6, self.pad_mode.lower(), "MaxPool3D")
+        self.pad_list = validator.check_conv_pad(pad_list, 6, self.pad_mode.lower(), "MaxPool3D")
         if ceil_mode is not None and self.pad_mode != "PAD":
             raise ValueError("For 'MaxPool3D', the 'ceil_mode' must be None when 'pad_mode' is not 'PAD'.")
         self.ceil_mode, self.data_format = ceil_mode, data_format
@@ -398,7 +382,7 @@ class AvgPool3D(Primitive):
         self.kernel_size = CP.tuple_n(kernel_size, 3, "kernel_size", "AvgPool3D", allow_long=True)
         self.strides = CP.tuple_n(strides, 3, "strides", "AvgPool3D", allow_long=True)
         self.pad_mode = _prim_pad_mode(pad_mode, "AvgPool3D")
-        self.pad = _check_pad(pad, 6, self.pad_mode, "AvgPool3D")
+        self.pad = validator.check_conv_pad(pad, 6, self.pad_mode, "AvgPool3D")
         self.ceil_mode, self.count_include_pad = ceil_mode, count_include_pad
         self.divisor_override, self.data_format = divisor_override, data_format
         self.attrs.update(
