@@ -157,7 +157,8 @@ class _ModelLoops:
             return list(callbacks)
         return [callbacks]
 
-    def _check_reuse_dataset(self, dataset: Any) -> None:
+    def _claim_dataset(self, dataset: Any) -> None:
+        """Mark ``dataset`` as this Model's (runtime state, not an argument check): one Model per dataset."""
         if dataset not in _MODEL_OF_DATASET:
             _MODEL_OF_DATASET.set(dataset, hash(self))
         if _MODEL_OF_DATASET.get(dataset) != hash(self):
@@ -232,7 +233,7 @@ class _ModelLoops:
         cb_params.initial_step = None
         cb_params.initial_epoch = initial_epoch
         with _CallbackManager(cb_params.list_callback) as list_callback:
-            self._check_reuse_dataset(train_dataset)
+            self._claim_dataset(train_dataset)
             if dataset_sink_mode:
                 self._train_dataset_sink_process(
                     epoch, train_dataset, list_callback, cb_params, sink_size, initial_epoch, valid_infos
