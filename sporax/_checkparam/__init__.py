@@ -109,6 +109,7 @@ from ._conv import (
 from ._ops import (
     check_vmap_axes,
     check_map_fn,
+    check_callable,
     check_positive_int_tuple,
     check_dynamic_tensors,
     check_dynamic_decl,
@@ -323,6 +324,7 @@ __all__ = [
     "check_comm_group",
     "check_vmap_axes",
     "check_map_fn",
+    "check_callable",
     "check_positive_int_tuple",
     "check_dynamic_tensors",
     "check_dynamic_decl",

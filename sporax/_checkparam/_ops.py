@@ -62,6 +62,13 @@ def check_map_fn(fn: Any, prim_name: str) -> Any:
     return fn
 
 
+def check_callable(arg_value: Any, arg_name: str, prim_name: str) -> Any:
+    """A callable: ``For 'PyFunc', the 'fn' must be callable, but got int.``"""
+    if not callable(arg_value):
+        raise TypeError(f"For '{prim_name}', the '{arg_name}' must be callable, but got {type(arg_value).__name__}.")
+    return arg_value
+
+
 def check_positive_int_tuple(arg_value: Any, n: int, arg_name: str, prim_name: str) -> tuple[int, ...]:
     """One positive int per dimension: an int (used for all ``n``) or ``n`` of them, as a tuple of Python ints:
     ``For 'interpolate', the 'size' must be a positive int or a tuple of 2 positive ints, but got (0, 3).``"""

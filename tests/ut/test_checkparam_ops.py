@@ -31,6 +31,8 @@ def test_vmap_axes():
 
 def test_map_fn_and_int_forms():
     assert v.check_map_fn(abs, "Map") is abs
+    assert v.check_callable(abs, "fn", "PyFunc") is abs
+    _raises(TypeError, "For 'PyFunc', the 'fn' must be callable, but got int.", v.check_callable, 1, "fn", "PyFunc")
     _raises(TypeError, "For 'HyperMap', the operation must be a MultitypeFuncGraph or callable, but got int.",
             v.check_map_fn, 1, "HyperMap")  # fmt: skip
     assert v.check_positive_int_tuple(3, 2, "size", "interpolate") == (3, 3)

@@ -52,8 +52,7 @@ def lrn(
     if norm_region != "ACROSS_CHANNELS":
         raise ValueError(f"For 'LRN', the 'norm_region' must be 'ACROSS_CHANNELS', but got '{norm_region}'.")
     a = _float_input(x, "x", "LRN")
-    if a.ndim != 4:
-        raise ValueError(f"For 'LRN', the dimension of 'x' must be 4, but got {a.ndim}.")
+    validator.check_ndim(a.ndim, 4, "x", "LRN")
     sq = jnp.square(a)
     window = (1, 2 * depth_radius + 1, 1, 1)
     pads = [(0, 0), (depth_radius, depth_radius), (0, 0), (0, 0)]
@@ -139,8 +138,7 @@ def crop_and_resize(
             f"For 'CropAndResize', the 'method' must be 'bilinear', 'nearest' or 'bilinear_v2', but got '{method}'."
         )
     img, bx, bi = as_tensor_array(image), as_tensor_array(boxes), as_tensor_array(box_indices)
-    if img.ndim != 4:
-        raise ValueError(f"For 'CropAndResize', the dimension of 'image' must be 4, but got {img.ndim}.")
+    validator.check_ndim(img.ndim, 4, "image", "CropAndResize")
     if bx.ndim != 2 or bx.shape[1] != 4 or bi.shape != (bx.shape[0],):
         raise ValueError(
             f"For 'CropAndResize', 'boxes' must be (num_boxes, 4) and 'box_indices' (num_boxes,), but got "
@@ -437,8 +435,7 @@ def fractional_pool_tf(
     col_pooling_sequence)``; output size ``floor(in / ratio)``; with ``overlapping`` each region also takes
     the next boundary's row/column."""
     x = as_tensor_array(value)
-    if x.ndim != 4:
-        raise ValueError(f"For '{op}', the dimension of 'x' must be 4, but got {x.ndim}.")
+    validator.check_ndim(x.ndim, 4, "x", op)
     ratio = tuple(float(r) for r in pooling_ratio)
     if len(ratio) != 4 or ratio[0] != 1.0 or ratio[3] != 1.0 or ratio[1] < 1.0 or ratio[2] < 1.0:
         raise ValueError(

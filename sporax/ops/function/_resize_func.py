@@ -315,8 +315,7 @@ def extract_image_patches(x: Any, k: tuple, s: tuple, r: tuple, padding: str, op
     from ._conv_pool import _same_pads
 
     a = as_tensor_array(x)
-    if a.ndim != 4:
-        raise ValueError(f"For '{op}', the dimension of 'input' must be 4, but got {a.ndim}.")
+    validator.check_ndim(a.ndim, 4, "input", op)
     n, c, h, w = a.shape
     eff = [(k[i] - 1) * r[i] + 1 for i in range(2)]
     if padding == "SAME":

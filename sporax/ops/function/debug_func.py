@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ... import _checkparam as validator
 from ..._checkparam import check_instance
 from ..._engine import custom_vjp_call, is_tracer, jax, jnp, lax
 from ...common.tensor import Tensor
@@ -95,8 +96,7 @@ def partial(func: Any, *args: Any) -> Any:
         >>> add_one(Tensor(2.0))
         Tensor(shape=[], dtype=Float32, value= 3)
     """
-    if not callable(func):
-        raise TypeError(f"For 'partial', the 'func' must be callable, but got {type(func).__name__}.")
+    validator.check_callable(func, "func", "partial")
     return functools.partial(func, *args)
 
 

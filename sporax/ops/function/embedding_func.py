@@ -50,8 +50,7 @@ def embedding(
             f"For 'embedding', the dtype of 'input' must be int32 or int64, but got {mstype.from_np(idx.dtype)}."
         )
     w = as_tensor_array(weight)
-    if w.ndim != 2:
-        raise ValueError(f"For 'embedding', the dimension of 'weight' must be 2, but got {w.ndim}.")
+    validator.check_ndim(w.ndim, 2, "weight", "embedding")
     n = w.shape[0]
     if padding_idx is not None:
         validator.check_int_range(padding_idx, -n, n, validator.INC_LEFT, "padding_idx", "embedding")

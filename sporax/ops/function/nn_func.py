@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import _checkparam as validator
 from ..._engine import jax, jnp, lax
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
@@ -205,8 +206,7 @@ def bias_add_format(input_x: Any, bias: Any, data_format: str = "NCHW") -> Tenso
     """``bias_add`` with the channel axis given by ``data_format`` (1 for NCHW/NCDHW, -1 for NHWC): the
     ``ops.BiasAdd`` primitive's form."""
     a, b = as_tensor_array(input_x), as_tensor_array(bias)
-    if b.ndim != 1:
-        raise ValueError(f"For 'BiasAdd', the dimension of 'bias' must be 1, but got {b.ndim}.")
+    validator.check_ndim(b.ndim, 1, "bias", "BiasAdd")
     if a.ndim < 2:
         raise ValueError(f"For 'BiasAdd', the dimension of 'input_x' must be >= 2, but got {a.ndim}.")
     axis = a.ndim - 1 if data_format == "NHWC" else 1

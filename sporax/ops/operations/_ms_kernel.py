@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from ... import _checkparam as validator
+
 __all__ = ["kernel", "ms_kernel", "_ms_pyfunc"]
 
 
@@ -103,8 +105,7 @@ def _ms_pyfunc(infer_func: Any) -> Any:
     """Decorator factory: ``@_ms_pyfunc(infer)`` turns a Python function into a primitive instance (class
     ``PyCallback_<name>``) that calls it; ``infer(*inputs)`` is kept as the primitive's shape/dtype inference
     (sporax infers by running the function)."""
-    if not callable(infer_func):
-        raise TypeError(f"For '_ms_pyfunc', the 'infer_func' must be callable, but got {type(infer_func).__name__}.")
+    validator.check_callable(infer_func, "infer_func", "_ms_pyfunc")
     from ._primitive import Primitive
 
     def decorator(fn: Any) -> Any:

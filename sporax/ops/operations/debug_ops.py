@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import _checkparam as validator
 from .._utils import check_int
 from ..function import debug_func as D
 from ._primitive import Primitive
@@ -76,8 +77,7 @@ class HookBackward(Primitive):
 
     def __init__(self, hook_fn: Any, cell_id: str = "") -> None:
         super().__init__()
-        if not callable(hook_fn):
-            raise TypeError(f"For 'HookBackward', the 'hook_fn' must be callable, but got {type(hook_fn).__name__}.")
+        validator.check_callable(hook_fn, "hook_fn", "HookBackward")
         _set_attrs(self, hook_fn=hook_fn, cell_id=cell_id)
 
     def __call__(self, *inputs: Any) -> Any:
@@ -90,8 +90,7 @@ class InsertGradientOf(Primitive):
 
     def __init__(self, f: Any) -> None:
         super().__init__()
-        if not callable(f):
-            raise TypeError(f"For 'InsertGradientOf', the 'f' must be callable, but got {type(f).__name__}.")
+        validator.check_callable(f, "f", "InsertGradientOf")
         _set_attrs(self, f=f)
 
     def __call__(self, input_x: Any) -> Any:

@@ -128,8 +128,7 @@ class ResizeBilinearV2(Primitive):
 
     def __call__(self, x: Any, size: Any) -> Any:
         a = as_tensor_array(x)
-        if a.ndim != 4:
-            raise ValueError(f"For '{self.name}', the dimension of 'x' must be 4, but got {a.ndim}.")
+        validator.check_ndim(a.ndim, 4, "x", self.name)
         return wrap(RF.resize_axes(a, _size_arg(size, 2, self.name), "linear", self._coord))
 
 
@@ -145,8 +144,7 @@ class ResizeNearestNeighborV2(Primitive):
 
     def __call__(self, x: Any, size: Any) -> Any:
         a = as_tensor_array(x)
-        if a.ndim != 4:
-            raise ValueError(f"For '{self.name}', the dimension of 'x' must be 4, but got {a.ndim}.")
+        validator.check_ndim(a.ndim, 4, "x", self.name)
         return wrap(RF.resize_axes(a, _size_arg(size, 2, self.name), "nearest", self._coord))
 
 
@@ -163,8 +161,7 @@ class ResizeBicubic(Primitive):
 
     def __call__(self, images: Any, size: Any) -> Any:
         a = as_tensor_array(images)
-        if a.ndim != 4:
-            raise ValueError(f"For '{self.name}', the dimension of 'images' must be 4, but got {a.ndim}.")
+        validator.check_ndim(a.ndim, 4, "images", self.name)
         x = a if np.issubdtype(a.dtype, np.floating) else a.astype(np.float32)
         a_k = -0.5 if self.half_pixel_centers else -0.75
         return wrap(RF.resize_axes(x, _size_arg(size, 2, self.name), "cubic", self._coord, None, a_k))
@@ -188,8 +185,7 @@ class ResizeLinear1D(Primitive):
 
     def __call__(self, x: Any, size: Any) -> Any:
         a = as_tensor_array(x)
-        if a.ndim != 3:
-            raise ValueError(f"For 'ResizeLinear1D', the dimension of 'x' must be 3, but got {a.ndim}.")
+        validator.check_ndim(a.ndim, 3, "x", "ResizeLinear1D")
         return wrap(RF.resize_axes(a, _size_arg(size, 1, self.name), "linear", self._coord))
 
 
@@ -209,8 +205,7 @@ class UpsampleNearest3D(Primitive):
 
     def __call__(self, x: Any, output_size: Any = None, scales: Any = None) -> Any:
         a = as_tensor_array(x)
-        if a.ndim != 5:
-            raise ValueError(f"For 'UpsampleNearest3D', the dimension of 'x' must be 5, but got {a.ndim}.")
+        validator.check_ndim(a.ndim, 5, "x", "UpsampleNearest3D")
         out, sc = _out_and_scales(a, output_size, scales, "UpsampleNearest3D")
         return wrap(RF.resize_axes(a, out, "nearest", "asym", sc))
 
@@ -225,8 +220,7 @@ class UpsampleTrilinear3D(Primitive):
 
     def __call__(self, x: Any, output_size: Any = None, scales: Any = None) -> Any:
         a = as_tensor_array(x)
-        if a.ndim != 5:
-            raise ValueError(f"For 'UpsampleTrilinear3D', the dimension of 'x' must be 5, but got {a.ndim}.")
+        validator.check_ndim(a.ndim, 5, "x", "UpsampleTrilinear3D")
         out, sc = _out_and_scales(a, output_size, scales, "UpsampleTrilinear3D")
         return wrap(RF.resize_axes(a, out, "linear", "align" if self.align_corners else "half", sc))
 
@@ -273,8 +267,7 @@ class ResizeBilinear(Primitive):
 
     def __call__(self, x: Any) -> Any:
         a = as_tensor_array(x)
-        if a.ndim != 4:
-            raise ValueError(f"For 'ResizeBilinear', the dimension of 'x' must be 4, but got {a.ndim}.")
+        validator.check_ndim(a.ndim, 4, "x", "ResizeBilinear")
         y = a if np.issubdtype(a.dtype, np.floating) else a.astype(np.float32)
         return wrap(RF.resize_axes(y, _size_arg(self.size, 2, self.name), "linear", self._coord))
 
@@ -500,8 +493,7 @@ class ResizeArea(Primitive):
 
     def __call__(self, images: Any, size: Any) -> Any:
         a = as_tensor_array(images)
-        if a.ndim != 4:
-            raise ValueError(f"For 'ResizeArea', the dimension of 'images' must be 4, but got {a.ndim}.")
+        validator.check_ndim(a.ndim, 4, "images", "ResizeArea")
         out = _size_arg(size, 2, self.name)
         x = jnp.moveaxis(a.astype(np.float32), -1, 1)
         y = RF.resize_axes(x, out, "area", "align" if self.align_corners else "asym")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import _checkparam as validator
 from .. import function as F
 from .._amp import amp_black
 from .._utils import as_tensor_array, wrap
@@ -237,8 +238,7 @@ class _Pool(Primitive):
         )
 
     def __call__(self, x: Any) -> Any:
-        if len(x.shape) != 4:
-            raise ValueError(f"For '{self.name}', the dimension of 'x' must be 4, but got {len(x.shape)}.")
+        validator.check_ndim(len(x.shape), 4, "x", self.name)
         return CP.pool2d(x, self._kind, self.kernel_size, self.strides, self.pad_mode.lower(), 0, op=self.name)
 
 

@@ -212,8 +212,7 @@ class TensorToTuple(Primitive):
         super().__init__()
 
     def __call__(self, x: Any) -> Any:
-        if x.ndim != 1:
-            raise ValueError(f"For 'TensorToTuple', the dimension of 'x' must be 1, but got {x.ndim}.")
+        validator.check_ndim(x.ndim, 1, "x", "TensorToTuple")
         return tuple(x.asnumpy().tolist())
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import _checkparam as validator
 from ..._checkparam import check_bool
 from ..._engine import custom_vjp_call
 from .. import function as F
@@ -62,8 +63,7 @@ class PyFunc(Primitive):
         self, fn: Any, in_types: Any, in_shapes: Any, out_types: Any, out_shapes: Any, stateful: bool = True
     ) -> None:
         super().__init__()
-        if not callable(fn):
-            raise TypeError(f"For 'PyFunc', the 'fn' must be callable, but got {type(fn).__name__}.")
+        validator.check_callable(fn, "fn", "PyFunc")
         if len(out_types) != len(out_shapes):
             raise ValueError("For 'PyFunc', 'out_types' and 'out_shapes' must have the same length.")
         _set_attrs(
@@ -86,8 +86,7 @@ class Morph(Primitive):
 
     def __init__(self, fn: Any, infer_shape: Any, infer_dtype: Any, bprop_fn: Any = None) -> None:
         super().__init__()
-        if not callable(fn):
-            raise TypeError(f"For 'Morph', the 'fn' must be callable, but got {type(fn).__name__}.")
+        validator.check_callable(fn, "fn", "Morph")
         _set_attrs(self, fn=fn, infer_shape=infer_shape, infer_dtype=infer_dtype, bprop_fn=bprop_fn)
 
     def __call__(self, *args: Any) -> Any:
