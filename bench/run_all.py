@@ -514,8 +514,10 @@ def findings(results: list[dict], facts: dict, gemm: float) -> str:
             f"- **LSTM**: GRAPH {t('lstm', 'graph')}, JAX twin {t('lstm', 'jax')} (GRAPH / twin "
             f"{ratio('lstm', 'graph', 'jax')}; one `lax.scan` per direction, input projection hoisted), PyTorch "
             f"eager {t('lstm', 'torch eager')} (GRAPH / eager {ratio('lstm', 'graph', 'torch eager')}), torch.compile "
-            f"{t('lstm', 'torch.compile')}. Top operators: {_top(by['lstm'])} (the `while` row also counts the "
-            "operators inside the loop)."
+            f"{t('lstm', 'torch.compile')}. 5da860d (the RNN lowering for XLA:CPU: the input projection one GEMM "
+            "in its natural layout, the reverse direction indexed at T-1-t instead of flipped copies, the scan "
+            "with its own backward pass, the LSTM gates as one tanh) landed before this run. Top operators: "
+            f"{_top(by['lstm'])} (the `while` row also counts the operators inside the loop)."
         )
     ms_rows = []
     for r in results:
