@@ -69,6 +69,16 @@ def check_callable(arg_value: Any, arg_name: str, prim_name: str) -> Any:
     return arg_value
 
 
+def check_choice(arg_value: Any, valid_values: tuple[Any, ...], arg_name: str, prim_name: str) -> Any:
+    """One of a few values, named in words: ``For 'qr', the 'mode' must be 'reduced' or 'complete', but got
+    'full'.``"""
+    if arg_value not in valid_values:
+        names = [f"'{v}'" for v in valid_values]
+        shown = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+        raise ValueError(f"For '{prim_name}', the '{arg_name}' must be {shown}, but got '{arg_value}'.")
+    return arg_value
+
+
 def check_positive_int_tuple(arg_value: Any, n: int, arg_name: str, prim_name: str) -> tuple[int, ...]:
     """One positive int per dimension: an int (used for all ``n``) or ``n`` of them, as a tuple of Python ints:
     ``For 'interpolate', the 'size' must be a positive int or a tuple of 2 positive ints, but got (0, 3).``"""

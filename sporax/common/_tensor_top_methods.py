@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 import numpy as np
 
+from .. import _checkparam as validator
 from .._engine import jax
 from . import _op_registry
 from . import dtype as mstype
@@ -179,8 +180,7 @@ class TensorTopMethods(TensorFields):
     def scatter_(self, dim: int, index: Any, src: Any, *, reduce: Any = None) -> Tensor:
         if reduce is None:
             return self._assign(_ops().scatter(self, dim, index, src))
-        if reduce not in ("add", "multiply"):
-            raise ValueError(f"For 'scatter_', the 'reduce' must be 'add' or 'multiply', but got '{reduce}'.")
+        validator.check_choice(reduce, ("add", "multiply"), "reduce", "scatter_")
         if not hasattr(src, "shape"):
             src = _ops().full(index.shape, src, dtype=self.dtype)
         reduction = "add" if reduce == "add" else "mul"

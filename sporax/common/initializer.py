@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _checkparam as validator
 from . import dtype as mstype
 from .seed import host_rng
 from .tensor import Tensor
@@ -191,10 +192,7 @@ class XavierNormal(Initializer):
 class _He(Initializer):
     def __init__(self, negative_slope: float = 0, mode: str = "fan_in", nonlinearity: str = "leaky_relu") -> None:
         super().__init__(negative_slope=negative_slope, mode=mode, nonlinearity=nonlinearity)
-        if mode not in ("fan_in", "fan_out"):
-            raise ValueError(
-                f"For '{type(self).__name__}', the 'mode' must be 'fan_in' or 'fan_out', but got '{mode}'."
-            )
+        validator.check_choice(mode, ("fan_in", "fan_out"), "mode", type(self).__name__)
         self.negative_slope, self.mode, self.nonlinearity = negative_slope, mode, nonlinearity
 
     def _std(self, shape: tuple[int, ...]) -> float:

@@ -32,6 +32,11 @@ def test_vmap_axes():
 def test_map_fn_and_int_forms():
     assert v.check_map_fn(abs, "Map") is abs
     assert v.check_callable(abs, "fn", "PyFunc") is abs
+    assert v.check_choice("ij", ("xy", "ij"), "indexing", "Meshgrid") == "ij"
+    _raises(ValueError, "For 'qr', the 'mode' must be 'reduced' or 'complete', but got 'full'.", v.check_choice,
+            "full", ("reduced", "complete"), "mode", "qr")  # fmt: skip
+    _raises(ValueError, "For 'Tensor.take', the 'mode' must be 'raise', 'wrap' or 'clip', but got 'x'.",
+            v.check_choice, "x", ("raise", "wrap", "clip"), "mode", "Tensor.take")  # fmt: skip
     _raises(TypeError, "For 'PyFunc', the 'fn' must be callable, but got int.", v.check_callable, 1, "fn", "PyFunc")
     _raises(TypeError, "For 'HyperMap', the operation must be a MultitypeFuncGraph or callable, but got int.",
             v.check_map_fn, 1, "HyperMap")  # fmt: skip

@@ -133,10 +133,7 @@ def crop_and_resize(
     """TF's crop-and-resize of an NHWC ``image``: one (crop_h, crop_w) crop per box (normalised [y1, x1, y2,
     x2], of image ``box_indices[i]``), sampled bilinearly or by nearest; outside the image
     ``extrapolation_value``. Result (num_boxes, crop_h, crop_w, depth), float32."""
-    if method not in ("bilinear", "nearest", "bilinear_v2"):
-        raise ValueError(
-            f"For 'CropAndResize', the 'method' must be 'bilinear', 'nearest' or 'bilinear_v2', but got '{method}'."
-        )
+    validator.check_choice(method, ("bilinear", "nearest", "bilinear_v2"), "method", "CropAndResize")
     img, bx, bi = as_tensor_array(image), as_tensor_array(boxes), as_tensor_array(box_indices)
     validator.check_ndim(img.ndim, 4, "image", "CropAndResize")
     if bx.ndim != 2 or bx.shape[1] != 4 or bi.shape != (bx.shape[0],):
@@ -208,12 +205,8 @@ def grid_sample(
     """Sample NCHW (or NCDHW) ``input`` at the normalised coordinates of ``grid`` (N, H_out, W_out, 2) (or
     (N, D_out, H_out, W_out, 3)), x first; ``mode`` 'bilinear' or 'nearest'; ``padding_mode`` 'zeros',
     'border' or 'reflection'; ``align_corners``: -1 and 1 are the corner pixels' centres."""
-    if mode not in ("bilinear", "nearest"):
-        raise ValueError(f"For 'grid_sample', the 'mode' must be 'bilinear' or 'nearest', but got '{mode}'.")
-    if padding_mode not in ("zeros", "border", "reflection"):
-        raise ValueError(
-            f"For 'grid_sample', the 'padding_mode' must be 'zeros', 'border' or 'reflection', but got '{padding_mode}'."
-        )
+    validator.check_choice(mode, ("bilinear", "nearest"), "mode", "grid_sample")
+    validator.check_choice(padding_mode, ("zeros", "border", "reflection"), "padding_mode", "grid_sample")
     x, g = _float_input(input, "input", "grid_sample"), as_tensor_array(grid)
     nsp = x.ndim - 2
     if nsp not in (2, 3) or g.ndim != x.ndim or g.shape[-1] != nsp or g.shape[0] != x.shape[0]:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ... import _checkparam as validator
 from ..._engine import jax, jnp, lax
 from ...common import dtype as mstype
 from ...common.tensor import Tensor, to_array
@@ -197,8 +198,7 @@ def squeeze(input: Any, axis: Any = None) -> Tensor:
 def flatten(input: Any, order: str = "C", *, start_dim: int = 1, end_dim: int = -1) -> Tensor:
     """Flatten dims ``start_dim..end_dim`` (MindSpore's functional default starts at 1)."""
     a = as_tensor_array(input)
-    if order not in ("C", "F"):
-        raise ValueError(f"For 'flatten', the 'order' must be 'C' or 'F', but got '{order}'.")
+    validator.check_choice(order, ("C", "F"), "order", "flatten")
     if a.ndim == 0:
         return wrap(a.reshape(1))
     s = start_dim % a.ndim

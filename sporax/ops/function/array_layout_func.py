@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from ... import _checkparam as validator
 from ..._checkparam import check_instance
 from ..._engine import jnp
 from ...common.tensor import Tensor
@@ -231,8 +232,7 @@ def move_to(input: Any, to: str = "CPU", blocking: bool = True) -> Tensor:
     whichever device XLA runs on). ``blocking=False`` returns before the copy completes."""
     from ..._engine import jax
 
-    if to not in ("CPU", "Ascend", "GPU"):
-        raise ValueError(f"For 'move_to', the 'to' must be 'CPU', 'Ascend' or 'GPU', but got '{to}'.")
+    validator.check_choice(to, ("CPU", "Ascend", "GPU"), "to", "move_to")
     check_instance(input, Tensor, "input", "move_to")
     a = as_tensor_array(input)
     dev = jax.devices("cpu")[0] if to == "CPU" else jax.devices()[0]

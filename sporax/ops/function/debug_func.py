@@ -69,8 +69,7 @@ def tensordump(file_name: str, tensor: Any, mode: str = "out") -> None:
     ``'all'`` only labels the dump)."""
     if not isinstance(file_name, str) or not file_name:
         raise TypeError(f"For 'TensorDump', the 'file_name' must be a non-empty str, but got {file_name!r}.")
-    if mode not in ("out", "in", "all"):
-        raise ValueError(f"For 'TensorDump', the 'mode' must be 'out', 'in' or 'all', but got '{mode}'.")
+    validator.check_choice(mode, ("out", "in", "all"), "mode", "TensorDump")
     check_instance(tensor, Tensor, "tensor", "TensorDump")
     a = arr(tensor)
 
@@ -166,8 +165,7 @@ def host_grad_hook(x: Any, hook: Any) -> Any:
 
 def dump_gradient(path: str, x: Any, input_output: str = "in") -> Any:
     """``x`` unchanged; its gradient is saved with :func:`tensordump` under ``path`` in the backward pass."""
-    if input_output not in ("in", "out"):
-        raise ValueError(f"For 'DumpGradient', the 'input_output' must be 'in' or 'out', but got '{input_output}'.")
+    validator.check_choice(input_output, ("in", "out"), "input_output", "DumpGradient")
 
     def save(g: Any) -> None:
         tensordump(path, g)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ... import _checkparam as validator
 from ..._engine import jax, jnp
 from ..._engine._checks import check_nd_in_range
 from ...common import dtype as mstype
@@ -735,8 +736,7 @@ def embedding_lookup(input_params: Any, input_indices: Any, offset: int) -> Tens
 
 def tensor_take(x: Any, indices: Any, axis: Any = None, mode: str = "clip") -> Tensor:
     """``Tensor.take``: NumPy's ``take`` (``mode`` ``'raise'``, ``'wrap'`` or ``'clip'``)."""
-    if mode not in ("raise", "wrap", "clip"):
-        raise ValueError(f"For 'Tensor.take', the 'mode' must be 'raise', 'wrap' or 'clip', but got '{mode}'.")
+    validator.check_choice(mode, ("raise", "wrap", "clip"), "mode", "Tensor.take")
     a = as_tensor_array(x)
     idx = as_tensor_array(indices)
     if mode == "raise":

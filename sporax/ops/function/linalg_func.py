@@ -435,8 +435,7 @@ def ormqr(input: Any, tau: Any, other: Any, left: bool = True, transpose: bool =
 
 def qr(input: Any, mode: str = "reduced") -> tuple[Tensor, Tensor]:
     """``(Q, R)`` with ``input = Q R``; ``mode`` ``'reduced'`` or ``'complete'``."""
-    if mode not in ("reduced", "complete"):
-        raise ValueError(f"For 'qr', the 'mode' must be 'reduced' or 'complete', but got '{mode}'.")
+    validator.check_choice(mode, ("reduced", "complete"), "mode", "qr")
     q, r = jnp.linalg.qr(float_result(as_tensor_array(input)), mode=mode)
     return wrap(q), wrap(r)
 

@@ -342,10 +342,7 @@ def pad(input_x: Any, padding: Any, mode: str = "constant", value: Any = None) -
         raise ValueError(
             f"For 'pad', the length of 'padding' must be even and at most 2 * {a.ndim}, but got {len(pads)}."
         )
-    if mode not in ("constant", "reflect", "replicate", "circular"):
-        raise ValueError(
-            f"For 'pad', the 'mode' must be 'constant', 'reflect', 'replicate' or 'circular', but got '{mode}'."
-        )
+    validator.check_choice(mode, ("constant", "reflect", "replicate", "circular"), "mode", "pad")
     widths = [(0, 0)] * a.ndim
     for i in range(len(pads) // 2):
         widths[a.ndim - 1 - i] = (pads[2 * i], pads[2 * i + 1])

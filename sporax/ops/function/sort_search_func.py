@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from ... import _checkparam as validator
 from ..._engine import jax, jnp, lax
 from ...common.tensor import Tensor
 from .._utils import arr, as_tensor_array, check_axis, np_dtype, wrap
@@ -103,8 +104,7 @@ def searchsorted(
     side = side or ("right" if right else "left")
     if sorter is not None:
         seq = jnp.take_along_axis(seq, as_tensor_array(sorter), axis=-1)
-    if side not in ("left", "right"):
-        raise ValueError(f"For 'SearchSorted', the 'side' must be 'left' or 'right', but got '{side}'.")
+    validator.check_choice(side, ("left", "right"), "side", "SearchSorted")
     if seq.ndim > 1 and tuple(seq.shape[:-1]) != tuple(v.shape[:-1]):
         raise ValueError(
             f"For 'SearchSorted', the leading dimensions of 'sorted_sequence' {tuple(seq.shape)} and "

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import _checkparam as validator
 from ..._checkparam import check_bool
 from ...common import dtype as mstype
 from .. import function as F
@@ -491,8 +492,7 @@ class Meshgrid(Primitive):
 
     def __init__(self, indexing: str = "xy") -> None:
         super().__init__()
-        if indexing not in ("xy", "ij"):
-            raise ValueError(f"For 'Meshgrid', the 'indexing' must be 'xy' or 'ij', but got '{indexing}'.")
+        validator.check_choice(indexing, ("xy", "ij"), "indexing", "Meshgrid")
         _set_attrs(self, indexing=indexing)
 
     def __call__(self, inputs: Any) -> Any:
