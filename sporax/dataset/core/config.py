@@ -12,7 +12,7 @@ import threading
 
 import numpy as np
 
-from ..._checkparam import check_pipeline_flag, check_pipeline_int
+from ..._checkparam import check_config_int, check_pipeline_flag
 from ...common.seed import on_set_seed
 
 __all__ = [
@@ -41,6 +41,8 @@ __all__ = [
 
 _DEFAULT_SEED = 5489
 _lock = threading.Lock()
+_INT32_MAX = 2**31 - 1
+
 _state: dict = {
     "seed": None,
     "num_parallel_workers": min(8, os.cpu_count() or 1),
@@ -64,7 +66,9 @@ def set_seed(seed: int) -> None:
     Args:
         seed (int): the seed, in [0, 2**32 - 1].
     """
-    seed = check_pipeline_int(seed, "seed", 0, _UINT32_MAX)
+    seed = check_config_int(
+        seed, "seed", 0, _UINT32_MAX, "seed given is not within the required range [0, UINT32_MAX(4294967295)]."
+    )
     with _lock:
         _state["seed"] = seed
     random.seed(seed)
@@ -102,7 +106,13 @@ def set_num_parallel_workers(num: int) -> None:
     Args:
         num (int): number of workers, at least 1.
     """
-    _state["num_parallel_workers"] = check_pipeline_int(num, "num", 1, 2**31 - 1)
+    _state["num_parallel_workers"] = check_config_int(
+        num,
+        "num",
+        1,
+        _INT32_MAX,
+        "Number of parallel workers given is not within the required range (0, INT32_MAX(2147483647)].",
+    )
 
 
 def get_num_parallel_workers() -> int:
@@ -116,7 +126,9 @@ def set_prefetch_size(size: int) -> None:
     Args:
         size (int): queue capacity, at least 1.
     """
-    _state["prefetch_size"] = check_pipeline_int(size, "size", 1, 2**31 - 1)
+    _state["prefetch_size"] = check_config_int(
+        size, "size", 1, _INT32_MAX, "size is not within the required range (0, INT32_MAX(2147483647)]."
+    )
 
 
 def get_prefetch_size() -> int:
@@ -137,16 +149,23 @@ def _simple(name: str, check):
 
 
 set_monitor_sampling_interval, get_monitor_sampling_interval = _simple(
-    "monitor_sampling_interval", lambda v: check_pipeline_int(v, "interval", 0, 2**31 - 1)
+    "monitor_sampling_interval",
+    lambda v: check_config_int(
+        v, "interval", 1, _INT32_MAX, "Interval given is not within the required range (0, INT32_MAX(2147483647)]."
+    ),
 )
 set_callback_timeout, get_callback_timeout = _simple(
-    "callback_timeout", lambda v: check_pipeline_int(v, "timeout", 1, 2**31 - 1)
+    "callback_timeout",
+    lambda v: check_config_int(v, "timeout", 1, _INT32_MAX, "Timeout given is not within the required range."),
 )
 set_enable_shared_mem, get_enable_shared_mem = _simple(
     "enable_shared_mem", lambda v: check_pipeline_flag(v, "enable must be of type bool.")
 )
 set_multiprocessing_timeout_interval, get_multiprocessing_timeout_interval = _simple(
-    "multiprocessing_timeout_interval", lambda v: check_pipeline_int(v, "interval", 1, 2**31 - 1)
+    "multiprocessing_timeout_interval",
+    lambda v: check_config_int(
+        v, "interval", 1, _INT32_MAX, "Interval given is not within the required range (0, INT32_MAX(2147483647))."
+    ),
 )
 set_auto_offload, get_auto_offload = _simple(
     "auto_offload", lambda v: check_pipeline_flag(v, "offload must be a bool dtype")

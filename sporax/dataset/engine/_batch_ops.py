@@ -7,7 +7,7 @@ import numbers
 
 import numpy as np
 
-from ..._checkparam import check_column_names, check_pipeline_interval
+from ..._checkparam import check_batch_size, check_bucket_args, check_column_names, check_pipeline_type
 from ._block import Block, batch_column, concat, to_np
 from ._exec import ordered_map
 from .datasets import BatchInfo, Dataset, output_layout
@@ -58,10 +58,11 @@ class BatchDataset(Dataset):
         python_multiprocessing=False,
     ) -> None:
         super().__init__([child], num_parallel_workers)
-        if not callable(batch_size):
-            batch_size = check_pipeline_interval(batch_size, "batch_size", 1, 2**31 - 1)
-        if not isinstance(drop_remainder, bool):
-            raise TypeError("drop_remainder must be a bool.")
+        batch_size = check_batch_size(batch_size)
+        check_pipeline_type(drop_remainder, bool, "drop_remainder")
+        check_pipeline_type(python_multiprocessing, bool, "python_multiprocessing")
+        if pad_info is not None:
+            check_pipeline_type(pad_info, dict, "pad_info")
         if per_batch_map is not None and not callable(per_batch_map):
             raise TypeError("per_batch_map must be callable.")
         self.batch_size = batch_size
@@ -72,7 +73,7 @@ class BatchDataset(Dataset):
         if (self.input_columns or self.output_columns) and per_batch_map is None:
             pass
         self.pad_info = pad_info
-        self.python_multiprocessing = bool(python_multiprocessing)
+        self.python_multiprocessing = python_multiprocessing
         self._padded = pad_info is not None
 
     def _workers(self):
@@ -205,22 +206,9 @@ class BucketBatchByLengthDataset(Dataset):
         drop_remainder,
     ) -> None:
         super().__init__([child])
-        self.column_names = check_column_names(column_names, "column_names")
-        b = list(bucket_boundaries)
-        if (
-            not b
-            or any(not isinstance(x, numbers.Integral) or x <= 0 for x in b)
-            or any(x >= y for x, y in zip(b, b[1:]))
-        ):
-            raise ValueError("bucket_boundaries must be a non-empty list of positive, strictly increasing integers.")
-        s = list(bucket_batch_sizes)
-        if len(s) != len(b) + 1 or any(not isinstance(x, numbers.Integral) or x <= 0 for x in s):
-            raise ValueError("bucket_batch_sizes must hold len(bucket_boundaries) + 1 positive integers.")
-        if self.column_names is None:
-            raise TypeError("bucket_batch_by_length: column_names must be given.")
-        if element_length_function is None and len(self.column_names) != 1:
-            raise ValueError("element_length_function must be given when column_names holds more than one column.")
-        self.boundaries, self.sizes = b, s
+        self.column_names, self.boundaries, self.sizes = check_bucket_args(
+            column_names, bucket_boundaries, bucket_batch_sizes, element_length_function
+        )
         self.length_fn = element_length_function
         self.pad_info = pad_info
         self.pad_to_bucket_boundary = pad_to_bucket_boundary

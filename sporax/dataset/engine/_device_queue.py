@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import weakref
 
+from ..._checkparam import check_pipeline_type
+
 _QUEUES: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
 
 
@@ -17,10 +19,9 @@ class DeviceQueue:
     per ``iter``; the iterator then stops)."""
 
     def __init__(self, dataset, send_epoch_end=True, create_data_info_queue=False, queue_name="") -> None:
-        if not isinstance(send_epoch_end, bool):
-            raise TypeError("send_epoch_end should be a bool.")
-        if not isinstance(queue_name, str):
-            raise TypeError("queue_name should be a str.")
+        check_pipeline_type(send_epoch_end, bool, "send_epoch_end")
+        check_pipeline_type(create_data_info_queue, bool, "create_data_info_queue")
+        check_pipeline_type(queue_name, str, "queue_name")
         self.dataset = dataset
         self.send_epoch_end = send_epoch_end
         self.queue_name = queue_name or f"sporax_queue_{id(self):x}"

@@ -3,13 +3,12 @@
 
 from __future__ import annotations
 
-import numbers
 import threading
 from collections.abc import Iterator
 
 import numpy as np
 
-from ..._checkparam import check_column_names, check_pipeline_interval, check_positive_integer
+from ..._checkparam import check_column_names, check_datasets_arg, check_pipeline_interval, check_positive_integer
 from . import _random
 from ._block import BLOCK_ROWS, Block, concat, item, maybe_stack
 from .datasets import Dataset
@@ -101,7 +100,16 @@ class RepeatDataset(Dataset):
         super().__init__([child])
         if count is None:
             count = -1
-        self.count = check_pipeline_interval(count, "count", -1, 2**31 - 1, except_zero=True)
+        self.count = check_pipeline_interval(
+            count,
+            "count",
+            -1,
+            2**31 - 1,
+            except_zero=True,
+            message="count should be either -1 or positive integer, range[1, INT32_MAX].",
+            type_name="repeat",
+            type_text="[<class 'int'>, <class 'NoneType'>]",
+        )
 
     def _size(self):
         n = self.children[0]._size()
@@ -137,7 +145,14 @@ class TakeDataset(Dataset):
 
     def __init__(self, child, count=-1) -> None:
         super().__init__([child])
-        self.count = check_pipeline_interval(count, "count", -1, 2**31 - 1, except_zero=True)
+        self.count = check_pipeline_interval(
+            count,
+            "count",
+            -1,
+            2**31 - 1,
+            except_zero=True,
+            message="count should be either -1 or within the required interval of (0, {upper}], got {value}.",
+        )
 
     def _size(self):
         n = self.children[0]._size()
@@ -167,9 +182,7 @@ class SkipDataset(Dataset):
 
     def __init__(self, child, count) -> None:
         super().__init__([child])
-        if isinstance(count, bool) or not isinstance(count, numbers.Integral) or count < 0:
-            raise ValueError(f"Input count is not within the required interval of [0, 2147483647], got {count!r}.")
-        self.count = int(count)
+        self.count = check_pipeline_interval(count, "count", 0, 2**31 - 1)
 
     def _size(self):
         n = self.children[0]._size()
@@ -267,8 +280,8 @@ class ProjectDataset(Dataset):
     def __init__(self, child, columns) -> None:
         super().__init__([child])
         self.columns = check_column_names(columns, "columns")
-        if not self.columns:
-            raise ValueError("project: columns must not be empty.")
+        if self.columns is None:
+            raise TypeError("project: columns must be given.")
 
     def _columns(self):
         cols = self.children[0]._columns()
@@ -298,7 +311,7 @@ class RenameDataset(Dataset):
         if self.input_columns is None or self.output_columns is None:
             raise TypeError("rename: input_columns and output_columns must be given.")
         if len(self.input_columns) != len(self.output_columns):
-            raise ValueError("rename: input_columns and output_columns must have the same length.")
+            raise ValueError("Number of column in input_columns and output_columns is not equal.")
 
     def _columns(self):
         cols = self.children[0]._columns()
@@ -345,10 +358,7 @@ class ZipDataset(Dataset):
     """The result of :meth:`Dataset.zip`."""
 
     def __init__(self, datasets) -> None:
-        datasets = tuple(datasets)
-        if len(datasets) < 1 or not all(isinstance(d, Dataset) for d in datasets):
-            raise TypeError("zip: datasets must be a tuple of Dataset.")
-        super().__init__(datasets)
+        super().__init__(tuple(check_datasets_arg(tuple(datasets), Dataset, "zip")))
 
     def _columns(self):
         out: list[str] = []
@@ -391,9 +401,7 @@ class ConcatDataset(Dataset):
     """The result of :meth:`Dataset.concat`."""
 
     def __init__(self, datasets) -> None:
-        if not all(isinstance(d, Dataset) for d in datasets):
-            raise TypeError("concat: datasets must be Dataset objects.")
-        super().__init__(datasets)
+        super().__init__(check_datasets_arg(list(datasets), Dataset, "concat"))
 
     def _columns(self):
         first = self.children[0]._columns()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._checkparam import check_column_names
+from ..._checkparam import check_column_names, check_map_operations, check_pipeline_type
 from . import _random
 from ._block import Block, gather, item, maybe_stack, to_np
 from ._exec import ordered_map
@@ -87,17 +87,11 @@ class MapDataset(Dataset):
         python_multiprocessing,
     ) -> None:
         super().__init__([child], num_parallel_workers)
-        if operations is None:
-            raise ValueError("map: operations must be given.")
-        ops = list(operations) if isinstance(operations, (list, tuple)) else [operations]
-        for op in ops:
-            if not callable(op):
-                raise TypeError(f"map: operation {op!r} is not callable.")
-        self.operations = ops
+        self.python_multiprocessing = check_pipeline_type(python_multiprocessing, bool, "python_multiprocessing")
         self.input_columns = check_column_names(input_columns, "input_columns")
         self.output_columns = check_column_names(output_columns, "output_columns")
         self.column_order = check_column_names(column_order, "column_order")
-        self.python_multiprocessing = bool(python_multiprocessing)
+        self.operations = check_map_operations(operations)
 
     def _step(self) -> tuple[_MapStep, list[str]]:
         cols = self.children[0]._columns()
@@ -180,7 +174,7 @@ class FilterDataset(Dataset):
     def __init__(self, child, predicate, input_columns=None, num_parallel_workers=None) -> None:
         super().__init__([child], num_parallel_workers)
         if not callable(predicate):
-            raise TypeError("filter: predicate must be callable.")
+            raise TypeError("Predicate should be a Python function or a callable Python object.")
         self.predicate = predicate
         self.input_columns = check_column_names(input_columns, "input_columns")
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..._checkparam import (
+    check_datasets_arg,
     check_ds_callbacks,
     check_num_parallel_workers,
     check_pipeline_interval,
@@ -191,7 +192,7 @@ class Dataset(PipelineInfo):
             from ._cache import DatasetCache
 
             cache = kwargs["cache"]
-            check_pipeline_type(cache, DatasetCache, "cache", "[<class 'DatasetCache'>]", quote=True, got=False)
+            check_pipeline_type(cache, DatasetCache, "cache", "[<class 'DatasetCache'>]")
             out.__dict__["cache"] = cache
         callbacks = kwargs.get("callbacks")
         if callbacks is not None:
@@ -306,15 +307,11 @@ class Dataset(PipelineInfo):
 
     def zip(self, datasets) -> ZipDataset:
         """Rows side by side with the rows of ``datasets`` (as many rows as the shortest)."""
-        if isinstance(datasets, Dataset):
-            datasets = (datasets,)
-        return _op("ZipDataset")((self, *datasets))
+        return _op("ZipDataset")((self, *check_datasets_arg(datasets, Dataset, "zip")))
 
     def concat(self, datasets) -> ConcatDataset:
         """The rows of this dataset, then those of ``datasets``."""
-        if isinstance(datasets, Dataset):
-            datasets = [datasets]
-        return _op("ConcatDataset")([self, *datasets])
+        return _op("ConcatDataset")([self, *check_datasets_arg(datasets, Dataset, "concat")])
 
     def __add__(self, other: Dataset) -> ConcatDataset:
         return self.concat(other)
@@ -397,6 +394,7 @@ class Dataset(PipelineInfo):
         Returns:
             list[Dataset].
         """
+        check_pipeline_type(randomize, bool, "randomize")
         n = self.get_dataset_size()
         sizes = check_split_sizes(sizes, n)
         from .sources import MappableSource
@@ -472,11 +470,13 @@ class Dataset(PipelineInfo):
         """
         from ...mindrecord import FileWriter
 
+        num_files = check_pipeline_interval(
+            num_files, "num_files", 1, 1000, message="num_files should between 0 and 1000."
+        )
+        check_pipeline_type(file_name, str, "file_name")
+        check_pipeline_type(file_type, str, "file_type")
         if file_type != "mindrecord":
-            raise ValueError(f"Unsupported file_type {file_type!r}: only 'mindrecord' is supported.")
-        if not isinstance(file_name, str) or not file_name:
-            raise TypeError("file_name should be a non-empty str.")
-        num_files = check_pipeline_interval(num_files, "num_files", 1, 1000)
+            raise ValueError(f"{file_type} dataset format is not supported.")
         from .iterators import TupleIterator
 
         names = self.get_col_names()
@@ -641,9 +641,7 @@ def _save_value(name: str, kind: str, v):
 
 def zip_datasets(datasets) -> ZipDataset:
     """Zip a tuple of datasets: rows side by side, as many as the shortest has."""
-    if not isinstance(datasets, tuple) or not datasets:
-        raise TypeError("zip: datasets must be a non-empty tuple of Dataset.")
-    return _op("ZipDataset")(datasets)
+    return _op("ZipDataset")(tuple(check_datasets_arg(datasets, Dataset, "ds.zip")))
 
 
 def _run_blocks(ds: Dataset, epoch: int, seed: int | None = None) -> Generator[Block, None, None]:

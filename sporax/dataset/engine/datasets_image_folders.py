@@ -12,11 +12,13 @@ import os
 import numpy as np
 
 from ..._checkparam import (
+    check_class_indexing,
     check_dataset_dir,
     check_dataset_file,
     check_dataset_usage,
     check_pipeline_bool,
     check_pipeline_choice,
+    check_pipeline_type,
 )
 from ._block import maybe_stack
 from ._file_source import FileRowSource, read_text
@@ -572,12 +574,12 @@ class ImageFolderDataset(MappableSource):
         decrypt=None,
     ) -> None:
         self.dataset_dir = check_dataset_dir(dataset_dir)
+        self.decode = check_pipeline_type(decode, bool, "decode")
+        if extensions is not None:
+            check_pipeline_type(extensions, (list, tuple), "extensions", "[<class 'list'>]")
         self.extensions = tuple(e.lower() for e in extensions) if extensions else None
-        self.decode = bool(decode)
         classes = sorted(e.name for e in os.scandir(self.dataset_dir) if e.is_dir())
-        if class_indexing is not None:
-            if not isinstance(class_indexing, dict):
-                raise TypeError("class_indexing must be a dict of {class name: label}.")
+        if check_class_indexing(class_indexing) is not None:
             index = dict(class_indexing)
             classes = [c for c in classes if c in index]
         else:

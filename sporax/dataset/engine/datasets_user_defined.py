@@ -7,6 +7,7 @@ import threading
 
 import numpy as np
 
+from ..._checkparam import check_column_names, check_pipeline_interval, check_pipeline_type, pipeline_type_error
 from ._block import BLOCK_ROWS, Block, maybe_stack, to_np
 from .errors import pipeline_error, wrap_user_call
 from .sources import MappableSource
@@ -51,6 +52,8 @@ class GeneratorDataset(MappableSource):
         max_rowsize (int, optional): accepted for compatibility. Default: ``None``.
     """
 
+    _generator_checks = True
+
     def __init__(
         self,
         source,
@@ -82,18 +85,19 @@ class GeneratorDataset(MappableSource):
             raise ValueError(
                 "sampler, shuffle and sharding are not supported by GeneratorDataset with an iterable source (it needs __getitem__ and __len__)."
             )
+        names = check_column_names(column_names, "column_names")
         if schema is not None:
             from .schema import Schema
 
             sch = schema if isinstance(schema, Schema) else Schema(schema)
-            column_names = [c["name"] for c in sch.columns]
+            names = [c["name"] for c in sch.columns]
             column_types = [c["type"] for c in sch.columns]
-        names = [column_names] if isinstance(column_names, str) else column_names
-        if not names or not all(isinstance(c, str) for c in names):
+        if not names:
             raise ValueError("Neither columns_names nor schema are provided.")
-        if len(set(names)) != len(names):
-            raise ValueError(f"column_names has duplicate names: {names}.")
-        self.column_names = list(names)
+        if max_rowsize is not None:
+            check_pipeline_interval(max_rowsize, "max_rowsize", -1, 2**31 - 1)
+        check_pipeline_type(python_multiprocessing, bool, "python_multiprocessing")
+        self.column_names = names
         if column_types is not None and len(column_types) != len(self.column_names):
             raise ValueError("column_types must have as many entries as column_names.")
         from ...common import dtype as mstype
@@ -104,7 +108,7 @@ class GeneratorDataset(MappableSource):
         super().__init__(
             num_samples, num_parallel_workers, shuffle if self._random_access else False, sampler, num_shards, shard_id
         )
-        self.python_multiprocessing = bool(python_multiprocessing)
+        self.python_multiprocessing = python_multiprocessing
         self._lock = threading.Lock()
 
     def _columns(self):
@@ -220,11 +224,11 @@ class NumpySlicesDataset(GeneratorDataset):
             names = [str(c) for c in data.columns]
             arrays = [np.asarray(data[c]) for c in data.columns]
         else:
-            raise TypeError(
-                f"Unsupported data type {type(data).__name__} for NumpySlicesDataset: use a list, tuple, dict or numpy.ndarray."
+            raise pipeline_type_error(
+                data, "[<class 'list'>, <class 'tuple'>, <class 'dict'>, <class 'numpy.ndarray'>]", "data"
             )
-        if column_names is not None:
-            cn = [column_names] if isinstance(column_names, str) else list(column_names)
+        cn = check_column_names(column_names, "column_names")
+        if cn is not None:
             if len(cn) != len(arrays):
                 raise ValueError(f"NumpySlicesDataset: {len(cn)} column_names for {len(arrays)} columns.")
             names = cn

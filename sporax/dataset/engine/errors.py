@@ -5,16 +5,12 @@ from __future__ import annotations
 import os
 import traceback
 
+from ..._checkparam import pipeline_error
+
+__all__ = ["pipeline_error", "format_user_exception", "user_error", "WorkerFailure", "wrap_user_call"]
+
 _SEP = "------------------------------------------------------------------"
 _HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def pipeline_error(msg: str) -> RuntimeError:
-    """An error of the pipeline itself (bad column, bad shape...)."""
-    return RuntimeError(
-        "Exception thrown from dataset pipeline. Refer to 'Dataset Pipeline Error Message'. \n\n"
-        f"{_SEP}\n- Dataset Pipeline Error Message: \n{_SEP}\n[ERROR] {msg}\n"
-    )
 
 
 def format_user_exception(exc: BaseException) -> str:

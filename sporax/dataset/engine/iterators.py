@@ -11,7 +11,7 @@ import threading
 
 import numpy as np
 
-from ..._checkparam import check_pipeline_interval
+from ..._checkparam import check_column_names, check_num_epochs, check_pipeline_type
 from ..core import config
 from ._block import item
 from ._exec import Ctx, prefetch
@@ -31,8 +31,10 @@ class _Iterator:
     def __init__(self, dataset, columns, num_epochs, output_numpy, do_copy) -> None:
         from .datasets import ProjectDataset
 
-        check_pipeline_interval(num_epochs, "num_epochs", -1, 2**31 - 1, except_zero=True)
-        if columns is not None:
+        check_pipeline_type(output_numpy, bool, "output_numpy")
+        check_pipeline_type(do_copy, bool, "do_copy")
+        check_num_epochs(num_epochs)
+        if check_column_names(columns, "column_names") is not None:
             dataset = ProjectDataset(dataset, columns)
         self._ds = dataset
         self._names = dataset._columns()

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
-from ..._checkparam import check_num_samples, check_sampler_indices
+from ..._checkparam import (
+    check_distributed_args,
+    check_num_samples,
+    check_sampler_arg,
+    check_sampler_indices,
+    check_sampler_weights,
+    check_source_options,
+    check_start_index,
+)
 
 __all__ = [
     "Sampler",
@@ -136,9 +142,7 @@ class SequentialSampler(BuiltinSampler):
     """
 
     def __init__(self, start_index=None, num_samples=None) -> None:
-        if start_index is not None and (not isinstance(start_index, numbers.Integral) or start_index < 0):
-            raise ValueError(f"start_index should be a non-negative integer, but got {start_index}.")
-        self.start_index = int(start_index or 0)
+        self.start_index = check_start_index(start_index)
         self.num_samples = check_num_samples(num_samples)
 
     def indices(self, n, rng, labels=None):
@@ -163,8 +167,7 @@ class RandomSampler(BuiltinSampler):
     _random = True
 
     def __init__(self, replacement=False, num_samples=None, shuffle="global") -> None:
-        if not isinstance(replacement, bool):
-            raise TypeError(f"replacement must be a boolean value but was: {replacement}.")
+        check_sampler_arg(replacement, "replacement", bool)
         if shuffle not in ("adaptive", "global", "partial", "files", "infile"):
             raise TypeError(f"shuffle must be valid shuffle mode but was: {shuffle}.")
         if shuffle != "global":
@@ -195,15 +198,10 @@ class DistributedSampler(BuiltinSampler):
     """
 
     def __init__(self, num_shards, shard_id, shuffle=True, num_samples=None, offset=-1) -> None:
-        if not isinstance(num_shards, numbers.Integral) or int(num_shards) <= 0:
-            raise ValueError(f"num_shards must be a positive integer, but got {num_shards}.")
-        if not isinstance(shard_id, numbers.Integral) or not 0 <= int(shard_id) < int(num_shards):
-            raise ValueError(f"Input shard_id is not within the required interval of [0, {num_shards - 1}].")
-        if not isinstance(shuffle, bool):
-            raise TypeError(f"shuffle must be a bool, but got {type(shuffle).__name__}.")
-        self.num_shards, self.shard_id, self.shuffle = int(num_shards), int(shard_id), shuffle
+        self.num_shards, self.shard_id, self.shuffle, self.offset = check_distributed_args(
+            num_shards, shard_id, shuffle, offset
+        )
         self.num_samples = check_num_samples(num_samples)
-        self.offset = int(offset)
         self._random = shuffle
 
     def _per_shard(self, n: int) -> int:
@@ -277,12 +275,9 @@ class WeightedRandomSampler(BuiltinSampler):
     _random = True
 
     def __init__(self, weights, num_samples=None, replacement=True) -> None:
-        w = np.asarray(weights, np.float64).reshape(-1)
-        if w.size == 0 or (w < 0).any() or not np.isfinite(w).all() or w.sum() <= 0:
-            raise ValueError("weights must be a non-empty list of non-negative numbers with a positive sum.")
-        self.weights = w
+        self.weights = check_sampler_weights(weights)
         self.num_samples = check_num_samples(num_samples)
-        self.replacement = bool(replacement)
+        self.replacement = check_sampler_arg(replacement, "replacement", bool)
 
     def indices(self, n, rng, labels=None):
         k = self.num_samples or len(self.weights)
@@ -309,11 +304,14 @@ class PKSampler(BuiltinSampler):
     """
 
     def __init__(self, num_val, num_class=None, shuffle=False, class_column="label", num_samples=None) -> None:
-        if not isinstance(num_val, numbers.Integral) or num_val <= 0:
-            raise ValueError(f"num_val must be a positive integer, but got {num_val}.")
+        check_sampler_arg(num_val, "num_val")
         if num_class is not None:
             raise NotImplementedError("Not supported to specify num_class for PKSampler.")
-        self.num_val, self.shuffle, self.class_column = int(num_val), bool(shuffle), class_column
+        check_sampler_arg(shuffle, "shuffle", bool)
+        check_sampler_arg(class_column, "class_column", str)
+        if num_val <= 0:  # MindSpore accepts it and then draws nothing: a clear error instead
+            raise ValueError(f"num_val must be a positive integer, but got {num_val}.")
+        self.num_val, self.shuffle, self.class_column = int(num_val), shuffle, class_column
         self.num_samples = check_num_samples(num_samples)
         self._random = self.shuffle
 
@@ -345,23 +343,19 @@ def _verify_in_range(idx: np.ndarray, n: int) -> None:
         raise RuntimeError(f"Invalid sampler index {bad}: the dataset has {n} rows.")
 
 
-def select_sampler(num_samples, sampler, shuffle, num_shards, shard_id) -> BuiltinSampler:
-    """The sampler a source uses, from its ``sampler``/``shuffle``/``num_shards`` arguments (MindSpore's rules)."""
+def select_sampler(num_samples, sampler, shuffle, num_shards, shard_id, generator=False) -> BuiltinSampler:
+    """The sampler a source uses, from its ``sampler``/``shuffle``/``num_shards`` arguments (MindSpore's rules;
+    ``generator``: GeneratorDataset's and NumpySlicesDataset's messages)."""
+    check_source_options(num_samples, shuffle, sampler, num_shards, shard_id, generator)
     if sampler is not None:
-        if shuffle is not None:
-            raise RuntimeError("sampler and shuffle cannot be specified at the same time.")
-        if num_shards is not None:
-            raise RuntimeError("sampler and sharding cannot be specified at the same time.")
         if isinstance(sampler, BuiltinSampler):
             return sampler
         if isinstance(sampler, (list, tuple, np.ndarray)):
             return SubsetSampler(sampler, num_samples)
         if hasattr(sampler, "__iter__"):
             return _IterableSampler(sampler)
-        raise TypeError(f"Unsupported sampler object of type ({type(sampler).__name__}).")
-    if num_shards is not None or shard_id is not None:
-        if num_shards is None or shard_id is None:
-            raise RuntimeError("num_shards and shard_id need to be passed in together.")
+        raise TypeError("sampler should be either iterable or from mindspore.dataset.samplers.")
+    if num_shards is not None:
         return DistributedSampler(
             num_shards, shard_id, shuffle=True if shuffle is None else bool(shuffle), num_samples=num_samples
         )

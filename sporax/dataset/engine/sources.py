@@ -9,7 +9,7 @@ import threading
 
 import numpy as np
 
-from ..._checkparam import check_pipeline_type, check_source_num_samples
+from ..._checkparam import check_source_num_samples
 from . import _random
 from ._block import BLOCK_ROWS, Block
 from ._exec import ordered_map
@@ -23,15 +23,18 @@ __all__ = ["MappableSource"]
 class MappableSource(Dataset):
     """A source with random access: a sampler picks the rows, the source reads them by index."""
 
+    #: the sampler/sharding arguments are checked with GeneratorDataset's messages, not the folder sources'
+    _generator_checks = False
+
     def __init__(
         self, num_samples=None, num_parallel_workers=None, shuffle=None, sampler=None, num_shards=None, shard_id=None
     ) -> None:
         super().__init__((), num_parallel_workers)
-        if shuffle is not None:
-            check_pipeline_type(shuffle, bool, "shuffle")
         self.num_samples = check_source_num_samples(num_samples)
         self._args = {"shuffle": shuffle, "num_shards": num_shards, "shard_id": shard_id}
-        self._sampler: BuiltinSampler = select_sampler(num_samples, sampler, shuffle, num_shards, shard_id)
+        self._sampler: BuiltinSampler = select_sampler(
+            num_samples, sampler, shuffle, num_shards, shard_id, self._generator_checks
+        )
         if sampler is not None and num_samples and getattr(self._sampler, "num_samples", None) is None:
             self._sampler.num_samples = self.num_samples
 

@@ -185,7 +185,7 @@ def test_iterators_and_introspection():
     assert nums(4).batch(2).output_shapes() == [[2], [2]]
     only = next(d.create_tuple_iterator(columns=["b"], output_numpy=True))
     assert len(only) == 1
-    with pytest.raises(ValueError):
+    with pytest.raises(RuntimeError, match="RootNode: num_epochs should be either -1 or positive integer"):
         d.create_tuple_iterator(num_epochs=0)
     strs = ds.GeneratorDataset([("x",), ("yy",)], ["s"], shuffle=False)
     assert next(strs.create_tuple_iterator())[0].tolist() == "x"

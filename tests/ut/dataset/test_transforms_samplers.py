@@ -204,7 +204,7 @@ def test_samplers():
     assert ids(d) == [1, 4, 7, 0] and d.get_dataset_size() == 4
     with pytest.raises(RuntimeError, match="Invalid sampler index"):
         ids(src(3, sampler=ds.SubsetSampler([4])))
-    with pytest.raises(RuntimeError):
+    with pytest.raises(ValueError, match="^Conflicting arguments during sampler assignments"):  # as MindSpore
         src(3, sampler=ds.SequentialSampler(), shuffle=True)
 
     class Evens(ds.Sampler):
