@@ -15,7 +15,7 @@ from ...common.parameter import Parameter
 from ...common.tensor import Tensor
 from ...ops.function import rnn_func
 from ..cell import Cell
-from .rnns import _check_dtype, _check_is_tensor, _check_is_tuple, _check_tuple_length
+from .rnns import _FLOATS
 
 __all__ = ["LSTMCell", "GRUCell", "RNNCell"]
 
@@ -44,8 +44,8 @@ class RNNCellBase(Cell):
         self.weight_ih = param((g, input_size), "weight_ih")
         self.weight_hh = param((g, hidden_size), "weight_hh")
         if has_bias:
-            self.bias_ih = param((g,), "bias_ih")
-            self.bias_hh = param((g,), "bias_hh")
+            self.bias_ih: Parameter | None = param((g,), "bias_ih")
+            self.bias_hh: Parameter | None = param((g,), "bias_hh")
         else:
             self.bias_ih = None
             self.bias_hh = None
@@ -55,25 +55,6 @@ class RNNCellBase(Cell):
         stdv = 1 / math.sqrt(self.hidden_size)
         for weight in self.get_parameters():
             weight.set_data(initializer(Uniform(stdv), weight.shape, dtype))
-
-    def _check_x(self, x: Any, hx_list: list[tuple[str, Any]]) -> None:
-        name = self.cls_name
-        _check_is_tensor("x", x, name)
-        for n, h in hx_list:
-            _check_is_tensor(n, h, name)
-        _check_dtype("x", x.dtype, name)
-        for n, h in hx_list:
-            _check_dtype(n, h.dtype, name)
-        if x.ndim != 2 or x.shape[1] != self.input_size:
-            raise ValueError(
-                f"For '{name}', the shape of 'x' must be (batch_size, {self.input_size}), but got {tuple(x.shape)}."
-            )
-        for n, h in hx_list:
-            if tuple(h.shape) != (x.shape[0], self.hidden_size):
-                raise ValueError(
-                    f"For '{name}', the shape of '{n}' must be ({x.shape[0]}, {self.hidden_size}), "
-                    f"but got {tuple(h.shape)}."
-                )
 
     def _step(self, mode: str, x: Tensor, h: Tensor, c: Tensor | None) -> Any:
         return rnn_func.rnn_cell(mode, x, h, c, self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
@@ -120,19 +101,17 @@ class RNNCell(RNNCellBase):
         self.nonlinearity = nonlinearity
 
     def construct(self, x: Tensor, hx: Tensor) -> Tensor:
-        self._check_x(x, [("hx", hx)])
+        validator.check_rnn_cell_inputs(
+            x, [("hx", hx)], self.input_size, self.hidden_size, Tensor, _FLOATS, self.cls_name
+        )
         h, _ = self._step("RNN_TANH" if self.nonlinearity == "tanh" else "RNN_RELU", x, hx, None)
         return h
 
 
-def _check_lstmcell_init(func: Any) -> Any:
+def _reject_old_arguments(func: Any) -> Any:
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        if len(args) > 4 or "batch_size" in kwargs or "dropout" in kwargs or "bidirectional" in kwargs:
-            raise ValueError(
-                "The arguments of `nn.LSTMCell` from old MindSpore version(<1.6) are detected, if you still need "
-                "use single LSTM layer, please use `nn.LSTM` instead."
-            )
+        validator.check_lstmcell_args(len(args), kwargs)
         return func(*args, **kwargs)
 
     return wrapper
@@ -164,17 +143,19 @@ class LSTMCell(RNNCellBase):
         (3, 16)
     """
 
-    @_check_lstmcell_init
+    @_reject_old_arguments
     def __init__(self, input_size: int, hidden_size: int, has_bias: bool = True, dtype: Any = mstype.float32) -> None:
         super().__init__(input_size, hidden_size, has_bias, num_chunks=4, dtype=dtype)
         self.support_non_tensor_inputs = True
 
     def construct(self, x: Tensor, hx: Any) -> tuple[Tensor, Tensor]:
         name = self.cls_name
-        _check_is_tensor("x", x, name)
-        _check_is_tuple("hx", hx, name)
-        _check_tuple_length("hx", hx, 2, name)
-        self._check_x(x, [("hx[0]", hx[0]), ("hx[1]", hx[1])])
+        validator.check_rnn_tensor("x", x, Tensor, name)
+        validator.check_rnn_tuple("hx", hx, Tensor, name)
+        validator.check_rnn_tuple_length("hx", hx, 2, name)
+        validator.check_rnn_cell_inputs(
+            x, [("hx[0]", hx[0]), ("hx[1]", hx[1])], self.input_size, self.hidden_size, Tensor, _FLOATS, self.cls_name
+        )
         return self._step("LSTM", x, hx[0], hx[1])
 
 
@@ -196,6 +177,8 @@ class GRUCell(RNNCellBase):
         super().__init__(input_size, hidden_size, has_bias, num_chunks=3, dtype=dtype)
 
     def construct(self, x: Tensor, hx: Tensor) -> Tensor:
-        self._check_x(x, [("hx", hx)])
+        validator.check_rnn_cell_inputs(
+            x, [("hx", hx)], self.input_size, self.hidden_size, Tensor, _FLOATS, self.cls_name
+        )
         h, _ = self._step("GRU", x, hx, None)
         return h

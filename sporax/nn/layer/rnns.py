@@ -29,47 +29,6 @@ _GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
 _FLOATS = (mstype.float32, mstype.float16)
 
 
-def _check_is_tensor(name: str, value: Any, cls_name: str) -> None:
-    if value is not None and not isinstance(value, Tensor):
-        raise TypeError(
-            f"For '{cls_name}', the '{name}' must be '<class 'mindspore._c_expression.typing.TensorType'>', "
-            f"but got '{_type_text(value)}'"
-        )
-
-
-def _check_is_tuple(name: str, value: Any, cls_name: str) -> None:
-    if value is not None and not isinstance(value, tuple):
-        raise TypeError(
-            f"For '{cls_name}', the '{name}' must be '<class 'mindspore._c_expression.typing.Tuple'>', "
-            f"but got '{_type_text(value)}'"
-        )
-
-
-def _check_tuple_length(name: str, value: Any, length: int, cls_name: str) -> None:
-    if value is not None and len(value) != length:
-        raise TypeError(f"For '{cls_name}', the length of '{name}' must be '{length}', but got '{len(value)}'")
-
-
-def _type_text(value: Any) -> str:
-    if isinstance(value, Tensor):
-        return f"Tensor[{value.dtype}]"
-    if isinstance(value, bool):
-        return "Bool"
-    if isinstance(value, int):
-        return "Int64"
-    if isinstance(value, float):
-        return "Float32"
-    return type(value).__name__
-
-
-def _check_dtype(name: str, dtype: Any, cls_name: str) -> None:
-    if dtype not in _FLOATS:
-        raise TypeError(
-            f"For '{cls_name}', the '{name}' should be one of [mindspore.float32, mindspore.float16], "
-            f"but got 'mindspore.{dtype.name}'."
-        )
-
-
 class _RNNBase(Cell):
     """The shared body of RNN/GRU/LSTM (see the module docstring)."""
 
@@ -141,52 +100,10 @@ class _RNNBase(Cell):
         self.b_ih_list = ParameterTuple(b_ih)
         self.b_hh_list = ParameterTuple(b_hh)
 
-    def _check_inputs(self, x: Any, hx: Any, seq_length: Any) -> None:
-        name = self.cls_name
-        _check_is_tensor("x", x, name)
-        if x.ndim != 3:
-            raise ValueError(f"For '{name}', the dimension of 'x' must be 3, but got {x.ndim}.")
-        feat = x.shape[2]
-        if feat != self.input_size:
-            raise ValueError(f"For '{name}', the 'x' shape[2] must be {self.input_size} (input_size), but got {feat}.")
-        batch = x.shape[0] if self.batch_first else x.shape[1]
-        want = (self.num_layers * (2 if self.bidirectional else 1), batch, self.hidden_size)
-        if hx is not None:
-            if not self.is_lstm:
-                _check_is_tensor("h", hx, name)
-                validator.check_tensors_dtypes_same_and_valid({"x": x.dtype, "hx": hx.dtype}, _FLOATS, name)
-                states = (("hx", hx),)
-            else:
-                _check_is_tuple("hx", hx, name)
-                _check_tuple_length("hx", hx, 2, name)
-                _check_is_tensor("hx[0]", hx[0], name)
-                _check_is_tensor("hx[1]", hx[1], name)
-                validator.check_tensors_dtypes_same_and_valid(
-                    {"x": x.dtype, "hx[0]": hx[0].dtype, "hx[1]": hx[1].dtype}, _FLOATS, name
-                )
-                states = (("hx[0]", hx[0]), ("hx[1]", hx[1]))
-            for sname, s in states:
-                if tuple(s.shape) != want:
-                    raise ValueError(
-                        f"For '{name}', the shape of '{sname}' must be {want} (num_directions * num_layers, "
-                        f"batch_size, hidden_size), but got {tuple(s.shape)}."
-                    )
-        if seq_length is not None:
-            _check_is_tensor("seq_length", seq_length, name)
-            if seq_length.dtype not in (mstype.int32, mstype.int64):
-                raise TypeError(
-                    f"For '{name}', the 'seq_length' should be one of [mindspore.int32, mindspore.int64], "
-                    f"but got 'mindspore.{seq_length.dtype.name}'."
-                )
-            if seq_length.ndim != 1 or seq_length.shape[0] != batch:
-                got = seq_length.shape[0] if seq_length.ndim else 0
-                raise ValueError(
-                    f"For '{name}' batch size of x and seq_length must be equal, but got {batch} of x and "
-                    f"{got} of seq_length."
-                )
-
     def construct(self, x: Tensor, hx: Any = None, seq_length: Tensor | None = None) -> Any:
-        self._check_inputs(x, hx, seq_length)
+        validator.check_rnn_inputs(
+            x, hx, seq_length, self, Tensor, _FLOATS, (mstype.int32, mstype.int64), self.cls_name
+        )
         if hx is None:
             h0 = c0 = None
             batch = x.shape[0] if self.batch_first else x.shape[1]

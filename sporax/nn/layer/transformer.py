@@ -13,6 +13,7 @@ import copy
 import math
 from typing import Any
 
+from ... import _checkparam as validator
 from ... import ops
 from ...common import dtype as mstype
 from ...common.initializer import HeUniform, Uniform, XavierNormal, XavierUniform, initializer
@@ -45,11 +46,6 @@ def _dense(n_in: int, n_out: int, has_bias: bool = True, dtype: Any = mstype.flo
         bias_init=Uniform(1 / math.sqrt(n_in)),
         dtype=dtype,
     )
-
-
-def _check_mask_dtype(mask: Any, cls: type[Exception]) -> None:
-    if mask is not None and mask.dtype != mstype.bool_ and not isinstance(mask.dtype, mstype.Float):
-        raise cls("only bool and floating types of key_padding_mask are supported")
 
 
 class MultiheadAttention(Cell):
@@ -112,23 +108,31 @@ class MultiheadAttention(Cell):
         if dtype is None:
             dtype = mstype.float32
         if not self._qkv_same_embed_dim:
-            self.q_proj_weight = Parameter(initializer(XavierUniform(), (embed_dim, embed_dim), dtype), "q_proj_weight")
-            self.k_proj_weight = Parameter(initializer(XavierUniform(), (embed_dim, self.kdim), dtype), "k_proj_weight")
-            self.v_proj_weight = Parameter(initializer(XavierUniform(), (embed_dim, self.vdim), dtype), "v_proj_weight")
-            self.in_proj_weight = None
+            self.q_proj_weight: Parameter | None = Parameter(
+                initializer(XavierUniform(), (embed_dim, embed_dim), dtype), "q_proj_weight"
+            )
+            self.k_proj_weight: Parameter | None = Parameter(
+                initializer(XavierUniform(), (embed_dim, self.kdim), dtype), "k_proj_weight"
+            )
+            self.v_proj_weight: Parameter | None = Parameter(
+                initializer(XavierUniform(), (embed_dim, self.vdim), dtype), "v_proj_weight"
+            )
+            self.in_proj_weight: Parameter | None = None
         else:
             self.in_proj_weight = Parameter(
                 initializer(XavierUniform(), (3 * embed_dim, embed_dim), dtype), "in_proj_weight"
             )
             self.q_proj_weight = self.k_proj_weight = self.v_proj_weight = None
         if has_bias:
-            self.in_proj_bias = Parameter(initializer("zeros", (3 * embed_dim,), dtype), "in_proj_bias")
+            self.in_proj_bias: Parameter | None = Parameter(
+                initializer("zeros", (3 * embed_dim,), dtype), "in_proj_bias"
+            )
         else:
             self.in_proj_bias = None
         self.out_proj = _dense(embed_dim, embed_dim, has_bias=has_bias, dtype=dtype)
         if add_bias_kv:
-            self.bias_k = Parameter(initializer(XavierNormal(), (1, 1, embed_dim), dtype), "bias_k")
-            self.bias_v = Parameter(initializer(XavierNormal(), (1, 1, embed_dim), dtype), "bias_v")
+            self.bias_k: Parameter | None = Parameter(initializer(XavierNormal(), (1, 1, embed_dim), dtype), "bias_k")
+            self.bias_v: Parameter | None = Parameter(initializer(XavierNormal(), (1, 1, embed_dim), dtype), "bias_v")
         else:
             self.bias_k = self.bias_v = None
         self.add_zero_attn = add_zero_attn
@@ -145,7 +149,7 @@ class MultiheadAttention(Cell):
         average_attn_weights: bool = True,
     ) -> tuple[Tensor, ...]:
         if key_padding_mask is not None:
-            _check_mask_dtype(key_padding_mask, ValueError)
+            validator.check_attention_mask_dtype(key_padding_mask, mstype.bool_, mstype.Float, ValueError)
         q_is_k, k_is_v = query is key, key is value
         is_batched = query.ndim == 3
         if self.batch_first and is_batched:
@@ -191,15 +195,8 @@ def _get_activation_fn(activation: str) -> Any:
     raise ValueError(f"The activation must be relu/gelu, but get {activation}")
 
 
-def _check_activation(activation: Any) -> Any:
-    if not isinstance(activation, (str, Cell)) and not callable(activation):
-        raise ValueError(f"The argument 'activation' must be str, callable or Cell instance, but get {activation}.")
-    if isinstance(activation, Cell):
-        if not isinstance(activation, (ReLU, GELU)):
-            raise ValueError(f"The argument 'activation' must be nn.ReLU or nn.GELU instance, but get {activation}.")
-        return activation
-    if callable(activation) and activation is not ops.relu and activation is not ops.gelu:
-        raise ValueError(f"The argument 'activation' must be ops.relu or ops.gelu instance, but get {activation}.")
+def _resolve_activation(activation: Any) -> Any:
+    validator.check_transformer_activation(activation, Cell, (ReLU, GELU), (ops.relu, ops.gelu))
     return _get_activation_fn(activation) if isinstance(activation, str) else activation
 
 
@@ -228,7 +225,7 @@ class _LayerBase(Cell):
         for i in range(1, n_norms + 1):
             setattr(self, f"dropout{i}", Dropout(p=dropout))
         self.activation1 = activation
-        self.activation = _check_activation(activation)
+        self.activation = _resolve_activation(activation)
         self.d_model = d_model
         self.nhead = nhead
         self.dim_feedforward = dim_feedforward
@@ -284,7 +281,7 @@ class TransformerEncoderLayer(_LayerBase):
     def construct(
         self, src: Tensor, src_mask: Tensor | None = None, src_key_padding_mask: Tensor | None = None
     ) -> Tensor:
-        _check_mask_dtype(src_key_padding_mask, AssertionError)
+        validator.check_attention_mask_dtype(src_key_padding_mask, mstype.bool_, mstype.Float, AssertionError)
         x = src
         if self.norm_first:
             h = self.norm1(x)
@@ -388,7 +385,7 @@ class TransformerEncoder(Cell):
     def construct(
         self, src: Tensor, src_mask: Tensor | None = None, src_key_padding_mask: Tensor | None = None
     ) -> Tensor:
-        _check_mask_dtype(src_key_padding_mask, AssertionError)
+        validator.check_attention_mask_dtype(src_key_padding_mask, mstype.bool_, mstype.Float, AssertionError)
         output = src
         for mod in self.layers:
             output = mod(output, src_mask=src_mask, src_key_padding_mask=src_key_padding_mask)

@@ -32,44 +32,6 @@ def _linear(x: Any, w: Any, b: Any) -> Any:
     return y if b is None else y + b
 
 
-def _check_shapes(query: Any, key: Any, value: Any, key_padding_mask: Any, attn_mask: Any, num_heads: int) -> bool:
-    qn, kn, vn = query.ndim, key.ndim, value.ndim
-    if qn == 3:
-        if kn != 3 or vn != 3:
-            raise ValueError(
-                f"For batched `query`, the `key` and `value` must be 3D tensor, but got `key` with {kn}D and "
-                f"`value` with {vn}D."
-            )
-    elif qn == 2:
-        if kn != 2 or vn != 2:
-            raise ValueError(
-                f"For unbatched `query`, the `key` and `value` must be 2D tensor, but got `key` with {kn}D and "
-                f"`value` with {vn}D."
-            )
-    else:
-        raise ValueError(f"The `query` should be unbatched 2D or batched 3D tensor, but got `query` with {qn}D.")
-    if key_padding_mask is not None:
-        want = 2 if qn == 3 else 1
-        if key_padding_mask.ndim != want:
-            what = "batched" if qn == 3 else "unbatched"
-            raise ValueError(
-                f"For {what} `query`, the `key_padding_mask` must be `None` or {want}D, but got "
-                f"`key_padding_mask` with {key_padding_mask.ndim}D."
-            )
-    if attn_mask is not None:
-        what = "batched" if qn == 3 else "unbatched"
-        if attn_mask.ndim not in (2, 3):
-            raise ValueError(
-                f"For {what} `query`, the `attn_mask` must be `None`, 2-D or 3-D, but got `attn_mask` "
-                f"with{attn_mask.ndim}D."
-            )
-        if qn == 2 and attn_mask.ndim == 3:
-            expected = (num_heads, query.shape[0], key.shape[0])
-            if tuple(attn_mask.shape) != expected:
-                raise ValueError(f"The shape of `attn_mask` must to be {expected}, but got {tuple(attn_mask.shape)}.")
-    return qn == 3
-
-
 def _mask_dtype_ok(m: Any) -> bool:
     return m.dtype == jnp.bool_ or jnp.issubdtype(m.dtype, jnp.floating)
 
@@ -114,7 +76,7 @@ def multi_head_attention_forward(
     q_in, k_in, v_in = (as_tensor_array(t) for t in (query, key, value))
     kpm = None if key_padding_mask is None else as_tensor_array(key_padding_mask)
     am = None if attn_mask is None else as_tensor_array(attn_mask)
-    is_batched = _check_shapes(q_in, k_in, v_in, kpm, am, num_heads)
+    is_batched = validator.check_mha_shapes(q_in, k_in, v_in, kpm, am, num_heads)
     if not is_batched:
         q_in, k_in, v_in = q_in[:, None], k_in[:, None], v_in[:, None]
         if kpm is not None:
@@ -221,7 +183,7 @@ def multi_head_attention_forward(
         bias = _additive(kpm4, q.dtype)
     if am is not None:
         am4 = am[None] if am.shape[0] == 1 else am.reshape(bsz, num_heads, tgt_len, src_len)
-        if bias is not None and am.dtype == jnp.bool_ and kpm.dtype == jnp.bool_:
+        if bias is not None and kpm is not None and am.dtype == jnp.bool_ and kpm.dtype == jnp.bool_:
             bias = _additive(jnp.logical_or(am4, kpm4), q.dtype)
         else:
             a = _additive(am4, q.dtype)
