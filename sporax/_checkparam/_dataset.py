@@ -168,7 +168,7 @@ def check_shards(num_shards: Any, shard_id: Any) -> None:
     check_pipeline_interval(num_shards, "num_shards", 1, 2**31 - 1)
     if shard_id is None:
         raise RuntimeError("num_shards is specified and currently requires shard_id as well.")
-    check_pipeline_type(shard_id, numbers.Integral, "shard_id", "[<class 'int'>]", got=False)
+    check_pipeline_type(shard_id, numbers.Integral, "shard_id", "[<class 'int'>]")
     if not 0 <= shard_id < num_shards:
         raise ValueError(f"Input shard_id is not within the required interval of [0, {num_shards - 1}].")
 
@@ -436,10 +436,12 @@ def check_map_operations(operations: Any) -> list:
     return ops
 
 
-def check_bucket_args(column_names: Any, boundaries: Any, batch_sizes: Any, length_fn: Any) -> tuple:
+def check_bucket_args(
+    column_names: Any, boundaries: Any, batch_sizes: Any, length_fn: Any, pad_to_boundary: Any, drop_remainder: Any
+) -> tuple:
     """``bucket_batch_by_length``'s columns (a non-empty list of str), ``bucket_boundaries`` (positive,
-    strictly increasing ints), ``bucket_batch_sizes`` (one more positive int) and ``element_length_function``
-    (callable; needed unless there is one column), with MindSpore's messages; the three lists."""
+    strictly increasing ints), ``bucket_batch_sizes`` (one more positive int), ``element_length_function``
+    (callable; needed unless there is one column) and its two bools, with MindSpore's messages; the three lists."""
     for name, v in (
         ("column_names", column_names),
         ("bucket_boundaries", boundaries),
@@ -447,6 +449,8 @@ def check_bucket_args(column_names: Any, boundaries: Any, batch_sizes: Any, leng
     ):
         if not isinstance(v, list):
             raise pipeline_type_error(v, "[<class 'list'>]", name)
+    check_pipeline_type(pad_to_boundary, bool, "pad_to_bucket_boundary")
+    check_pipeline_type(drop_remainder, bool, "drop_remainder")
     columns = check_column_names(column_names, "column_names") or []
     if length_fn is None and len(columns) != 1:
         raise ValueError("If element_length_function is not specified, exactly one column name should be passed.")
@@ -470,9 +474,11 @@ def check_bucket_args(column_names: Any, boundaries: Any, batch_sizes: Any, leng
 
 
 def check_positive_integer(arg_value: Any, arg_name: str) -> int:
-    """An int >= 1; anything else raises ValueError: ``num_batch should be a positive integer, but got 0.``"""
-    if isinstance(arg_value, bool) or not isinstance(arg_value, numbers.Integral) or int(arg_value) < 1:
-        raise ValueError(f"{arg_name} should be a positive integer, but got {arg_value!r}.")
+    """An int >= 1 (``sync_wait``'s ``num_batch``...): MindSpore's type_check, then
+    ``num_batch need to be greater than 0.``"""
+    check_pipeline_type(arg_value, (int, np.integer), arg_name, "[<class 'int'>]")
+    if int(arg_value) < 1:
+        raise ValueError(f"{arg_name} need to be greater than 0.")
     return int(arg_value)
 
 

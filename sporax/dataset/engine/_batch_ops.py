@@ -64,7 +64,7 @@ class BatchDataset(Dataset):
         if pad_info is not None:
             check_pipeline_type(pad_info, dict, "pad_info")
         if per_batch_map is not None and not callable(per_batch_map):
-            raise TypeError("per_batch_map must be callable.")
+            raise ValueError(f"Input operations should be callable Python function, but got: {per_batch_map}")
         self.batch_size = batch_size
         self.drop_remainder = drop_remainder
         self.per_batch_map = per_batch_map
@@ -207,7 +207,12 @@ class BucketBatchByLengthDataset(Dataset):
     ) -> None:
         super().__init__([child])
         self.column_names, self.boundaries, self.sizes = check_bucket_args(
-            column_names, bucket_boundaries, bucket_batch_sizes, element_length_function
+            column_names,
+            bucket_boundaries,
+            bucket_batch_sizes,
+            element_length_function,
+            pad_to_bucket_boundary,
+            drop_remainder,
         )
         self.length_fn = element_length_function
         self.pad_info = pad_info

@@ -8,7 +8,14 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from ..._checkparam import check_column_names, check_datasets_arg, check_pipeline_interval, check_positive_integer
+from ..._checkparam import (
+    check_column_names,
+    check_datasets_arg,
+    check_pipeline_interval,
+    check_pipeline_type,
+    check_positive_integer,
+    pipeline_type_error,
+)
 from . import _random
 from ._block import BLOCK_ROWS, Block, concat, item, maybe_stack
 from .datasets import Dataset
@@ -209,8 +216,7 @@ class SyncWaitDataset(Dataset):
 
     def __init__(self, child, condition_name, num_batch=1, callback=None) -> None:
         super().__init__([child])
-        if not isinstance(condition_name, str):
-            raise TypeError(f"condition_name should be a str, but got {type(condition_name).__name__}.")
+        check_pipeline_type(condition_name, str, "condition_name")
         self.num_batch = check_positive_integer(num_batch, "num_batch")
         if callback is not None and not callable(callback):
             raise TypeError("callback should be callable.")
@@ -281,7 +287,7 @@ class ProjectDataset(Dataset):
         super().__init__([child])
         self.columns = check_column_names(columns, "columns")
         if self.columns is None:
-            raise TypeError("project: columns must be given.")
+            raise pipeline_type_error(columns, "[<class 'list'>, <class 'str'>]", "columns")
 
     def _columns(self):
         cols = self.children[0]._columns()

@@ -188,6 +188,8 @@ class Dataset(PipelineInfo):
             num_parallel_workers,
             kwargs.get("python_multiprocessing", False),
         )
+        if kwargs.get("max_rowsize") is not None:
+            check_pipeline_type(kwargs["max_rowsize"], (int, list), "max_rowsize")
         if kwargs.get("cache") is not None:
             from ._cache import DatasetCache
 

@@ -227,10 +227,13 @@ class NumpySlicesDataset(GeneratorDataset):
             raise pipeline_type_error(
                 data, "[<class 'list'>, <class 'tuple'>, <class 'dict'>, <class 'numpy.ndarray'>]", "data"
             )
+        if (not isinstance(data, np.ndarray) or data.ndim) and not len(data):
+            raise ValueError("Argument data cannot be empty")
         cn = check_column_names(column_names, "column_names")
         if cn is not None:
             if len(cn) != len(arrays):
-                raise ValueError(f"NumpySlicesDataset: {len(cn)} column_names for {len(arrays)} columns.")
+                tail = " as data is list" if isinstance(data, (list, np.ndarray)) else ""
+                raise ValueError(f"Num of input column names is {len(cn)}, but required is {len(arrays)}{tail}.")
             names = cn
         for a in arrays:
             if a.ndim == 0:

@@ -44,7 +44,7 @@ def test_pipeline_ranges():
     with pytest.raises(ValueError, match=r"^num_files should between 0 and 1000\.$"):
         cp.check_pipeline_interval(0, "num_files", 1, 1000, message="num_files should between 0 and 1000.")
     assert cp.check_pipeline_interval(np.int32(-1), "count", -1, 10, except_zero=True) == -1
-    with pytest.raises(ValueError, match=r"^num_batch should be a positive integer, but got 0\.$"):
+    with pytest.raises(ValueError, match=r"^num_batch need to be greater than 0\.$"):
         cp.check_positive_integer(0, "num_batch")
 
 
