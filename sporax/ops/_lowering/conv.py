@@ -171,7 +171,31 @@ def _crop(x: Any, starts: list, sizes: tuple) -> Any:
     return x[(slice(None), *(slice(st, st + n) for st, n in zip(starts, sizes)))]
 
 
+def _chunk(n: int, item_bytes: int, chunk_bytes: int) -> int:
+    """The largest divisor of ``n`` (batch size) whose items take at most ``chunk_bytes`` (at least 1)."""
+    return max([d for d in range(1, n + 1) if n % d == 0 and d * item_bytes <= chunk_bytes] or [1])
+
+
+# A strided convolution's input gradient correlates the stride-dilated ``g``; over about this many bytes
+# of it (the whole batch) XLA:CPU's convolution slows down 2x and more (ResNet-18's first stride-2 layer,
+# batch 64: 31 MB, 30% of the GEMM rate), so it runs in a loop over chunks of about _DGRAD_CHUNK_BYTES.
+_DGRAD_WHOLE_BYTES = 16 << 20
+_DGRAD_CHUNK_BYTES = 2 << 20
+
+
 def _cl_dgrad(g: Any, w: Any, stride: tuple, lo: tuple, dilation: tuple, in_sp: tuple) -> Any:
+    """Input gradient of ``_cl_conv`` (low paddings ``lo``) for an input of spatial shape ``in_sp`` (see
+    ``_cl_dgrad_whole``), over batch chunks when the stride-dilated ``g`` is large."""
+    n = g.shape[0]
+    per_image = g.dtype.itemsize * g.shape[-1] * int(np.prod([(o - 1) * s + 1 for o, s in zip(g.shape[1:-1], stride)]))
+    if n * per_image <= _DGRAD_WHOLE_BYTES or all(s == 1 for s in stride):
+        return _cl_dgrad_whole(g, w, stride, lo, dilation, in_sp)
+    nb = _chunk(n, per_image, _DGRAD_CHUNK_BYTES)
+    dx = lax.map(lambda gc: _cl_dgrad_whole(gc, w, stride, lo, dilation, in_sp), g.reshape(n // nb, nb, *g.shape[1:]))
+    return dx.reshape(n, *dx.shape[2:])
+
+
+def _cl_dgrad_whole(g: Any, w: Any, stride: tuple, lo: tuple, dilation: tuple, in_sp: tuple) -> Any:
     """Input gradient of ``_cl_conv`` (low paddings ``lo``) for an input of spatial shape ``in_sp``: the
     stride-dilated ``g`` correlated with the flipped kernel, in/out channels swapped."""
     nsp = g.ndim - 2
@@ -199,8 +223,7 @@ def _cl_wgrad(x: Any, g: Any, stride: tuple, lo: tuple, dilation: tuple, ks: tup
     ~512 KB it runs 1.3-2.8x faster (ResNet-18's 3x3 layers, batch 64: bench_conv.py --convs). Small
     outputs (under 8x8: ResNet-18's last stage) are as fast or faster whole."""
     n = x.shape[0]
-    per_image = x.dtype.itemsize * int(np.prod(x.shape[1:]))
-    nb = max([d for d in range(1, n + 1) if n % d == 0 and d * per_image <= _WGRAD_CHUNK_BYTES] or [1])
+    nb = _chunk(n, x.dtype.itemsize * int(np.prod(x.shape[1:])), _WGRAD_CHUNK_BYTES)
     if nb == n or int(np.prod(g.shape[1:-1])) < _WGRAD_CHUNK_MIN_OUT:
         return _cl_wgrad_whole(x, g, stride, lo, dilation, ks)
 

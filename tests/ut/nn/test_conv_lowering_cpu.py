@@ -51,15 +51,18 @@ def test_conv2d_nhwc_matches_lax_autodiff(case):
 
 @pytest.mark.parametrize("case", [CASES_2D[0], CASES_2D[3]])
 def test_conv2d_nhwc_weight_gradient_in_batch_chunks(case, monkeypatch):
-    """Large batches sum the weight gradient over batch chunks in a loop: here one image per chunk."""
+    """Large batches sum the weight gradient over batch chunks in a loop, and a strided convolution's input
+    gradient runs chunk by chunk: here one image per chunk."""
     monkeypatch.setattr(C, "_WGRAD_CHUNK_BYTES", 1)
     monkeypatch.setattr(C, "_WGRAD_CHUNK_MIN_OUT", 1)
+    monkeypatch.setattr(C, "_DGRAD_WHOLE_BYTES", 0)  # strided: the input gradient in chunks too
+    monkeypatch.setattr(C, "_DGRAD_CHUNK_BYTES", 1)
     c, o, k, s, pads, d, hw = case
     rng = np.random.default_rng(11)
     x, w = rng.standard_normal((3, c, *hw)), rng.standard_normal((o, c, *k))
     _assert_same(_values_and_grads(lambda x, w: L.conv2d_array(x, w, s, pads, d, 1), x, w))
-    y = jax.make_jaxpr(jax.grad(lambda w: L.conv2d_array(x, w, s, pads, d, 1, "nhwc").sum()))(w)
-    assert "scan" in str(y)
+    jaxpr = str(jax.make_jaxpr(jax.grad(lambda x, w: L.conv2d_array(x, w, s, pads, d, 1, "nhwc").sum(), (0, 1)))(x, w))
+    assert jaxpr.count("scan") == 2
 
 
 def test_conv3d_nhwc_matches_lax_autodiff():
