@@ -77,6 +77,44 @@ def maybe_stack(rows: list):
     return np.stack(rows)
 
 
+class RowStack:
+    """Collects the ``n`` rows of one column as they are made, into one array while they share shape and dtype
+    (each row is copied in while it is still in the cache; the same result as ``maybe_stack`` of the rows)."""
+
+    __slots__ = ("n", "arr", "rows", "k")
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.arr: np.ndarray | None = None
+        self.rows: list | None = None
+        self.k = 0
+
+    def add(self, v) -> None:
+        arr = self.arr
+        if arr is not None:
+            if isinstance(v, np.ndarray) and v.shape == arr.shape[1:] and v.dtype == arr.dtype:
+                arr[self.k] = v
+                self.k += 1
+                return
+            self.rows = [arr[i, ...] for i in range(self.k)]
+            self.arr = None
+        elif self.rows is None:
+            if self.n == 1 and isinstance(v, np.ndarray):
+                self.arr = v[None]
+                self.k = 1
+                return
+            if self.n > 1 and isinstance(v, np.ndarray) and v.dtype != object:
+                self.arr = np.empty((self.n, *v.shape), v.dtype)
+                self.arr[0] = v
+                self.k = 1
+                return
+            self.rows = []
+        self.rows.append(v)
+
+    def done(self):
+        return self.arr if self.arr is not None else self.rows
+
+
 def gather(col, idx):
     if isinstance(col, np.ndarray):
         return col[idx]

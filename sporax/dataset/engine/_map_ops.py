@@ -9,7 +9,7 @@ import numpy as np
 
 from ..._checkparam import check_column_names, check_map_operations, check_pipeline_type
 from . import _random
-from ._block import Block, gather, item, maybe_stack, to_np
+from ._block import Block, RowStack, gather, item, to_np
 from ._exec import ordered_map
 from .datasets import Dataset, _is_builtin_op, _op_name, output_layout
 from .errors import pipeline_error, wrap_user_call
@@ -33,8 +33,15 @@ class _MapStep:
 
     def apply(self, cols: list, n: int) -> list:
         cur = [cols[i] for i in self.in_idx]
-        for op in self.ops:
-            cur = _apply_op(op, cur, n)
+        ops, k = self.ops, 0
+        while k < len(ops):
+            out = _apply_batch(ops[k], cur)
+            if out is not None:
+                cur, k = out, k + 1
+                continue
+            # the rest of the operations row by row: each row goes through all of them before the next row
+            # (its data stays in the cache, and no block-sized array is made between two operations)
+            cur, k = _apply_rows(ops[k:], cur, n), len(ops)
         if len(cur) != self.n_out:
             raise pipeline_error(
                 "Invalid columns, the number of columns returned in 'map' operations should match the number of "
@@ -44,33 +51,47 @@ class _MapStep:
         return [cols[j] if kind == 0 else cur[j] for kind, j in self.layout]
 
 
-def _apply_op(op, cols: list, n: int) -> list:
-    builtin = _is_builtin_op(op)
-    if builtin and len(cols) == 1 and isinstance(cols[0], np.ndarray):
+def _apply_batch(op, cols: list) -> list | None:
+    """A built-in operation applied to a whole stacked column at once, or ``None`` where it is not vectorised."""
+    if _is_builtin_op(op) and len(cols) == 1 and isinstance(cols[0], np.ndarray):
         out = op._apply_batch(cols[0])
         if out is not NotImplemented:
             return [out]
+    return None
+
+
+def _call(op, args: list) -> tuple:
+    try:
+        r = op(*args)
+    except Exception as e:
+        if _is_builtin_op(op):
+            raise pipeline_error(f"map operation: [{type(op).__name__}] failed. {e}") from e
+        raise wrap_user_call(e, "map operation: [PyFunc] failed.") from None
+    return r if isinstance(r, tuple) else (r,)
+
+
+def _apply_rows(ops: list, cols: list, n: int) -> list:
+    """``ops`` one after the other on each row of ``cols`` (``n`` rows); the outputs, stacked where they can be."""
+    if n == 0:
+        return [[] for _ in cols]
+    width: list = [None] * len(ops)  # the number of columns each operation returns
     outs: list | None = None
     for i in range(n):
-        args = [item(c, i) for c in cols]
-        try:
-            r = op(*args)
-        except Exception as e:
-            if builtin:
-                raise pipeline_error(f"map operation: [{type(op).__name__}] failed. {e}") from e
-            raise wrap_user_call(e, "map operation: [PyFunc] failed.") from None
-        r = r if isinstance(r, tuple) else (r,)
+        vals = [item(c, i) for c in cols]
+        for j, op in enumerate(ops):
+            r = _call(op, vals)
+            if width[j] is None:
+                width[j] = len(r)
+            elif len(r) != width[j]:
+                raise pipeline_error(
+                    f"map operation: [{_op_name(op)}] returned {len(r)} columns for one row and {width[j]} for another."
+                )
+            vals = [to_np(v) for v in r]
         if outs is None:
-            outs = [[] for _ in r]
-        elif len(r) != len(outs):
-            raise pipeline_error(
-                f"map operation: [{_op_name(op)}] returned {len(r)} columns for one row and {len(outs)} for another."
-            )
-        for o, v in zip(outs, r):
-            o.append(to_np(v))
-    if outs is None:
-        return [[] for _ in cols]
-    return [maybe_stack(o) for o in outs]
+            outs = [RowStack(n) for _ in vals]
+        for o, v in zip(outs, vals):
+            o.add(v)
+    return [o.done() for o in outs]
 
 
 class MapDataset(Dataset):
