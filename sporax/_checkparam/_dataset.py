@@ -387,10 +387,13 @@ def check_batch_size(batch_size: Any) -> Any:
     return check_pipeline_interval(batch_size, "batch_size", 1, 2**31 - 1)
 
 
-def check_config_int(value: Any, arg_name: str, lower: int, upper: int, message: str) -> int:
-    """A ``ds.config`` setter's int in [lower, upper]: ``seed isn't of type int.``, else ValueError(``message``)."""
+def check_config_int(
+    value: Any, arg_name: str, lower: int, upper: int, message: str, type_message: str | None = None
+) -> int:
+    """A ``ds.config`` setter's int in [lower, upper]: TypeError(``type_message``, by default
+    ``seed isn't of type int.``), else ValueError(``message``)."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{arg_name} isn't of type int.")
+        raise TypeError(type_message or f"{arg_name} isn't of type int.")
     if not lower <= int(value) <= upper:
         raise ValueError(message)
     return int(value)

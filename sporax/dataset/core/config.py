@@ -36,6 +36,17 @@ __all__ = [
     "get_enable_autotune",
     "set_debug_mode",
     "get_debug_mode",
+    "set_numa_enable",
+    "get_numa_enable",
+    "set_enable_watchdog",
+    "get_enable_watchdog",
+    "set_fast_recovery",
+    "get_fast_recovery",
+    "set_auto_num_workers",
+    "get_auto_num_workers",
+    "set_autotune_interval",
+    "get_autotune_interval",
+    "set_sending_batches",
     "load",
 ]
 
@@ -54,6 +65,14 @@ _state: dict = {
     "auto_offload": False,
     "enable_autotune": False,
     "debug_mode": False,
+    # settings of MindSpore's C++ runtime, kept for its API (sporax's pipeline has no NUMA binding, watchdog,
+    # worker-count tuning nor device sink limit to apply them to)
+    "numa_enable": False,
+    "enable_watchdog": True,
+    "fast_recovery": True,
+    "auto_num_workers": False,
+    "autotune_interval": 0,
+    "sending_batches": 0,
 }
 _UINT32_MAX = 2**32 - 1
 
@@ -175,6 +194,29 @@ set_enable_autotune, get_enable_autotune = _simple(
 )
 set_debug_mode, get_debug_mode = _simple(
     "debug_mode", lambda v: check_pipeline_flag(v, "debug_mode_flag isn't of type boolean.")
+)
+
+set_numa_enable, get_numa_enable = _simple(
+    "numa_enable", lambda v: check_pipeline_flag(v, "numa_enable must be a boolean dtype.")
+)
+set_enable_watchdog, get_enable_watchdog = _simple(
+    "enable_watchdog", lambda v: check_pipeline_flag(v, "enable must be a boolean dtype.")
+)
+set_fast_recovery, get_fast_recovery = _simple(
+    "fast_recovery", lambda v: check_pipeline_flag(v, "fast_recovery must be a boolean dtype.")
+)
+set_auto_num_workers, get_auto_num_workers = _simple(
+    "auto_num_workers", lambda v: check_pipeline_flag(v, "enable must be of type bool.")
+)
+set_autotune_interval, get_autotune_interval = _simple(
+    "autotune_interval",
+    lambda v: check_config_int(
+        v, "interval", 0, _INT32_MAX, "Interval given is not within the required range [0, INT32_MAX(2147483647)]."
+    ),
+)
+set_sending_batches, _get_sending_batches = _simple(
+    "sending_batches",
+    lambda v: check_config_int(v, "batch_num", -(2**63), 2**63 - 1, "", "batch_num must be an int dtype."),
 )
 
 
