@@ -267,7 +267,8 @@ class Tensor(TensorMethods, TensorTopMethods):
     numpy = asnumpy
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        a = np.asarray(self._data)
+        # a host read like asnumpy: it also reads the pending index checks of compiled programs
+        a = concrete.to_python(self._data, lambda a: a)
         return a if dtype is None else a.astype(dtype)
 
     def item(self) -> Any:

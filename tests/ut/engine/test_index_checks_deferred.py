@@ -60,6 +60,14 @@ def test_reading_any_tensor_on_the_host_reads_the_records():
     assert out.shape == (1, 2)
 
 
+def test_numpy_conversion_is_a_host_read_too():
+    f = _gather()
+    out = f(TABLE, T([5]))
+    with pytest.raises(IndexError, match=r"but got 5\. \(found after running the compiled"):
+        np.asarray(out)
+    assert not _checks.UNREAD
+
+
 def test_the_first_failure_sticks_until_it_is_read():
     f = _gather()
     f(TABLE, T([0]))
