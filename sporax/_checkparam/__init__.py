@@ -121,6 +121,7 @@ from ._dataset import (
     check_pipeline_int,
     check_pipeline_float,
     check_num_samples,
+    check_source_num_samples,
     check_dataset_dir,
     check_dataset_usage,
     check_dataset_file,
@@ -164,7 +165,6 @@ from ._dataset import (
     check_source_options,
     check_map_operations,
     check_num_epochs,
-    check_source_num_samples,
 )
 from ._mindrecord import (
     check_mr_int,
@@ -179,9 +179,10 @@ from ._mindrecord import (
     check_cipher_mode,
     check_mr_file_names,
 )
-
 from ._train import (
     CheckpointNotFoundError,
+    check_dataset_columns,
+    check_loss_fn_columns,
     check_model_kwargs,
     check_model_amp_level,
     check_epochs,
@@ -359,6 +360,7 @@ __all__ = [
     "check_pipeline_int",
     "check_pipeline_float",
     "check_num_samples",
+    "check_source_num_samples",
     "check_dataset_dir",
     "check_dataset_usage",
     "check_dataset_file",
@@ -402,7 +404,6 @@ __all__ = [
     "check_source_options",
     "check_map_operations",
     "check_num_epochs",
-    "check_source_num_samples",
     "check_mr_int",
     "check_num_consumer",
     "check_mr_page",
@@ -415,6 +416,8 @@ __all__ = [
     "check_cipher_mode",
     "check_mr_file_names",
     "CheckpointNotFoundError",
+    "check_dataset_columns",
+    "check_loss_fn_columns",
     "check_model_kwargs",
     "check_model_amp_level",
     "check_epochs",

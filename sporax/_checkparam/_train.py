@@ -7,6 +7,7 @@ argument."""
 
 from __future__ import annotations
 
+import inspect
 import os
 import re
 from typing import Any
@@ -582,3 +583,45 @@ def check_collect_landscape(collect_landscape: Any, owner: str, defaults: dict |
         check_create_landscape(values["create_landscape"], owner)
     if "intervals" in values:
         check_landscape_intervals(values["intervals"], owner)
+
+
+# ------------------------------------------------------------------------------- a dataset for a network
+def check_dataset_columns(network: Any, n: int, names: list[str] | None, cell_cls: Any, what: str = "train") -> None:
+    """``Model``'s dataset against its network: the ``n`` columns (``names``) a batch has must fit the network's
+    ``construct`` (``cell_cls`` is ``nn.Cell``: a train-step cell taking ``*inputs`` is checked through its
+    ``network``). Passes when the signature cannot be read."""
+    fn = network.construct if isinstance(network, cell_cls) else network
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return
+    params = [p for p in sig.parameters.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if any(p.kind is p.VAR_POSITIONAL for p in sig.parameters.values()):
+        # train-step cells (TrainOneStepCell...) pass `*inputs` on to their `network`
+        inner = getattr(network, "network", None)
+        if not params and isinstance(inner, cell_cls) and inner is not network:
+            try:
+                check_dataset_columns(inner, n, names, cell_cls, what)
+            except ValueError as err:
+                outer_name, inner_name = type(network).__name__, type(inner).__name__
+                raise ValueError(str(err).replace(f"'{inner_name}'", f"'{outer_name}'", 1)) from None
+        return
+    required = sum(1 for p in params if p.default is p.empty)
+    if required <= n <= len(params):
+        return
+    takes = f"{required}" if required == len(params) else f"{required} to {len(params)}"
+    cols = f" {names}" if names else ""
+    raise ValueError(
+        f"For 'Model', the {what} network '{type(network).__name__}' takes {takes} inputs, but the {what} dataset "
+        f"yields {n} columns{cols}. Make the dataset yield one column per input of the network's construct "
+        "(with 'loss_fn', the dataset gives (data, label))."
+    )
+
+
+def check_loss_fn_columns(n: int) -> None:
+    """With ``loss_fn``, ``Model``'s train dataset yields (data, label)."""
+    if n != 2:
+        raise ValueError(
+            "When 'loss_fn' is not None, 'train_dataset' should return two elements, but got "
+            f"{n}, please check the number of elements returned by 'train_dataset'"
+        )

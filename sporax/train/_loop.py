@@ -17,12 +17,12 @@ import math
 from collections.abc import Iterable
 from typing import Any, cast
 
+from .._checkparam import check_dataset_columns, check_loss_fn_columns
 from .._engine._checks import surface_pending
 from ..common._compile import call_name, compile_call, host_driven
 from ..common.tensor import Tensor
 from ..nn.cell import Cell
 from ..nn.graph_cell import GraphCell
-from ._sink import check_columns
 from ._utils import DatasetMarks
 from .callback import RunContext, TimeMonitor, _CallbackManager, _InternalCallbackParam
 from .callback._callback import is_builtin_callback
@@ -332,7 +332,7 @@ class _ModelLoops:
                 for next_element in dataset_helper:
                     next_element = _transfer_tensor_to_tuple(next_element)
                     if not checked:
-                        self._check_train_element(network, next_element, train_dataset)
+                        self._first_batch_fits(network, next_element, train_dataset)
                         checked = True
                     cb_params.cur_step_num += 1
                     self._current_step_num = int((cb_params.cur_step_num - 1) % cb_params.batch_num + 1)
@@ -368,13 +368,10 @@ class _ModelLoops:
         cb_params.cur_step_num = int(cb_params.get("resume_step", 0))
         return int(resume)
 
-    def _check_train_element(self, network: Cell, element: Any, dataset: Any) -> None:
-        if self._loss_fn is not None and len(element) != 2:
-            raise ValueError(
-                "When 'loss_fn' is not None, 'train_dataset' should return two elements, but got "
-                f"{len(element)}, please check the number of elements returned by 'train_dataset'"
-            )
-        check_columns(network, len(element), dataset.get_col_names())
+    def _first_batch_fits(self, network: Cell, element: Any, dataset: Any) -> None:
+        if self._loss_fn is not None:
+            check_loss_fn_columns(len(element))
+        check_dataset_columns(network, len(element), dataset.get_col_names(), Cell)
 
     def _eval_during_train(
         self, valid_infos: tuple, cb_params: _InternalCallbackParam, list_callback: _CallbackManager
@@ -437,7 +434,7 @@ class _ModelLoops:
             for next_element in dataset_helper:
                 next_element = _transfer_tensor_to_tuple(next_element)
                 if not checked:
-                    check_columns(network, len(next_element), valid_dataset.get_col_names(), "eval")
+                    check_dataset_columns(network, len(next_element), valid_dataset.get_col_names(), Cell, "eval")
                     checked = True
                 cb_params.cur_step_num += 1
                 cb_params.eval_dataset_element = next_element

@@ -22,7 +22,6 @@ flow on a tensor's value) runs with ``"loop"``, eagerly, as ``jit`` falls back.
 
 from __future__ import annotations
 
-import inspect
 import logging
 import os
 import queue
@@ -31,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from .._checkparam import check_dataset_columns
 from .._engine import _spmd, is_trace_error, scan_steps
 from ..common._compile import call_name, compile_call
 from ..common.tensor import Tensor
@@ -192,39 +192,6 @@ def _row_bytes(row: list) -> int:
     return sum(int(np.asarray(x).nbytes) for x in row) or 1
 
 
-def check_columns(network: Any, n: int, names: list[str] | None, what: str = "train") -> None:
-    """A clear error when a dataset's number of columns does not fit ``network``'s ``construct``."""
-    fn = network.construct if isinstance(network, Cell) else network
-    try:
-        sig = inspect.signature(fn)
-    except (TypeError, ValueError):
-        return
-    params = [p for p in sig.parameters.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    if any(p.kind is p.VAR_POSITIONAL for p in sig.parameters.values()):
-        # train-step cells (TrainOneStepCell...) pass `*inputs` on to their `network`
-        inner = getattr(network, "network", None)
-        if not params and isinstance(inner, Cell) and inner is not network:
-            _check_inner(network, inner, n, names, what)
-        return
-    required = sum(1 for p in params if p.default is p.empty)
-    if required <= n <= len(params):
-        return
-    takes = f"{required}" if required == len(params) else f"{required} to {len(params)}"
-    cols = f" {names}" if names else ""
-    raise ValueError(
-        f"For 'Model', the {what} network '{type(network).__name__}' takes {takes} inputs, but the {what} dataset "
-        f"yields {n} columns{cols}. Make the dataset yield one column per input of the network's construct "
-        "(with 'loss_fn', the dataset gives (data, label))."
-    )
-
-
-def _check_inner(outer: Cell, inner: Cell, n: int, names: list[str] | None, what: str) -> None:
-    try:
-        check_columns(inner, n, names, what)
-    except ValueError as err:
-        raise ValueError(str(err).replace(f"'{type(inner).__name__}'", f"'{type(outer).__name__}'", 1)) from None
-
-
 class SinkRunner:
     """Runs ``sink_size`` steps of ``fn`` on the batches of ``stream`` per :meth:`run`; returns the last step's
     outputs."""
@@ -251,7 +218,7 @@ class SinkRunner:
     def _check(self, row: list) -> None:
         if not self._checked:
             if isinstance(self.fn, Cell):
-                check_columns(self.fn, len(row), self.stream.dataset.get_col_names())
+                check_dataset_columns(self.fn, len(row), self.stream.dataset.get_col_names(), Cell)
             self._checked = True
 
     def _out_of_data(self) -> RuntimeError:

@@ -20,7 +20,6 @@ from ..nn.graph_cell import GraphCell
 from ..parallel._shard import infer_layout
 from ..parallel._utils import _get_device_num, _get_parallel_mode
 from ._loop import _ModelLoops
-from ._sink import check_columns
 from ._utils import DatasetMarks
 from .callback import _CallbackManager, _InternalCallbackParam
 
@@ -484,7 +483,7 @@ class Model(_ModelLoops):
                 raise TypeError(f"The type of 'train_dataset' must be `Dataset`, but got {type(train_dataset)}.")
             _WARMUP_EPOCH.set(train_dataset, epoch)
             element = _first_element(train_dataset)
-            self._check_train_element(self._train_network, element, train_dataset)
+            self._first_batch_fits(self._train_network, element, train_dataset)
             self._train_network.set_train(True)
             self._backbone_is_train = True
             self._warm_up(self._train_network, element)
@@ -497,7 +496,9 @@ class Model(_ModelLoops):
                     "you should set the argument 'metrics' for model."
                 )
             element = _first_element(valid_dataset)
-            check_columns(self._eval_network, len(element), valid_dataset.get_col_names(), "eval")
+            validator.check_dataset_columns(
+                self._eval_network, len(element), valid_dataset.get_col_names(), Cell, "eval"
+            )
             self._eval_network.set_train(False)
             self._backbone_is_train = False
             self._warm_up(self._eval_network, element)
