@@ -215,7 +215,7 @@ class SinkRunner:
     def _scan_call(self, *stacked: Any) -> Any:
         return _last(scan_steps(lambda row: self.fn(*row), tuple(stacked)))
 
-    def _check(self, row: list) -> None:
+    def _first_row_fits(self, row: list) -> None:
         if not self._checked:
             if isinstance(self.fn, Cell):
                 check_dataset_columns(self.fn, len(row), self.stream.dataset.get_col_names(), Cell)
@@ -239,7 +239,7 @@ class SinkRunner:
             row = self.stream.next()
             if row is None:
                 raise self._out_of_data()
-            self._check(row)
+            self._first_row_fits(row)
             out = self._step(*row)
             self.steps_done += 1
         return out
@@ -250,7 +250,7 @@ class SinkRunner:
             first = self.stream.next()
             if first is None:
                 raise self._out_of_data()
-            self._check(first)
+            self._first_row_fits(first)
             max_steps = max(1, SINK_CHUNK_BYTES // _row_bytes(first))
             self._feeder = _Feeder(_Prepend(first, self.stream), self.sink_size, max_steps)
         done, out = 0, None
