@@ -37,19 +37,8 @@ def cell_step(mode: str, gi: Any, h: Any, c: Any, w_hh: Any, b_hh: Any) -> tuple
     gh = jnp.einsum("...bh,...gh->...bg", h, w_hh)
     if b_hh is not None:
         gh = gh + b_hh[..., None, :]
-    if mode == "LSTM":
-        i, f, g, o = jnp.split(gi + gh, 4, axis=-1)
-        c = jax.nn.sigmoid(f) * c + jax.nn.sigmoid(i) * jnp.tanh(g)
-        return jax.nn.sigmoid(o) * jnp.tanh(c), c
-    if mode == "GRU":
-        i_r, i_z, i_n = jnp.split(gi, 3, axis=-1)
-        h_r, h_z, h_n = jnp.split(gh, 3, axis=-1)
-        r = jax.nn.sigmoid(i_r + h_r)
-        z = jax.nn.sigmoid(i_z + h_z)
-        n = jnp.tanh(i_n + r * h_n)
-        return n + z * (h - n), None
-    pre = gi + gh
-    return (jnp.tanh(pre) if mode == "RNN_TANH" else jnp.maximum(pre, 0)), None
+    h, c, _ = _gates(mode, gi, gh, h, c)
+    return h, c
 
 
 def rnn_layer(
@@ -141,6 +130,12 @@ def _step_fwd(mode: str, g: Any, h: Any, c: Any, w_hh_t: Any, b_hh: Any) -> tupl
     gh = jnp.einsum("dbh,dhg->dbg", h, w_hh_t)
     if b_hh is not None:
         gh = gh + b_hh[:, None, :]
+    return _gates(mode, g, gh, h, c)
+
+
+def _gates(mode: str, g: Any, gh: Any, h: Any, c: Any) -> tuple[Any, Any, Any]:
+    """The gate arithmetic of one step from the input and hidden projections ``g``, ``gh`` (biases included):
+    ``(h_new, c_new, residual)`` (``c_new`` None unless LSTM; the residual is what the backward pass reads)."""
     if mode == "LSTM":
         act = _lstm_activations(g + gh)
         i, f, gg, o = jnp.split(act, 4, axis=-1)
