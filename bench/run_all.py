@@ -200,7 +200,15 @@ def sporax_worker(name: str, wl: dict, mode: str) -> None:
         runners = {"pynative": sides["pynative"]}
     else:
         ready["compile_s"] = time.perf_counter() - start
-        flops = [f for s, _ in compiled_programs() if (f := program_flops(s)) is not None]
+        flops = []
+        for s, _ in compiled_programs():
+            try:  # a program compiled in another train/eval mode may not re-lower (sporax reports _Retrace)
+                f = program_flops(s)
+            except Exception as exc:  # noqa: BLE001
+                ready.setdefault("flops_skipped", []).append(f"{type(exc).__name__}: {exc}"[:120])
+                continue
+            if f is not None:
+                flops.append(f)
         ready["flops"] = max(flops, default=None)
         ready["rss_graph_mb"] = maxrss_mb()
         n = wl["sink"]
