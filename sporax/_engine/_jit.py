@@ -304,7 +304,9 @@ class StatefulJit:
             new_state = [jax.numpy.array(v, copy=True) if i in entry.copy_state else v for i, v in enumerate(new_state)]
         for h, v in zip(entry.writes, new_state):
             h._stored = v
-        if record is not None:  # read later, never waited for here (_checks)
+        if record is not None and not isinstance(record, jax.core.Tracer):  # read later, never waited for here
+            # (_checks). Called inside a plain JAX transformation (jax.make_jaxpr, jax.grad of a sporax op), the
+            # record is that trace's value: it cannot be read, and keeping it would leak the tracer
             self.record = record
             self.unread += 1
             if self.unread == 1:

@@ -139,3 +139,12 @@ def test_a_failure_still_unread_at_exit_fails_the_process(index):
     assert "Traceback (most recent call last):" in r.stderr
     assert "IndexOutOfRangeError: For 'Gather'" in r.stderr
     assert "but got 7. (found after running the compiled '<lambda>', call 1;" in r.stderr
+
+
+def test_a_checked_program_called_inside_a_plain_jax_trace_keeps_its_record_concrete():
+    import jax
+
+    f = _gather()
+    f(TABLE, T([0])).asnumpy()  # compiled, with its record
+    jax.make_jaxpr(lambda t: f(T(t), T([1]))._data)(TABLE._data)  # traced by JAX, not by sporax
+    np.testing.assert_array_equal(f(TABLE, T([2])).asnumpy(), [[4, 5]])  # no leaked tracer on the next call
