@@ -75,7 +75,7 @@ def _apply_rows(ops: list, cols: list, n: int) -> list:
     if n == 0:
         return [[] for _ in cols]
     width: list = [None] * len(ops)  # the number of columns each operation returns
-    outs: list | None = None
+    outs: list[RowStack] | None = None
     for i in range(n):
         vals = [item(c, i) for c in cols]
         for j, op in enumerate(ops):
@@ -91,6 +91,7 @@ def _apply_rows(ops: list, cols: list, n: int) -> list:
             outs = [RowStack(n) for _ in vals]
         for o, v in zip(outs, vals):
             o.add(v)
+    assert outs is not None  # n > 0: the first row made them
     return [o.done() for o in outs]
 
 
