@@ -1,13 +1,17 @@
 """The JAX boundary. Everything outside ``_engine`` (and op kernels in ``ops``) reaches JAX through here.
 
 x64 is switched on at import: MindSpore has float64 and int64, and framework code always passes
-explicit dtypes, so no float64 compute sneaks into a float32 step. Under ``sporax launch`` the process
+explicit dtypes, so no float64 compute sneaks into a float32 step. malloc is set up for XLA's scratch memory
+at import (``_malloc``). Under ``sporax launch`` the process
 joins the data-parallel group at import (``_parallel``).
 """
 
 import jax
 
+from . import _malloc
+
 jax.config.update("jax_enable_x64", True)
+_malloc.tune()  # keep XLA's per-call scratch memory in the heap (see _malloc; SPORAX_MALLOC_TUNING=0: off)
 
 # A rank started by `sporax launch` joins its process group before anything (this package's imports
 # included) touches a device: jax.distributed must come first.
