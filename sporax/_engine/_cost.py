@@ -12,6 +12,8 @@ from typing import Any
 
 import jax
 
+from ._jit import _Retrace
+
 __all__ = ["program_flops"]
 
 
@@ -24,8 +26,14 @@ def _entry_flops(key: Any, entry: Any) -> float:
     dyn = [jax.ShapeDtypeStruct(*skey[i]) for i in dyn_pos]
     values = [_aval(h._stored) for h in entry.state]
     nd = entry.n_donated
-    compiled = entry.compiled.lower(values[:nd], values[nd:], dyn).compile()
-    cost = compiled.cost_analysis()
+    try:
+        # lowered without the error record (an empty one): the index checks' own arithmetic is not counted
+        lowered = entry.compiled.lower(values[:nd], values[nd:], dyn)
+    except _Retrace:
+        # tracing again read state the program never bound (a Cell switched to training since it was built:
+        # its dropout reads a seed): the trace made when the entry was built, record included
+        lowered = entry.traced.lower()
+    cost = lowered.compile().cost_analysis()
     if isinstance(cost, list | tuple):  # older jaxlib: one dict per computation
         cost = cost[0] if cost else {}
     return float((cost or {}).get("flops", 0.0))

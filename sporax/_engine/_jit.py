@@ -85,6 +85,7 @@ class _Entry:
         "checked",
         "all_dynamic",
         "whole_inputs",
+        "traced",
     )
 
     def __init__(self) -> None:
@@ -100,6 +101,7 @@ class _Entry:
         self.checked = False  # the program takes and returns the function's error record (see _checks)
         self.all_dynamic = False  # every output leaf is an array of the program (no static one)
         self.whole_inputs = False  # the inputs go in as they are (no data parallelism, no batch split)
+        self.traced: Any = None  # the program as traced when built (its cost analysis lowers this, see _cost)
 
 
 # ---- requests from the ops traced: compiler options (DESIGN §5), a data-parallel program (§6) --------
@@ -384,7 +386,7 @@ class StatefulJit:
                     dyn,
                 )
                 record = (self._record_in(entry),) if entry.checked else ()
-                entry.compiled.trace(*inputs, *record)  # type: ignore[union-attr]
+                entry.traced = entry.compiled.trace(*inputs, *record)  # type: ignore[union-attr]
                 return entry
             except _Retrace as miss:
                 _autograph.retrying()

@@ -156,6 +156,22 @@ def test_flops_collection_and_memory_recycle():
     np.testing.assert_allclose(out.asnumpy(), np.ones((2, 4), np.float32) @ dense.weight.asnumpy().T, rtol=1e-6)
 
 
+def test_flops_of_a_program_built_before_its_cell_switched_to_training():
+    """The cost analysis lowers the trace made when the program was built: an eval-mode forward compiled
+    before set_train(True) is not traced again with dropout on (which reads state the program never bound)."""
+    from sporax.common._runtime_api import flops_of
+
+    net = nn.SequentialCell([nn.Dense(4, 4, has_bias=False), nn.Dropout(p=0.5)])
+    net.set_train(False)
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        net(Tensor(np.ones((2, 4), np.float32)))
+        net.set_train(True)
+        assert flops_of(net) in (2 * 2 * 4 * 4, 2 * 2 * 4 * 4 + 1)  # +1: the index-check record's update
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
 def test_set_dump(tmp_path, monkeypatch):
     class Net(nn.Cell):
         def __init__(self):
