@@ -468,9 +468,11 @@ def findings(results: list[dict], facts: dict, gemm: float) -> str:
             f"({ratio('mlp_b1', 'graph, no index checks', 'jax')}){cost}. Since ac31fe5 a step's index-check flag "
             "is read when it is ready or at the program's next call instead of right after each call (in the run "
             "of 10:50, before that change, the step was 1.70x the twin with the checks and 1.10x without). "
-            "cProfile of 3,000 steps with the checks (13:10, loaded machine): 219 us a step, 94% of it in "
-            "`StatefulJit._run`'s own frame (the compiled program's call and the lines around it, which cProfile "
-            "does not split) and 11 flag reads in all: the cost is not in reading the flag."
+            "What is left against the twin is sporax's host-side call path around XLA's executable (not "
+            "profiled in this run). On the loaded machine the checks cost more (a quick run at 13:05, load "
+            "average 9: 194 us with them, 70 us without, twin 66 us; cProfile of 3,000 steps then put 94% of "
+            "the step in `StatefulJit._run`'s own frame and counted 11 flag reads, so that cost was not in "
+            "reading the flag)."
         )
     la = facts.get("load average (1/5/15 min) at start", "?").split(" / ")[0]
     if "mlp_b1" in by or "lenet_b32" in by:
@@ -502,8 +504,8 @@ def findings(results: list[dict], facts: dict, gemm: float) -> str:
             + (
                 f"; the convolutions are {conv:.0f}% of the operator time: XLA:CPU's convolution emitter "
                 "against PyTorch's oneDNN is what stands in the way."
-                if conv
-                else "."
+                if conv and conv >= 40
+                else ": at this size the convolutions are not the main cost."
             )
         )
     if "transformer" in by:
@@ -513,9 +515,9 @@ def findings(results: list[dict], facts: dict, gemm: float) -> str:
             f"(GRAPH / eager {ratio('transformer', 'graph', 'torch eager')}), sink {ratio('transformer', 'sink', 'graph')} of "
             "GRAPH. Dropout 0.1 is on from this run (the step is `set_train()` as the example's `train()` and "
             "PyTorch's `net.train()` run it; the run of 10:50 timed it without dropout). A/B at batch 8, 2 "
-            "layers, 3 alternating rounds on the loaded machine: sporax / twin about 1.2x with dropout, about "
-            f"1.0x without, so sporax's dropout (a key split per op from the state-held key, masks with "
-            f"`jax.random.bernoulli`) is the part to look at. Top operators: {_top(by['transformer'])}."
+            "layers, 3 alternating rounds on the loaded machine (12:35): sporax / twin about 1.2x with dropout, "
+            "about 1.0x without. Sporax's dropout draws each mask with `jax.random.bernoulli` from a key split off "
+            f"the state-held key per op. Top operators: {_top(by['transformer'])}."
         )
     if "lstm" in by:
         out.append(
