@@ -29,7 +29,7 @@ class CTCLoss(LossBase):
         super().__init__()
         self.blank, self.reduction, self.zero_infinity = blank, reduction, zero_infinity
 
-    def construct(self, log_probs: Any, targets: Any, input_lengths: Any, target_lengths: Any) -> Any:
+    def construct(self, log_probs: Any, targets: Any, input_lengths: Any, target_lengths: Any) -> Any:  # type: ignore[override]  # MindSpore's own signature (LossBase takes two)
         validator.check_instance(log_probs, Tensor, "log_probs", "CTCLoss")
         validator.check_instance(targets, Tensor, "targets", "CTCLoss")
         if log_probs.ndim == 2:

@@ -59,7 +59,7 @@ class LossBase(Cell):
         reduction = ("mean" if self.average else "sum") if self.reduce else "none"
         return weighted_loss(x, weights, reduction)
 
-    def construct(self, *inputs: Any, **kwargs: Any) -> Any:  # each loss names its own inputs
+    def construct(self, logits: Any, labels: Any) -> Any:  # MindSpore's signature; each loss names its own inputs
         raise NotImplementedError(f"For '{type(self).__name__}', the method 'construct' must be defined.")
 
 

@@ -40,7 +40,7 @@ class CosineEmbeddingLoss(LossBase):
             margin, -1.0, 1.0, validator.INC_BOTH, "margin", "CosineEmbeddingLoss"
         )
 
-    def construct(self, logits_x1: Any, logits_x2: Any, labels: Any) -> Any:
+    def construct(self, logits_x1: Any, logits_x2: Any, labels: Any) -> Any:  # type: ignore[override]  # MindSpore's own signature (LossBase takes two)
         op = "CosineEmbeddingLoss"
         validator.check_instance(logits_x1, Tensor, "logits_x1", op)
         validator.check_instance(logits_x2, Tensor, "logits_x2", op)
@@ -65,7 +65,7 @@ class MarginRankingLoss(LossBase):
         super().__init__(reduction)
         self.margin = margin
 
-    def construct(self, input1: Any, input2: Any, target: Any) -> Any:
+    def construct(self, input1: Any, input2: Any, target: Any) -> Any:  # type: ignore[override]  # MindSpore's own signature (LossBase takes two)
         return ops.margin_ranking_loss(input1, input2, target, self.margin, self.reduction)
 
 
@@ -175,7 +175,7 @@ class TripletMarginLoss(LossBase):
         super().__init__()
         self.p, self.swap, self.eps, self.reduction, self.margin = p, swap, eps, reduction, margin
 
-    def construct(self, x: Any, positive: Any, negative: Any, margin: Any = 1.0) -> Any:
+    def construct(self, x: Any, positive: Any, negative: Any, margin: Any = 1.0) -> Any:  # type: ignore[override]  # MindSpore's own signature (LossBase takes two)
         if self.margin != 1.0:
             margin = self.margin
         return ops.triplet_margin_loss(
@@ -213,7 +213,7 @@ class TripletMarginWithDistanceLoss(LossBase):
         self.distance_function = _pairwise_distance if distance_function is None else distance_function
         self.swap, self.margin = swap, margin
 
-    def construct(self, x: Any, positive: Any, negative: Any) -> Any:
+    def construct(self, x: Any, positive: Any, negative: Any) -> Any:  # type: ignore[override]  # MindSpore's own signature (LossBase takes two)
         op = "TripletMarginWithDistanceLoss"
         validator.check_instance(x, Tensor, "x", op)
         validator.check_instance(positive, Tensor, "positive", op)

@@ -101,7 +101,7 @@ class GaussianNLLLoss(LossBase):
         validator.check_string(reduction, ["none", "mean", "sum"], "reduction", "gaussian_nll_loss")
         self.full, self.eps, self.reduction = full, eps, reduction
 
-    def construct(self, logits: Any, labels: Any, var: Any) -> Any:
+    def construct(self, logits: Any, labels: Any, var: Any) -> Any:  # type: ignore[override]  # MindSpore's own signature (LossBase takes two)
         validator.check_instance(logits, Tensor, "logits", "GaussianNLLLoss")
         validator.check_instance(labels, Tensor, "labels", "GaussianNLLLoss")
         validator.check_instance(var, Tensor, "var", "GaussianNLLLoss")

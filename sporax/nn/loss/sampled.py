@@ -89,7 +89,7 @@ class SampledSoftmaxLoss(LossBase):
         true_count = Tensor(np.full((labels.shape[0], self.num_true), q, np.float32))
         return wrap(sampled), true_count, Tensor(np.full((self.num_sampled,), q, np.float32))
 
-    def construct(self, weights: Any, biases: Any, labels: Any, logits: Any) -> Any:
+    def construct(self, weights: Any, biases: Any, labels: Any, logits: Any) -> Any:  # type: ignore[override]  # MindSpore's own signature (LossBase takes two)
         name = "SampledSoftmaxLoss"
         for arg, t in (("weights", weights), ("biases", biases), ("labels", labels), ("logits", logits)):
             validator.check_instance(t, Tensor, arg, name)
