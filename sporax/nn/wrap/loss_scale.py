@@ -250,10 +250,10 @@ class TrainOneStepWithLossScaleCell(_LossScaleChecks, TrainOneStepCell):
         self.base0 = Tensor(0, mstype.int32)
         self.reduce_sum = ops.ReduceSum(keep_dims=False)
         self.reduce_all = ops.ReduceAll(keep_dims=False)
-        # MindSpore's attributes (its LessEqual/Equal/LogicalNot primitives: the same kernels as these functions)
-        self.less_equal = ops.less_equal
-        self.equal = ops.equal
-        self.logic_not = ops.logical_not
+        # MindSpore's primitive attributes; math_ops makes these classes from a table, which mypy cannot see
+        self.less_equal = ops.LessEqual()  # type: ignore[attr-defined]
+        self.equal = ops.Equal()  # type: ignore[attr-defined]
+        self.logic_not = ops.LogicalNot()  # type: ignore[attr-defined]
         self.is_distributed = self.parallel_mode != context.ParallelMode.STAND_ALONE
         self.allreduce = ops.AllReduce()
         self.gpu_target = context.get_context("device_target") == "GPU"
