@@ -671,3 +671,31 @@ def check_ngram_pad(pad: Any, arg_name: str) -> tuple:
         raise TypeError(f"{arg_name} should be a tuple of (str, int).")
     check_pipeline_int(pad[1], f"padding width of {arg_name}", 0, 2**31 - 1)
     return pad
+
+
+def check_config_choice(value: Any, allowed: Any, arg_name: str) -> str:
+    """A ``ds.config`` setter's str among ``allowed`` (MindSpore's ``check_valid_str``: None is refused too):
+    TypeError ``Argument backend with value 1 is not of type [<class 'str'>], ...``, else ValueError
+    ``Input backend is not within the valid set of ['CPU', 'Ascend'].``"""
+    check_pipeline_type(value, str, arg_name)
+    if value not in allowed:
+        raise ValueError(f"Input {arg_name} is not within the valid set of {list(allowed)}.")
+    return value
+
+
+def check_debug_hooks(debug_hook_list: Any, hook_cls: type) -> list:
+    """``set_debug_mode``'s ``debug_hook_list``: a list of ``DebugHook`` instances."""
+    if not isinstance(debug_hook_list, list):
+        raise TypeError("debug_hook_list is not a list.")
+    if not all(isinstance(h, hook_cls) for h in debug_hook_list):
+        raise TypeError("All items in debug_hook_list must be of type DebugHook.")
+    return debug_hook_list
+
+
+def check_autotune_path(enable: bool, filepath_prefix: Any) -> Any:
+    """``set_enable_autotune``'s ``filepath_prefix``: None or a non-empty str (an empty one only with enable False)."""
+    if filepath_prefix and not isinstance(filepath_prefix, str):
+        raise TypeError(f"json_filepath must be a str value but was: {filepath_prefix}.")
+    if enable and filepath_prefix == "":
+        raise RuntimeError("The value of json_filepath cannot be the empty string.")
+    return filepath_prefix

@@ -6,14 +6,24 @@ of parallel workers. Without :func:`set_seed`, every iterator draws a fresh seed
 
 from __future__ import annotations
 
+import logging
 import os
 import random
 import threading
+from enum import IntEnum
 
 import numpy as np
 
-from ..._checkparam import check_config_int, check_pipeline_flag
+from ..._checkparam import (
+    check_autotune_path,
+    check_config_choice,
+    check_config_int,
+    check_debug_hooks,
+    check_pipeline_flag,
+    check_pipeline_type,
+)
 from ...common.seed import on_set_seed
+from ..debug import DebugHook, PrintMetaDataHook
 
 __all__ = [
     "set_seed",
@@ -47,6 +57,19 @@ __all__ = [
     "set_autotune_interval",
     "get_autotune_interval",
     "set_sending_batches",
+    "set_dynamic_shape",
+    "get_dynamic_shape",
+    "ErrorSamplesMode",
+    "set_error_samples_mode",
+    "get_error_samples_mode",
+    "set_iterator_mode",
+    "get_iterator_mode",
+    "set_multiprocessing_start_method",
+    "get_multiprocessing_start_method",
+    "set_video_backend",
+    "get_video_backend",
+    "DebugHook",
+    "PrintMetaDataHook",
     "load",
 ]
 
@@ -73,8 +96,16 @@ _state: dict = {
     "auto_num_workers": False,
     "autotune_interval": 0,
     "sending_batches": 0,
+    "autotune_filepath_prefix": None,
+    "dynamic_shape": False,
+    "debug_hook_list": None,  # set below: a PrintMetaDataHook
+    "error_samples_mode": None,  # set below: ErrorSamplesMode.RETURN
+    "iterator_mode": {"do_copy": False, "parallel_convert": False},
+    "multiprocessing_start_method": "fork",
+    "video_backend": "CPU",
 }
 _UINT32_MAX = 2**32 - 1
+_log = logging.getLogger("sporax")
 
 
 def set_seed(seed: int) -> None:
@@ -116,7 +147,11 @@ def get_seed() -> int:
 
 
 def _seed_or_none() -> int | None:
-    return _state["seed"]
+    """The seed set, else ``None`` (each iterator draws one); 1 in debug mode, as MindSpore's debug mode sets."""
+    s = _state["seed"]
+    if s is None and _state["debug_mode"]:
+        return 1
+    return s
 
 
 def set_num_parallel_workers(num: int) -> None:
@@ -155,69 +190,296 @@ def get_prefetch_size() -> int:
     return _state["prefetch_size"]
 
 
-def _simple(name: str, check):
-    def setter(value) -> None:
-        _state[name] = check(value)
-
-    def getter():
-        return _state[name]
-
-    setter.__doc__ = f"Set ``{name}``."
-    getter.__doc__ = f"Get ``{name}``."
-    return setter, getter
+def _flag(name: str, value, message: str) -> None:
+    _state[name] = check_pipeline_flag(value, message)
 
 
-set_monitor_sampling_interval, get_monitor_sampling_interval = _simple(
-    "monitor_sampling_interval",
-    lambda v: check_config_int(
-        v, "interval", 1, _INT32_MAX, "Interval given is not within the required range (0, INT32_MAX(2147483647)]."
-    ),
-)
-set_callback_timeout, get_callback_timeout = _simple(
-    "callback_timeout",
-    lambda v: check_config_int(v, "timeout", 1, _INT32_MAX, "Timeout given is not within the required range."),
-)
-set_enable_shared_mem, get_enable_shared_mem = _simple(
-    "enable_shared_mem", lambda v: check_pipeline_flag(v, "enable must be of type bool.")
-)
-set_multiprocessing_timeout_interval, get_multiprocessing_timeout_interval = _simple(
-    "multiprocessing_timeout_interval",
-    lambda v: check_config_int(
-        v, "interval", 1, _INT32_MAX, "Interval given is not within the required range (0, INT32_MAX(2147483647))."
-    ),
-)
-set_auto_offload, get_auto_offload = _simple(
-    "auto_offload", lambda v: check_pipeline_flag(v, "offload must be a bool dtype")
-)
-set_enable_autotune, get_enable_autotune = _simple(
-    "enable_autotune", lambda v: check_pipeline_flag(v, "enable must be of type bool.")
-)
-set_debug_mode, get_debug_mode = _simple(
-    "debug_mode", lambda v: check_pipeline_flag(v, "debug_mode_flag isn't of type boolean.")
-)
+def set_monitor_sampling_interval(interval) -> None:
+    """Set the sampling interval of the performance monitor, in milliseconds (kept for MindSpore's API)."""
+    _state["monitor_sampling_interval"] = check_config_int(
+        interval,
+        "interval",
+        1,
+        _INT32_MAX,
+        "Interval given is not within the required range (0, INT32_MAX(2147483647)].",
+    )
 
-set_numa_enable, get_numa_enable = _simple(
-    "numa_enable", lambda v: check_pipeline_flag(v, "numa_enable must be a boolean dtype.")
-)
-set_enable_watchdog, get_enable_watchdog = _simple(
-    "enable_watchdog", lambda v: check_pipeline_flag(v, "enable must be a boolean dtype.")
-)
-set_fast_recovery, get_fast_recovery = _simple(
-    "fast_recovery", lambda v: check_pipeline_flag(v, "fast_recovery must be a boolean dtype.")
-)
-set_auto_num_workers, get_auto_num_workers = _simple(
-    "auto_num_workers", lambda v: check_pipeline_flag(v, "enable must be of type bool.")
-)
-set_autotune_interval, get_autotune_interval = _simple(
-    "autotune_interval",
-    lambda v: check_config_int(
-        v, "interval", 0, _INT32_MAX, "Interval given is not within the required range [0, INT32_MAX(2147483647)]."
-    ),
-)
-set_sending_batches, _get_sending_batches = _simple(
-    "sending_batches",
-    lambda v: check_config_int(v, "batch_num", -(2**63), 2**63 - 1, "", "batch_num must be an int dtype."),
-)
+
+def get_monitor_sampling_interval() -> int:
+    """The performance monitor's sampling interval in milliseconds (default 1000)."""
+    return _state["monitor_sampling_interval"]
+
+
+def set_callback_timeout(timeout) -> None:
+    """Set how long, in seconds, a ``WaitedDSCallback`` waits for its step to end."""
+    _state["callback_timeout"] = check_config_int(
+        timeout, "timeout", 1, _INT32_MAX, "Timeout given is not within the required range."
+    )
+
+
+def get_callback_timeout() -> int:
+    """The ``WaitedDSCallback`` wait in seconds (default 60)."""
+    return _state["callback_timeout"]
+
+
+def set_enable_shared_mem(enable) -> None:
+    """Set whether worker processes (``python_multiprocessing=True``) hand their arrays back through shared
+    memory (``True``, the default) rather than through a pipe, pickled.
+
+    Args:
+        enable (bool): use shared memory.
+    """
+    _log.warning("'set_enable_shared_mem' is deprecated from version 2.8.0 and will be removed in a future version.")
+    _flag("enable_shared_mem", enable, "enable must be of type bool.")
+
+
+def get_enable_shared_mem() -> bool:
+    """Whether worker processes hand arrays back through shared memory."""
+    _log.warning("'get_enable_shared_mem' is deprecated from version 2.8.0 and will be removed in a future version.")
+    return _state["enable_shared_mem"]
+
+
+def _shared_mem() -> bool:
+    """:func:`get_enable_shared_mem` without its deprecation warning (for the pipeline's own use)."""
+    return _state["enable_shared_mem"]
+
+
+def set_multiprocessing_timeout_interval(interval) -> None:
+    """Set the interval, in seconds, after which a wait for a worker process logs a warning."""
+    _state["multiprocessing_timeout_interval"] = check_config_int(
+        interval,
+        "interval",
+        1,
+        _INT32_MAX,
+        "Interval given is not within the required range (0, INT32_MAX(2147483647)).",
+    )
+
+
+def get_multiprocessing_timeout_interval() -> int:
+    """The worker wait warning interval in seconds (default 300)."""
+    return _state["multiprocessing_timeout_interval"]
+
+
+def set_auto_offload(offload) -> None:
+    """Set automatic offload of map operations to the device (kept for MindSpore's API; sporax runs maps on the
+    host)."""
+    _flag("auto_offload", offload, "offload must be a bool dtype")
+
+
+def get_auto_offload() -> bool:
+    """The automatic offload flag."""
+    return _state["auto_offload"]
+
+
+def set_enable_autotune(enable, filepath_prefix=None) -> None:
+    """Set MindSpore's pipeline AutoTune (kept for its API: sporax's pipeline has no worker-count tuner).
+
+    Args:
+        enable (bool): enable AutoTune.
+        filepath_prefix (str, optional): where the tuned configuration would be saved. Default: ``None``.
+    """
+    enable = check_pipeline_flag(enable, "enable must be of type bool.")
+    _state["autotune_filepath_prefix"] = check_autotune_path(enable, filepath_prefix)
+    _state["enable_autotune"] = enable
+
+
+def get_enable_autotune() -> bool:
+    """The AutoTune flag."""
+    return _state["enable_autotune"]
+
+
+def set_numa_enable(numa_enable) -> None:
+    """Set NUMA binding of the pipeline's threads (kept for MindSpore's API)."""
+    _flag("numa_enable", numa_enable, "numa_enable must be a boolean dtype.")
+
+
+def get_numa_enable() -> bool:
+    """The NUMA binding flag."""
+    return _state["numa_enable"]
+
+
+def set_enable_watchdog(enable) -> None:
+    """Set MindSpore's watchdog thread (kept for its API)."""
+    _flag("enable_watchdog", enable, "enable must be a boolean dtype.")
+
+
+def get_enable_watchdog() -> bool:
+    """The watchdog flag (default True)."""
+    return _state["enable_watchdog"]
+
+
+def set_fast_recovery(fast_recovery) -> None:
+    """Set fast recovery on failover (kept for MindSpore's API)."""
+    _flag("fast_recovery", fast_recovery, "fast_recovery must be a boolean dtype.")
+
+
+def get_fast_recovery() -> bool:
+    """The fast recovery flag (default True)."""
+    return _state["fast_recovery"]
+
+
+def set_auto_num_workers(enable) -> None:
+    """Set automatic worker counts (kept for MindSpore's API)."""
+    _flag("auto_num_workers", enable, "enable must be of type bool.")
+
+
+def get_auto_num_workers() -> bool:
+    """The automatic worker count flag."""
+    return _state["auto_num_workers"]
+
+
+def set_autotune_interval(interval) -> None:
+    """Set the AutoTune interval in steps (kept for MindSpore's API)."""
+    _state["autotune_interval"] = check_config_int(
+        interval,
+        "interval",
+        0,
+        _INT32_MAX,
+        "Interval given is not within the required range [0, INT32_MAX(2147483647)].",
+    )
+
+
+def get_autotune_interval() -> int:
+    """The AutoTune interval."""
+    return _state["autotune_interval"]
+
+
+def set_sending_batches(batch_num) -> None:
+    """Set the number of batches a device sink sends (kept for MindSpore's API)."""
+    _state["sending_batches"] = check_config_int(
+        batch_num, "batch_num", -(2**63), 2**63 - 1, "", "batch_num must be an int dtype."
+    )
+
+
+def set_dynamic_shape(is_dynamic) -> None:
+    """Say whether the dataset's rows change shape from one step to the next.
+
+    Args:
+        is_dynamic (bool): rows of varying shape. Default: ``False``.
+    """
+    _flag("dynamic_shape", is_dynamic, "is_dynamic must be a boolean dtype.")
+
+
+def get_dynamic_shape() -> bool:
+    """The dynamic shape flag (default False)."""
+    return _state["dynamic_shape"]
+
+
+def set_debug_mode(debug_mode_flag: bool, debug_hook_list: list = None) -> None:  # type: ignore[assignment]  # MindSpore's signature
+    """Run the pipeline in debug mode: each ``map`` runs in the calling thread, one row after the other, and calls
+    the debug hooks on the row's columns before its first operation and after each operation.
+
+    In debug mode, ``num_parallel_workers`` and ``python_multiprocessing`` of ``map`` are ignored (one thread) and
+    so is the error samples mode (an error is raised); without :func:`set_seed`, the seed is 1.
+
+    Args:
+        debug_mode_flag (bool): debug mode on or off.
+        debug_hook_list (list[DebugHook], optional): the hooks. Default: ``None``, a
+            :class:`~sporax.dataset.debug.PrintMetaDataHook` (prints each column's dtype and shape).
+    """
+    flag = check_pipeline_flag(debug_mode_flag, "debug_mode_flag isn't of type boolean.")
+    if debug_hook_list is None:
+        debug_hook_list = [PrintMetaDataHook()]
+    check_debug_hooks(debug_hook_list, DebugHook)
+    if flag:
+        _log.warning(
+            "Dataset pipeline debug mode is enabled. Performance will be impacted because the pipeline"
+            " will be running in a single thread."
+        )
+    if debug_hook_list:
+        _state["debug_hook_list"] = debug_hook_list
+    _state["debug_mode"] = flag
+
+
+def get_debug_mode() -> bool:
+    """Whether the pipeline runs in debug mode."""
+    return _state["debug_mode"]
+
+
+def _get_debug_hook_list() -> list:
+    """The hooks the debug mode inserts into each ``map``."""
+    return _state["debug_hook_list"]
+
+
+class ErrorSamplesMode(IntEnum):
+    """What a ``map`` does with a row one of its operations fails on.
+
+    - ``RETURN``: the error is raised (the default).
+    - ``REPLACE``: the row is replaced with a healthy row of the same map (one of the first it produced).
+    - ``SKIP``: the row is dropped.
+    """
+
+    RETURN = 0
+    REPLACE = 1
+    SKIP = 2
+
+
+def set_error_samples_mode(error_samples_mode) -> None:
+    """Set what a ``map`` does with a row one of its operations fails on (a warning is logged for each such row
+    in ``REPLACE`` and ``SKIP`` modes). Only ``map`` follows it; debug mode always raises.
+
+    Args:
+        error_samples_mode (ErrorSamplesMode): ``RETURN``, ``REPLACE`` or ``SKIP``.
+    """
+    _state["error_samples_mode"] = check_pipeline_type(error_samples_mode, ErrorSamplesMode, "error_samples_mode")
+
+
+def get_error_samples_mode() -> ErrorSamplesMode:
+    """The error samples mode (default ``ErrorSamplesMode.RETURN``)."""
+    return _state["error_samples_mode"]
+
+
+def set_iterator_mode(do_copy=False, parallel_convert=False) -> None:
+    """Select how iterators hand rows out.
+
+    sporax's iterators always make their Tensors in their prefetch thread (what ``parallel_convert=True`` turns
+    on in MindSpore), and a Tensor never shares memory with the pipeline's arrays (JAX copies them), so
+    ``do_copy`` changes only the NumPy rows of ``output_numpy=True``: with ``do_copy=True`` each row's arrays are
+    the iterator's own copies.
+
+    Args:
+        do_copy (bool): copy the arrays of each row handed out. Default: ``False``.
+        parallel_convert (bool): convert rows in a separate thread. Default: ``False``.
+    """
+    check_pipeline_type(do_copy, bool, "do_copy")
+    check_pipeline_type(parallel_convert, bool, "parallel_convert")
+    _state["iterator_mode"] = {"do_copy": do_copy, "parallel_convert": parallel_convert}
+
+
+def get_iterator_mode() -> dict:
+    """``{"do_copy": bool, "parallel_convert": bool}``, as set by :func:`set_iterator_mode`."""
+    return dict(_state["iterator_mode"])
+
+
+def set_multiprocessing_start_method(start_method="fork") -> None:
+    """Set how worker processes (``python_multiprocessing=True`` of ``GeneratorDataset``, ``map``, ``batch``)
+    are started: ``"fork"`` (the default) or ``"spawn"`` (a fresh interpreter: the user's functions and
+    dataset must then be picklable).
+
+    Args:
+        start_method (str, optional): ``"fork"`` or ``"spawn"``. Default: ``"fork"``.
+    """
+    _state["multiprocessing_start_method"] = check_config_choice(start_method, ["fork", "spawn"], "start_method")
+
+
+def get_multiprocessing_start_method() -> str:
+    """The worker processes' start method (default ``"fork"``)."""
+    return _state["multiprocessing_start_method"]
+
+
+def set_video_backend(backend) -> None:
+    """Set the backend that decodes videos: ``"CPU"`` or ``"Ascend"``, the two MindSpore accepts. The setting is
+    kept (and handed to spawned workers) for MindSpore's API; sporax does not decode videos.
+
+    Args:
+        backend (str): ``"CPU"`` or ``"Ascend"``.
+    """
+    _state["video_backend"] = check_config_choice(backend, ["CPU", "Ascend"], "backend")
+
+
+def get_video_backend() -> str:
+    """The video backend (default ``"CPU"``)."""
+    return _state["video_backend"]
 
 
 def load(file) -> None:
@@ -235,4 +497,8 @@ def load(file) -> None:
         set_prefetch_size(cfg["opPrefetchSize"])
 
 
+_state["error_samples_mode"] = ErrorSamplesMode.RETURN
+_state["debug_hook_list"] = [PrintMetaDataHook()]
+_state["error_samples_mode"] = ErrorSamplesMode.RETURN
+_state["debug_hook_list"] = [PrintMetaDataHook()]
 _follow_global_seed()
