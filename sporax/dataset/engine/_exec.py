@@ -38,19 +38,23 @@ class Ctx:
     ``gate[0]`` is set by a ``sync_wait`` stage: its input may block until the consumer calls
     ``sync_update``, so stages read no further ahead than they need (else they would wait for rows the
     consumer never gets to ask for).
+
+    ``run`` is the iterator's :class:`Run` (``None`` for a one-off pass): the stages that run on into the
+    next epoch live there.
     """
 
-    __slots__ = ("seed", "path", "stop", "prefetch", "gate")
+    __slots__ = ("seed", "path", "stop", "prefetch", "gate", "run")
 
-    def __init__(self, seed: int, path: tuple, stop: threading.Event, prefetch: int, gate=None) -> None:
+    def __init__(self, seed: int, path: tuple, stop: threading.Event, prefetch: int, gate=None, run=None) -> None:
         self.seed = seed
         self.path = path
         self.stop = stop
         self.prefetch = prefetch
         self.gate = [False] if gate is None else gate
+        self.run = run
 
     def sub(self, i: int) -> Ctx:
-        return Ctx(self.seed, self.path + (i,), self.stop, self.prefetch, self.gate)
+        return Ctx(self.seed, self.path + (i,), self.stop, self.prefetch, self.gate, self.run)
 
 
 def raise_failure(f: WorkerFailure):
@@ -84,13 +88,8 @@ def _proc_result(fut):
     return val
 
 
-def ordered_map(items: Iterator, fn: Callable[[Any], Any], workers: int, ctx: Ctx, processes: bool = False) -> Iterator:
-    """``map(fn, items)`` on ``workers`` threads (or processes), in order, at most ``2 * workers + 2`` ahead."""
-    if workers <= 1 and not processes:
-        for it in items:
-            yield fn(it)
-        return
-    window = 2 * workers + 2
+def _pool(fn: Callable[[Any], Any], workers: int, processes: bool) -> tuple[Executor, Callable, Callable]:
+    """A pool of ``workers`` threads (or processes) running ``fn``: ``(pool, submit(x) -> future, result(future))``."""
     pool: Executor
     if processes:
         pool = ProcessPoolExecutor(
@@ -109,11 +108,19 @@ def ordered_map(items: Iterator, fn: Callable[[Any], Any], workers: int, ctx: Ct
             started[0] = True
             return f
 
-        result = _proc_result
-    else:
-        pool = ThreadPoolExecutor(workers, thread_name_prefix="sporax-dataset")
-        submit = lambda x: pool.submit(fn, x)
-        result = lambda f: f.result()
+        return pool, submit, _proc_result
+    tpool = ThreadPoolExecutor(workers, thread_name_prefix="sporax-dataset")
+    return tpool, lambda x: tpool.submit(fn, x), lambda f: f.result()
+
+
+def ordered_map(items: Iterator, fn: Callable[[Any], Any], workers: int, ctx: Ctx, processes: bool = False) -> Iterator:
+    """``map(fn, items)`` on ``workers`` threads (or processes), in order, at most ``2 * workers + 2`` ahead."""
+    if workers <= 1 and not processes:
+        for it in items:
+            yield fn(it)
+        return
+    window = 2 * workers + 2
+    pool, submit, result = _pool(fn, workers, processes)
     pending: collections.deque = collections.deque()
     try:
         exhausted = False
@@ -193,3 +200,139 @@ def prefetch(make_iter: Callable[[], Iterator], size: int, ctx: Ctx) -> Iterator
     finally:
         stop.set()
         t.join()
+
+
+# ------------------------------------------------------------------ across epochs
+class Run:
+    """One iterator's pipeline over its epochs (``num_epochs``, -1: unlimited).
+
+    As in MindSpore, the pipeline does not stop at the end of an epoch: a stage kept here (a ``map``'s worker
+    pool and the reading of its input) runs on into the next epoch while the consumer still reads this one.
+    Each epoch's rows are the same as a fresh pass would make (every random draw depends only on the seed,
+    the epoch and the row's position), and the consumer still receives them epoch by epoch.
+    """
+
+    def __init__(self, num_epochs: int, ahead: bool = True) -> None:
+        self.num_epochs = num_epochs
+        self.ahead = ahead
+        self.stages: dict = {}
+
+    def stream(self, skey, ctx: Ctx, make_source, fn, workers: int, processes: bool) -> Iterator | None:
+        """The results of ``fn((path, block))`` over ``make_source(ctx)`` for the epoch of ``ctx``, from the
+        stage ``skey`` (made on its first epoch, kept for the next); ``None`` where this pass is not a whole
+        epoch (under a ``repeat``), may block on the consumer (``sync_wait``) or is past the last epoch."""
+        epoch = ctx.path[0] if len(ctx.path) == 1 else -1
+        if not self.ahead or epoch < 0 or ctx.gate[0] or (self.num_epochs != -1 and epoch >= self.num_epochs):
+            return None
+        st = self.stages.pop(skey, None)
+        if st is not None and (st.closed or st.next_epoch != epoch):
+            st.close()
+            st = None
+        if st is None:
+            st = _AheadStage(ctx, make_source, fn, workers, processes, self.num_epochs)
+        self.stages[skey] = st
+        return st.epoch(epoch)
+
+    def close(self) -> None:
+        stages, self.stages = self.stages, {}
+        for st in stages.values():
+            st.close()
+
+
+class _AheadStage:
+    """``fn`` on a pool over the blocks of epoch after epoch, fed by its own thread, at most ``2 * workers + 2``
+    blocks and one epoch ahead of the consumer."""
+
+    def __init__(self, ctx: Ctx, make_source, fn, workers: int, processes: bool, limit: int) -> None:
+        self.base = ctx
+        self.make_source = make_source
+        self.limit = limit
+        self.next_epoch = ctx.path[0]  # the epoch the consumer asks for next
+        self.reading = ctx.path[0]  # the epoch the consumer reads
+        self.window = threading.Semaphore(2 * max(1, workers) + 2)
+        self.q: queue.SimpleQueue = queue.SimpleQueue()
+        self.cond = threading.Condition()
+        self.halt = threading.Event()
+        self.closed = False
+        self.pool, self.submit, self.result = _pool(fn, max(1, workers), processes)
+        self.thread = threading.Thread(target=self._feed, name="sporax-dataset-feed", daemon=True)
+        self.thread.start()
+
+    def _stopped(self) -> bool:
+        return self.halt.is_set() or self.base.stop.is_set()
+
+    def _feed(self) -> None:
+        _tls.stop = self.halt
+        b, e = self.base, self.next_epoch
+        try:
+            while self.limit == -1 or e < self.limit:
+                with self.cond:
+                    while e > self.reading + 1:
+                        if self._stopped():
+                            return
+                        self.cond.wait(_POLL)
+                # the stages below run epoch by epoch (no Run): this one already reads ahead for them
+                it = self.make_source(Ctx(b.seed, (e,), b.stop, b.prefetch, b.gate))
+                try:
+                    for blk in it:
+                        while not self.window.acquire(timeout=_POLL):
+                            if self._stopped():
+                                return
+                        if self._stopped():
+                            return
+                        self.q.put((True, self.submit(((e,), blk))))
+                finally:
+                    it.close()
+                self.q.put((True, _END))
+                e += 1
+        except BaseException as exc:  # noqa: BLE001  (handed to the consumer, in order)
+            self.q.put((False, exc))
+
+    def epoch(self, e: int) -> Iterator:
+        with self.cond:
+            self.reading = e
+            self.cond.notify_all()
+        done = False
+        try:
+            while True:
+                try:
+                    ok, x = self.q.get(timeout=_POLL)
+                except queue.Empty:
+                    if self._stopped():
+                        return
+                    if not self.thread.is_alive() and self.q.empty():
+                        raise RuntimeError("The dataset feeding thread ended without a result.") from None
+                    continue
+                if not ok:
+                    if isinstance(x, WorkerFailure):
+                        raise_failure(x)
+                    raise x
+                if x is _END:
+                    done = True
+                    self.next_epoch = e + 1
+                    return
+                try:
+                    val = self.result(x)
+                except WorkerFailure as failure:
+                    raise_failure(failure)
+                finally:
+                    self.window.release()
+                yield val
+        finally:
+            if not done:
+                self.close()
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        self.halt.set()
+        with self.cond:
+            self.cond.notify_all()
+        if threading.current_thread() is not self.thread:
+            self.thread.join()
+        while not self.q.empty():
+            ok, x = self.q.get_nowait()
+            if ok and x is not _END:
+                x.cancel()
+        self.pool.shutdown(wait=True, cancel_futures=True)

@@ -227,6 +227,8 @@ class SyncWaitDataset(Dataset):
         self._allowed = 0
         self._disabled = False
 
+    _waits_for_consumer = True  # its input blocks until sync_update: nothing runs on into the next epoch
+
     def is_sync(self) -> bool:
         return True
 

@@ -157,10 +157,11 @@ class MapDataset(Dataset):
             node, nkey = nxt, nkey + (0,)
         chain.reverse()
         workers = max(n._workers() for n in self._fused_nodes())
-        source = node.children[0]._iter(ctx, nkey + (0,))
-        seed, path = ctx.seed, ctx.path
+        processes = self.python_multiprocessing and workers > 1
+        seed = ctx.seed
 
-        def run(block: Block) -> Block:
+        def run(arg) -> Block:
+            path, block = arg
             cols = block.cols
             for step, skey in chain:
                 if step.random:
@@ -170,7 +171,18 @@ class MapDataset(Dataset):
                     cols = step.apply(cols, block.n)
             return Block(cols, block.n, block.start)
 
-        out = ordered_map(source, run, workers, ctx, processes=self.python_multiprocessing and workers > 1)
+        def make_source(c):
+            return node.children[0]._iter(c, nkey + (0,))
+
+        # with several workers the pool and the reading of its input run on into the next epoch (Run)
+        out = None
+        if ctx.run is not None and (workers > 1 or processes):
+            out = ctx.run.stream((id(self), key), ctx, make_source, run, workers, processes)
+        source = None
+        if out is None:
+            source = make_source(ctx)
+            path = ctx.path
+            out = ordered_map(((path, b) for b in source), run, workers, ctx, processes=processes)
         cbs = getattr(self, "_ds_callbacks", None)
         if cbs:
             from ._callbacks import CallbackRunner
@@ -181,7 +193,9 @@ class MapDataset(Dataset):
         try:
             yield from out
         finally:
-            source.close()
+            out.close()
+            if source is not None:
+                source.close()
 
     def _fused_nodes(self):
         node = self

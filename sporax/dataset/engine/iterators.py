@@ -1,8 +1,10 @@
 """Iterators over a dataset: ``create_tuple_iterator`` / ``create_dict_iterator``.
 
 Each epoch runs the pipeline behind a prefetch thread, which also turns the rows into Tensors (the
-host-to-device transfer overlaps the training step). Stopping an iterator (``break``, an exception, the
-end of the epoch, garbage collection) stops and joins every worker of that epoch.
+host-to-device transfer overlaps the training step). A ``map`` with several workers keeps its pool across
+epochs and runs on into the next epoch while this one is read, as MindSpore's pipeline does (``Run``).
+Stopping an iterator (``stop``, an exception, its last epoch's end, garbage collection) stops and joins
+every worker.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import numpy as np
 from ..._checkparam import check_column_names, check_num_epochs, check_pipeline_type
 from ..core import config
 from ._block import item
-from ._exec import Ctx, prefetch
+from ._exec import Ctx, Run, prefetch
 
 __all__ = ["TupleIterator", "DictIterator"]
 
@@ -25,6 +27,18 @@ def _to_tensor(x):
     from ...common.tensor import Tensor
 
     return Tensor(x)
+
+
+def _can_run_ahead(ds) -> bool:
+    """Whether the pipeline may run on into the next epoch: not where a stage waits for the consumer
+    (``sync_wait``) or serves its rows from a cache."""
+    todo = [ds]
+    while todo:
+        node = todo.pop()
+        if getattr(node, "_waits_for_consumer", False) or node.__dict__.get("cache") is not None:
+            return False
+        todo.extend(node.children)
+    return True
 
 
 class _Iterator:
@@ -45,9 +59,10 @@ class _Iterator:
         self._stop = threading.Event()
         seed = config._seed_or_none()
         self._seed = int(np.random.SeedSequence().generate_state(1)[0]) if seed is None else seed
+        self._run = Run(num_epochs, _can_run_ahead(dataset))
 
     def _run_epoch(self):
-        ctx = Ctx(self._seed, (self._epoch,), self._stop, config.get_prefetch_size())
+        ctx = Ctx(self._seed, (self._epoch,), self._stop, config.get_prefetch_size(), run=self._run)
         ds, numpy_out = self._ds, self._output_numpy
 
         def rows():
@@ -76,6 +91,8 @@ class _Iterator:
         except StopIteration:
             self._gen = None
             self._epoch += 1
+            if self._num_epochs != -1 and self._epoch >= self._num_epochs:
+                self._run.close()
             raise
         except BaseException:
             self.stop()
@@ -86,10 +103,13 @@ class _Iterator:
         return row
 
     def stop(self) -> None:
-        """Stop the workers of the current epoch."""
+        """Stop every worker (those that run on into the next epoch too)."""
         gen, self._gen = self._gen, None
         if gen is not None:
             gen.close()
+        run = getattr(self, "_run", None)  # None: __init__ failed
+        if run is not None:
+            run.close()
 
     def __del__(self) -> None:
         try:
