@@ -111,6 +111,15 @@ class RowStack:
             self.rows = []
         self.rows.append(v)
 
+    def slot(self) -> np.ndarray | None:
+        """Where the next row goes once the rows share one array (an operation may write it there itself:
+        then :meth:`filled`), else ``None``."""
+        return self.arr[self.k] if self.arr is not None and self.k < self.n else None
+
+    def filled(self) -> None:
+        """The row at :meth:`slot` was written in place."""
+        self.k += 1
+
     def done(self):
         return self.arr if self.arr is not None else self.rows
 

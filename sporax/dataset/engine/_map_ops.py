@@ -70,23 +70,53 @@ def _call(op, args: list) -> tuple:
     return r if isinstance(r, tuple) else (r,)
 
 
+def _run_ops(ops: list, vals: list, width: list, first: int) -> list:
+    """``ops`` one after the other on one row's ``vals``; ``width[first + j]``: the columns ``ops[j]`` returns."""
+    for j, op in enumerate(ops, first):
+        r = _call(op, vals)
+        if width[j] is None:
+            width[j] = len(r)
+        elif len(r) != width[j]:
+            raise pipeline_error(
+                f"map operation: [{_op_name(op)}] returned {len(r)} columns for one row and {width[j]} for another."
+            )
+        vals = [to_np(v) for v in r]
+    return vals
+
+
+def _fused_tail(ops: list):
+    """A kernel ``(value, out) -> array | None`` doing the last two operations in one pass (a built-in one
+    offers it for the one after it: ``Normalize`` then ``HWC2CHW``), writing into ``out`` where it can;
+    ``None`` where there is none."""
+    if len(ops) < 2 or not _is_builtin_op(ops[-2]) or not _is_builtin_op(ops[-1]):
+        return None
+    then = getattr(ops[-2], "_then", None)
+    return then(ops[-1]) if then is not None else None
+
+
 def _apply_rows(ops: list, cols: list, n: int) -> list:
     """``ops`` one after the other on each row of ``cols`` (``n`` rows); the outputs, stacked where they can be."""
     if n == 0:
         return [[] for _ in cols]
     width: list = [None] * len(ops)  # the number of columns each operation returns
     outs: list[RowStack] | None = None
+    fused = _fused_tail(ops)
+    body = ops[:-2] if fused is not None else ops
     for i in range(n):
-        vals = [item(c, i) for c in cols]
-        for j, op in enumerate(ops):
-            r = _call(op, vals)
-            if width[j] is None:
-                width[j] = len(r)
-            elif len(r) != width[j]:
-                raise pipeline_error(
-                    f"map operation: [{_op_name(op)}] returned {len(r)} columns for one row and {width[j]} for another."
-                )
-            vals = [to_np(v) for v in r]
+        vals = _run_ops(body, [item(c, i) for c in cols], width, 0)
+        if fused is not None:
+            dst = outs[0].slot() if outs is not None and len(outs) == 1 else None
+            try:
+                y = fused(vals[0], dst) if len(vals) == 1 else None
+            except Exception:  # noqa: BLE001  (the two operations run as they are and say what is wrong)
+                y = None
+            if y is None:
+                vals = _run_ops(ops[-2:], vals, width, len(body))
+            elif y is dst:
+                outs[0].filled()  # type: ignore[index]  # dst is only set once outs exist
+                continue
+            else:
+                vals = [y]
         if outs is None:
             outs = [RowStack(n) for _ in vals]
         for o, v in zip(outs, vals):

@@ -260,13 +260,19 @@ class Normalize(TensorOperation):
         shape = (-1,) if self.is_hwc or gray else (-1, 1, 1)
         return ((img.astype(np.float32) - self.mean.reshape(shape)) / self.std.reshape(shape)).astype(np.float32)
 
-    def _norm_u8(self, img, c):
-        """uint8 HWC: a per-channel table of the 256 results, the same float32 arithmetic, looked up."""
+    def _table(self, c):
+        """The per-channel table of the 256 results, ``(1, 256, c)`` float32 (the same float32 arithmetic)."""
         lut = getattr(self, "_lut", None)
         if lut is None or lut.shape[-1] != c:
             levels = np.arange(256, dtype=np.float32)[:, None]
             lut = np.broadcast_to((levels - self.mean) / self.std, (256, c)).astype(np.float32)
             self._lut = lut = lut.reshape(1, 256, c)
+            self._planes = [np.ascontiguousarray(lut[:, :, k]) for k in range(c)]
+        return lut
+
+    def _norm_u8(self, img, c):
+        """uint8 HWC: a per-channel table of the 256 results, looked up."""
+        lut = self._table(c)
         flat = np.ascontiguousarray(img).reshape(-1, 1, c) if c > 1 else np.ascontiguousarray(img).reshape(-1, 1)
         return cv2.LUT(flat, lut if c > 1 else lut.reshape(1, 256)).reshape(img.shape)
 
@@ -274,6 +280,12 @@ class Normalize(TensorOperation):
         if x.ndim not in (3, 4):
             return NotImplemented
         return self._norm(x, x.ndim == 3)
+
+    def _then(self, nxt):
+        """The map's one-pass kernel for this then ``nxt`` (``HWC2CHW``: :func:`normalize_chw`), or ``None``."""
+        if type(self) is Normalize and type(nxt) is HWC2CHW:
+            return lambda x, out: normalize_chw(self, x, out)
+        return None
 
 
 def _to_chw(img: np.ndarray, out: np.ndarray) -> None:
@@ -285,6 +297,25 @@ def _to_chw(img: np.ndarray, out: np.ndarray) -> None:
         if len(got) == len(planes) and all(a is b for a, b in zip(got, planes)):
             return
     out[...] = img.transpose(2, 0, 1)
+
+
+def normalize_chw(norm: Normalize, img, out: np.ndarray | None = None) -> np.ndarray | None:
+    """``HWC2CHW()(norm(img))`` in one pass for a uint8 HWC ``img``: each channel's plane looked up in its
+    table straight into its CHW plane (of ``out`` where given and of the right shape, else of a new array).
+    The same values; ``None`` where the two operations must run as they are (any other input)."""
+    if not (isinstance(img, np.ndarray) and img.dtype == np.uint8 and img.ndim == 3 and norm.is_hwc):
+        return None
+    h, w, c = img.shape
+    if not 1 < c <= min(4, _CV_MAX_CN) or len(norm.mean) not in (1, c):
+        return None
+    if out is None or out.shape != (c, h, w) or out.dtype != np.float32 or not out.flags.c_contiguous:
+        out = np.empty((c, h, w), np.float32)
+    norm._table(c)
+    for k, plane in enumerate(cv2.split(img)):
+        got = cv2.LUT(plane, norm._planes[k], dst=out[k])
+        if got is not None and not np.shares_memory(got, out[k]):
+            out[k] = got
+    return out
 
 
 class HWC2CHW(TensorOperation):

@@ -214,3 +214,48 @@ def test_dataset_size_and_fresh_iterators_unaffected():
     a = _epochs(d, 2)
     assert d.get_dataset_size() == 10
     _same(a, _epochs(d, 2))
+
+
+# ---- Normalize then HWC2CHW at the end of a map: one pass, written into the block (the same values)
+def _norm_chw_rows(images, mean, std, fused=True):
+    d = ds.GeneratorDataset(lambda: ((im,) for im in images), ["image"], shuffle=False)
+    # a row operation first (a PyFunc): the rest of the map runs row by row, as after a decode
+    ops = [lambda x: x, vision.Normalize(mean, std), vision.HWC2CHW()]
+    if not fused:
+        ops = [lambda x: x, lambda x: vision.Normalize(mean, std)(x), lambda x: vision.HWC2CHW()(x)]  # no fusion
+    d = d.map(ops, input_columns="image").batch(len(images), drop_remainder=False)
+    return [r[0] for r in d.create_tuple_iterator(num_epochs=1, output_numpy=True)]
+
+
+@pytest.mark.parametrize(
+    ("shapes", "dtype", "mean", "std"),
+    [
+        ([(7, 5, 3)] * 4, np.uint8, [10.5, 120, 250], [3, 0.5, 60]),
+        ([(7, 5, 4)] * 3, np.uint8, [1.0], [2.0]),
+        ([(6, 4, 2)] * 2, np.uint8, [5, 7], [1, 3]),
+        ([(7, 5, 3)] * 3, np.float32, [0.1, 0.2, 0.3], [1, 2, 3]),
+        ([(7, 5, 1)] * 2, np.uint8, [4.0], [9.0]),
+    ],
+)
+def test_normalize_chw_tail_equals_the_two_ops(shapes, dtype, mean, std):
+    rng = np.random.default_rng(1)
+    images = [(rng.random(s) * 255).astype(dtype) for s in shapes]
+    got, ref = _norm_chw_rows(images, mean, std), _norm_chw_rows(images, mean, std, fused=False)
+    assert len(got) == len(ref) == 1
+    assert got[0].dtype == ref[0].dtype == np.float32
+    np.testing.assert_array_equal(got[0], ref[0])
+    np.testing.assert_array_equal(got[0][0], vision.HWC2CHW()(vision.Normalize(mean, std)(images[0])))
+
+
+def test_normalize_chw_tail_mixed_shapes_and_errors():
+    rng = np.random.default_rng(2)
+    images = [rng.integers(0, 256, s, dtype=np.uint8) for s in [(4, 3, 3), (4, 3, 3), (5, 2, 3), (4, 3, 3)]]
+    d = ds.GeneratorDataset(lambda: ((im,) for im in images), ["image"], shuffle=False)
+    d = d.map([lambda x: x, vision.Normalize([1, 2, 3], [4, 5, 6]), vision.HWC2CHW()], input_columns="image")
+    got = [r[0] for r in d.create_tuple_iterator(num_epochs=1, output_numpy=True)]
+    for g, im in zip(got, images):
+        np.testing.assert_array_equal(g, vision.HWC2CHW()(vision.Normalize([1, 2, 3], [4, 5, 6])(im)))
+    bad = ds.GeneratorDataset(lambda: ((im,) for im in images), ["image"], shuffle=False)
+    bad = bad.map([lambda x: x, vision.Normalize([1, 2], [4, 5]), vision.HWC2CHW()], input_columns="image")
+    with pytest.raises(RuntimeError, match=r"map operation: \[Normalize\] failed"):
+        list(bad.create_tuple_iterator(num_epochs=1, output_numpy=True))
