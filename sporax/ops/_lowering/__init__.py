@@ -36,6 +36,7 @@ import numpy as np
 from ..._engine import jax, jnp
 from ..._engine import request_compiler_options
 from . import conv as _conv
+from . import layout as _layout
 from . import pool as _pool
 from .pool import CPU_POOL_OPTIONS
 
@@ -60,6 +61,8 @@ _GEMM_MAX_PATCH = 1 << 20
 _GEMM_FEW_CHANNELS = 4
 _GEMM_MAX_PATCH_CAP = 1 << 22
 _LOWERINGS = ("auto", "plain", "gemm", "nhwc")
+# the physical orders of the CPU convolutions' results (``layout.tag``): channels last, [C, B, H, W]
+_NHWC, _CBHW = (0, 2, 3, 1), (1, 0, 2, 3)
 # What ``force_lowering`` sets for code traced inside it (benchmarks and tests): None = per backend.
 _FORCED: dict[str, str | None] = {"conv": None, "maxpool": None}
 
@@ -150,11 +153,11 @@ def conv2d_array(
         if groups != 1:
             raise ValueError("conv2d_array: the 'nhwc' lowering takes groups == 1.")
         y = _conv.conv_cl(_channels_last(x), _spatial_first_weight(w), stride, pads_t, dilation)
-        return _channels_first(y)
+        return _layout.from_physical(y, _NHWC)
     # [C, B, H, W] inside: the GEMMs' long dimension is B*OH*OW and needs no transposes. XLA fuses
     # these boundary transposes into the neighbouring patch/activation fusions.
     y = _conv.conv_cbhw(jnp.transpose(x, (1, 0, 2, 3)), w, stride, pads_t, dilation, int(groups))
-    return jnp.transpose(y, (1, 0, 2, 3))
+    return _layout.from_physical(y, _CBHW)
 
 
 def _nd_lowering(x: Any, w: Any, groups: int) -> str:

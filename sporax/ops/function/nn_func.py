@@ -15,6 +15,7 @@ from ..._engine import jax, jnp, lax
 from ...common import dtype as mstype
 from ...common.tensor import Tensor
 from .._amp import amp_black, amp_promote, amp_white
+from .._lowering import layout as _layout
 from .._utils import as_tensor_array, float_result, wrap
 from ._conv_pool import (
     adaptive_avg_pool2d,
@@ -262,10 +263,13 @@ def _batch_norm(
                 f"For '{op}', the shape of '{name}' must be ({c},) (the channel number of 'input_x'), "
                 f"but got {tuple(t.shape)}."
             )
-    axes = (0, *range(2, x.ndim))
-    bshape = (1, c) + (1,) * (x.ndim - 2)
     cdt = jnp.float32 if x.dtype in (jnp.float16, jnp.bfloat16) else x.dtype
-    xc = x.astype(cdt)
+    # computed in the order the producing convolution's lowering left x in (see _lowering.layout)
+    perm = _layout.physical_perm(x)
+    xc = (x if perm is None else _layout.to_physical(x, perm)).astype(cdt)
+    caxis = 1 if perm is None else perm.index(1)
+    axes = tuple(i for i in range(x.ndim) if i != caxis)
+    bshape = tuple(c if i == caxis else 1 for i in range(x.ndim))
     if training and sync:  # nn.SyncBatchNorm: the statistics of the batch over all ranks
         from .norm_func import global_moments
 
@@ -291,7 +295,8 @@ def _batch_norm(
     y = (xc - mean.reshape(bshape)) * scale.reshape(bshape)
     if bias is not None:
         y = y + as_tensor_array(bias).astype(cdt).reshape(bshape)
-    return wrap(y.astype(x.dtype)), mean, var
+    y = y.astype(x.dtype)
+    return wrap(y if perm is None else _layout.from_physical(y, perm)), mean, var
 
 
 @amp_black

@@ -1,0 +1,61 @@
+"""Layout hints between the CPU lowerings: which physical order an NC... array came out of.
+
+The CPU convolutions compute in another order than NCHW ("nhwc": channels last; "gemm": [C, B, H, W]) and
+hand back a transposed array. An op that only needs the channel axis (batch norm) computes in that order
+when its input carries a hint: it transposes its input into the producer's order (XLA cancels the two
+transposes) and its result back (which XLA cancels with the next convolution's transpose, through
+elementwise activations and residual additions). Without the hint, batch norm in NCHW between two
+channels-last convolutions costs two full-size transposes per layer in the forward and as many in the
+backward (ResNet-18: ~20 % of a CPU step), and the forward that ``TrainOneStepCell`` runs beside the
+gradient's no longer matches the gradient's forward, so XLA keeps both.
+
+The hint is only an optimisation: an array without one (or an op that ignores it) computes in NC... order,
+with the same values. Hints are kept in a weak table keyed by the array (a JAX tracer while tracing).
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+from ..._engine import jnp
+
+__all__ = ["tag", "physical_perm", "to_physical", "from_physical"]
+
+# id(array) -> (weak reference to the array, permutation from the NC... axes to the physical order)
+_HINTS: dict[int, tuple[Any, tuple[int, ...]]] = {}
+
+
+def tag(x: Any, perm: tuple[int, ...]) -> Any:
+    """Record that NC... ``x`` is ``transpose(z, inverse(perm))`` of an array ``z`` computed in the order
+    ``perm`` (``z == x.transpose(perm)``). Returns ``x``."""
+    key = id(x)
+
+    def forget(_ref: Any) -> None:
+        _HINTS.pop(key, None)
+
+    try:
+        ref = weakref.ref(x, forget)
+    except TypeError:  # not weak-referenceable (a NumPy scalar, say): no hint
+        return x
+    _HINTS[key] = (ref, tuple(perm))
+    return x
+
+
+def physical_perm(x: Any) -> tuple[int, ...] | None:
+    """The permutation ``tag`` recorded for ``x`` (None: compute in NC... order)."""
+    hit = _HINTS.get(id(x))
+    if hit is None or hit[0]() is not x:
+        return None
+    return hit[1]
+
+
+def to_physical(x: Any, perm: tuple[int, ...]) -> Any:
+    """``x`` in the physical order ``perm``."""
+    return jnp.transpose(x, perm)
+
+
+def from_physical(z: Any, perm: tuple[int, ...]) -> Any:
+    """NC... view of ``z`` computed in the order ``perm``, tagged with it."""
+    inv = tuple(perm.index(i) for i in range(len(perm)))
+    return tag(jnp.transpose(z, inv), perm)
