@@ -8,13 +8,10 @@ consumer closes them (``break``, an exception, KeyboardInterrupt, the end of the
 from __future__ import annotations
 
 import collections
-import multiprocessing
 import queue
-import signal
 import threading
-import warnings
 from collections.abc import Callable, Iterator
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import Any
 
 from .errors import WorkerFailure, user_error
@@ -61,26 +58,7 @@ def raise_failure(f: WorkerFailure):
     raise user_error(f.stack, f.where) from None
 
 
-# ------------------------------------------------------------------ processes
-_proc_fn: list = [None]
-
-
-def _proc_init(fn) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _proc_fn[0] = fn
-
-
-def _proc_call(arg):
-    try:
-        return True, _proc_fn[0](arg)
-    except WorkerFailure as e:
-        return False, (e.stack, e.where)
-    except BaseException as e:  # noqa: BLE001
-        from .errors import format_user_exception
-
-        return False, (format_user_exception(e), "")
-
-
+# ------------------------------------------------------------------ processes (_proc_pool)
 def _proc_result(fut):
     ok, val = fut.result()
     if not ok:
@@ -92,23 +70,10 @@ def _pool(fn: Callable[[Any], Any], workers: int, processes: bool) -> tuple[Exec
     """A pool of ``workers`` threads (or processes) running ``fn``: ``(pool, submit(x) -> future, result(future))``."""
     pool: Executor
     if processes:
-        pool = ProcessPoolExecutor(
-            workers, mp_context=multiprocessing.get_context("fork"), initializer=_proc_init, initargs=(fn,)
-        )
-        started = [False]
+        from ._proc_pool import ShmProcessPool  # arrays through shared memory; ds.config's start method
 
-        def submit(x):
-            if started[0]:
-                return pool.submit(_proc_call, x)
-            # the workers fork on the first submit. They run NumPy and the user's Python only, never JAX, so
-            # JAX's warning about forking a multithreaded process does not apply to them.
-            with warnings.catch_warnings():
-                warnings.filterwarnings("ignore", message=r"os\.fork\(\) was called", category=RuntimeWarning)
-                f = pool.submit(_proc_call, x)
-            started[0] = True
-            return f
-
-        return pool, submit, _proc_result
+        pool = ShmProcessPool(fn, workers)
+        return pool, pool.submit, _proc_result
     tpool = ThreadPoolExecutor(workers, thread_name_prefix="sporax-dataset")
     return tpool, lambda x: tpool.submit(fn, x), lambda f: f.result()
 

@@ -201,6 +201,11 @@ class MapDataset(Dataset):
                     cols = step.apply(cols, block.n)
             return Block(cols, block.n, block.start)
 
+        # ds.config: the debug mode's hooks and the error samples mode (mend: the failed rows dropped or replaced)
+        from ._error_samples import map_hooks
+
+        run, workers, processes, mend = map_hooks(chain, run, workers, processes)
+
         def make_source(c):
             return node.children[0]._iter(c, nkey + (0,))
 
@@ -213,6 +218,7 @@ class MapDataset(Dataset):
             source = make_source(ctx)
             path = ctx.path
             out = ordered_map(((path, b) for b in source), run, workers, ctx, processes=processes)
+        out = mend(out)
         cbs = getattr(self, "_ds_callbacks", None)
         if cbs:
             from ._callbacks import CallbackRunner

@@ -44,6 +44,7 @@ _MIN_SHARED = 10000  # bytes: a smaller array rides in the pipe (MindSpore's thr
 _log = logging.getLogger("sporax")
 _pool_ids = itertools.count()
 _warned_rowsize = [False]
+_WORKER_MAPS = 32  # segments a worker keeps mapped
 
 
 def shm_prefix(pid: int | None = None) -> str:
@@ -122,9 +123,11 @@ def _io_bytes(data: bytes | None = None):
 
 
 def _attach(cache: dict, name: str) -> shared_memory.SharedMemory:
-    shm = cache.get(name)
+    """Segment ``name``, mapped once per process (``cache``: name -> segment, most recently used last)."""
+    shm = cache.pop(name, None)
     if shm is None:
-        shm = cache[name] = shared_memory.SharedMemory(name)
+        shm = shared_memory.SharedMemory(name)
+    cache[name] = shm
     return shm
 
 
@@ -197,6 +200,8 @@ def _worker(fn, tasks, results, parent: int, prefix: str, use_shm: bool, setting
             except BaseException as e:  # noqa: BLE001  (handed to the parent)
                 val = (False, (format_user_exception(e), ""))
             out = _pack(val, seg, cache, new_name, limit) if use_shm else ("p", val)
+            while len(cache) > _WORKER_MAPS:  # the segments this worker used longest ago (the parent may
+                _release(cache.pop(next(iter(cache))), unlink=False)  # have unlinked them: free their pages)
             try:
                 results.put((tid, out))
             except Exception as e:  # noqa: BLE001  (an unpicklable result)

@@ -93,6 +93,19 @@ def test_round_trip(shared):
     assert _segments() == []
 
 
+def test_segments_bounded_when_sizes_grow():
+    pool = ShmProcessPool(_double, 2)
+    try:
+        for k in range(1, 25):  # each block larger than the segments made so far
+            blk = Block([np.ones((2, 100 * k, 100), np.float32)], 2)
+            ok, val = pool.submit(blk).result(timeout=60)
+            assert ok and val.cols[0].shape == (2, 100 * k, 100) and float(val.cols[0][1, -1, -1]) == 2.0
+            assert len(_segments()) <= pool.max_free + 2
+    finally:
+        pool.shutdown()
+    assert _segments() == []
+
+
 def test_user_error_is_returned():
     pool = ShmProcessPool(_fail_on_2, 2)
     try:
