@@ -16,6 +16,7 @@ from ... import _engine, context, ops
 from ..._engine import is_tracer
 from ...common import dtype as mstype
 from ...common.parameter import Parameter, ParameterTuple
+from ...common.seed import record_draws, replay_draws
 from ...common.tensor import Tensor
 from ...parallel._shard import prepare_train_step
 from ..cell import Cell
@@ -160,7 +161,9 @@ class TrainOneStepCell(Cell):
         prepare_train_step(self)  # semi-auto parallel: the parallel optimizer, the strategy file (no-op otherwise)
 
     def construct(self, *inputs: Any) -> Any:
+        draws = record_draws()
         loss = self.network(*inputs)
+        replay_draws(draws)  # the gradient's forward draws the loss's dropout masks: XLA runs it once
         sens = ops.fill(loss.dtype, loss.shape, self.sens)
         grads = self.grad(self.network, self.weights)(*inputs, sens)
         grads = self.grad_reducer(grads)

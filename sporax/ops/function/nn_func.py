@@ -16,6 +16,7 @@ from ...common import dtype as mstype
 from ...common.tensor import Tensor
 from .._amp import amp_black, amp_promote, amp_white
 from .._lowering import layout as _layout
+from .._lowering import norm as _norm
 from .._utils import as_tensor_array, float_result, wrap
 from ._conv_pool import (
     adaptive_avg_pool2d,
@@ -315,17 +316,9 @@ def layer_norm(input: Any, normalized_shape: Any, weight: Any = None, bias: Any 
 
 def layer_norm_core(x: Any, begin_norm_axis: int, weight: Any, bias: Any, eps: float) -> tuple[Any, Any, Any]:
     """Arrays ``(y, mean, var)``; statistics over axes ``begin_norm_axis:`` (kept as size-1 dims)."""
-    axes = tuple(range(begin_norm_axis, x.ndim))
-    cdt = jnp.float32 if x.dtype in (jnp.float16, jnp.bfloat16) else x.dtype
-    xc = x.astype(cdt)
-    mean = jnp.mean(xc, axis=axes, keepdims=True)
-    var = jnp.mean(jnp.square(xc - mean), axis=axes, keepdims=True)
-    y = (xc - mean) * lax.rsqrt(var + jnp.asarray(eps, cdt))
-    if weight is not None:
-        y = y * as_tensor_array(weight).astype(cdt)
-    if bias is not None:
-        y = y + as_tensor_array(bias).astype(cdt)
-    return y.astype(x.dtype), mean, var
+    w = None if weight is None else as_tensor_array(weight)
+    b = None if bias is None else as_tensor_array(bias)
+    return _norm.layer_norm_array(x, begin_norm_axis, w, b, eps)
 
 
 def l2_normalize(x: Any, axis: Any = 0, epsilon: float = 1e-4) -> Tensor:
