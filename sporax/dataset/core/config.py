@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
+import platform
 import random
 import threading
 from enum import IntEnum
@@ -230,18 +231,32 @@ def set_enable_shared_mem(enable) -> None:
         enable (bool): use shared memory.
     """
     _log.warning("'set_enable_shared_mem' is deprecated from version 2.8.0 and will be removed in a future version.")
-    _flag("enable_shared_mem", enable, "enable must be of type bool.")
+    enable = check_pipeline_flag(enable, "enable must be of type bool.")
+    if enable:
+        if _no_shm_platform():
+            _log.warning("For Windows and MacOS we forbid shared mem function temporarily.")
+            return
+        _log.warning(
+            "The shared memory is on, multiprocessing performance will be improved. "
+            "Note: the required shared memory can't exceeds 80% of the available shared memory."
+        )
+    _state["enable_shared_mem"] = enable
 
 
 def get_enable_shared_mem() -> bool:
     """Whether worker processes hand arrays back through shared memory."""
     _log.warning("'get_enable_shared_mem' is deprecated from version 2.8.0 and will be removed in a future version.")
-    return _state["enable_shared_mem"]
+    return _shared_mem()
 
 
 def _shared_mem() -> bool:
     """:func:`get_enable_shared_mem` without its deprecation warning (for the pipeline's own use)."""
-    return _state["enable_shared_mem"]
+    return _state["enable_shared_mem"] and not _no_shm_platform()
+
+
+def _no_shm_platform() -> bool:
+    """Windows and macOS: MindSpore turns shared memory off there."""
+    return platform.system().lower() in {"windows", "darwin"}
 
 
 def set_multiprocessing_timeout_interval(interval) -> None:

@@ -178,6 +178,17 @@ def test_shared_mem_deprecation_warning(caplog):
         assert ds.config.get_enable_shared_mem() is False
     assert "'set_enable_shared_mem' is deprecated from version 2.8.0" in caplog.text
     assert "'get_enable_shared_mem' is deprecated from version 2.8.0" in caplog.text
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="sporax"):
+        ds.config.set_enable_shared_mem(True)
+    assert "The shared memory is on, multiprocessing performance will be improved." in caplog.text
+    assert ds.config.get_enable_shared_mem() is True
+
+
+def test_shared_mem_off_on_windows_and_macos(monkeypatch):
+    monkeypatch.setattr(ds.config.platform, "system", lambda: "Darwin")
+    ds.config.set_enable_shared_mem(True)  # refused there, as MindSpore does
+    assert ds.config.get_enable_shared_mem() is False
 
 
 # ---------------------------------------------------------------- error samples mode
@@ -307,6 +318,17 @@ def test_print_hooks_compute(capsys):
         "[Dataset debugger] Print the [OUTPUT] of the operation [Decode].",
         "Column 0. The data is [[0 1 2]].",
     ]
+
+
+def test_print_hooks_pil_image(capsys):
+    from PIL import Image
+
+    img = Image.new("RGB", (5, 3))
+    debug.PrintMetaDataHook()(img)
+    out = capsys.readouterr().out.splitlines()
+    assert out == ["Column 0. The type is [<class 'PIL.Image.Image'>]. The shape is [(5, 3)]."]
+    debug.PrintDataHook()(img)
+    assert capsys.readouterr().out.startswith("Column 0. The data is [[[[0 0 0]\n  [0 0 0]")
 
 
 def test_user_hook_in_operations_runs_as_python_op():
