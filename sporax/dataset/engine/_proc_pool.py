@@ -16,6 +16,7 @@ MindSpore's warning (once); ``None`` or ``-1`` sizes segments to the data.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import itertools
 import logging
@@ -26,6 +27,7 @@ import queue
 import signal
 import threading
 import warnings
+import weakref
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from multiprocessing import resource_tracker, shared_memory
@@ -45,6 +47,15 @@ _log = logging.getLogger("sporax")
 _pool_ids = itertools.count()
 _warned_rowsize = [False]
 _WORKER_MAPS = 32  # segments a worker keeps mapped
+_live: weakref.WeakSet = weakref.WeakSet()  # the pools not shut down yet
+
+
+@atexit.register
+def _shutdown_all() -> None:
+    """At interpreter exit, the pools still open (an iterator left unfinished) stop and unlink their segments."""
+    for pool in list(_live):
+        with contextlib.suppress(Exception):
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 def shm_prefix(pid: int | None = None) -> str:
@@ -253,6 +264,7 @@ class ShmProcessPool(Executor):
                 p.start()
         self.collector = threading.Thread(target=self._collect, name="sporax-dataset-results", daemon=True)
         self.collector.start()
+        _live.add(self)
 
     # -------------------------------------------------------------- segments (under self.lock)
     def _take(self):

@@ -207,6 +207,28 @@ def test_fn_pickle_closures_and_locks():
     assert _fn_pickle.loads(_fn_pickle.dumps(np.add)) is np.add  # importable objects by reference
 
 
+def test_exit_with_open_pool_leaves_no_segment(tmp_path):
+    script = tmp_path / "child.py"
+    script.write_text(
+        textwrap.dedent(
+            """
+            import os
+            import numpy as np
+            import sporax.dataset as ds
+            d = ds.NumpySlicesDataset({"x": np.ones((64, 64, 64), np.float32)}, shuffle=False)
+            it = d.map(lambda x: x + 1, num_parallel_workers=2, python_multiprocessing=True).create_tuple_iterator()
+            next(it)  # the iterator is left open at exit
+            print(os.getpid(), flush=True)
+            """
+        )
+    )
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    pid = int(r.stdout.split()[-1])
+    assert _segments(pid) == []
+    assert "leaked shared_memory" not in r.stderr
+
+
 def test_parent_killed_leaves_no_segment(tmp_path):
     script = tmp_path / "child.py"
     script.write_text(
