@@ -1,0 +1,72 @@
+"""TrainOneStepCell's loss and gradient come from the same dropout masks (sporax.common.seed.record_draws /
+replay_draws), as in MindSpore 2.10: there, in GRAPH and PyNative mode, the step of ``sum(dropout(w * 1))``
+returns a loss equal to its gradient w.r.t. ``w`` (checked with MindSpore: 1006 / 1006, 988 / 988, ...)."""
+
+import jax
+import numpy as np
+import pytest
+
+import sporax as ms
+from sporax import Parameter, Tensor, nn
+
+seed_mod = __import__("sporax.common.seed", fromlist=["record_draws"])
+
+
+class _Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = Parameter(Tensor(np.ones((1,), np.float32)), name="w")
+        self.drop = nn.Dropout(p=0.5)
+
+    def construct(self, x):
+        return self.drop(self.w * x).sum()
+
+
+def _steps(mode, n=3):
+    ms.set_context(mode=mode)
+    ms.set_seed(1)
+    net = _Net()
+    step = nn.TrainOneStepCell(net, nn.SGD(net.trainable_params(), learning_rate=0.0), return_grad=True)
+    step.set_train()
+    x = Tensor(np.ones((1000,), np.float32))
+    out = []
+    for _ in range(n):
+        loss, grads = step(x)
+        out.append((float(loss.asnumpy()), float(grads["w"].asnumpy()[0])))
+    return out
+
+
+@pytest.mark.parametrize("mode", [ms.GRAPH_MODE, ms.PYNATIVE_MODE])
+def test_loss_is_the_loss_of_the_gradients_masks(mode):
+    out = _steps(mode)
+    for loss, grad in out:
+        assert loss == grad  # w = 1: the loss is the gradient, when both saw one mask
+        kept = loss * 0.5
+        assert kept == round(kept) and 400 < kept < 600  # a count of kept elements scaled by 1 / (1 - p)
+    assert len({loss for loss, _ in out}) > 1  # each step draws new masks
+
+
+def test_reproducible_and_one_draw_per_step():
+    """The same seed gives the same steps, in either mode; each step advances the random state by one
+    forward's draws: step k draws what the k-th plain forward of a fresh seeded network draws."""
+    graph = _steps(ms.GRAPH_MODE)
+    assert graph == _steps(ms.GRAPH_MODE) == _steps(ms.PYNATIVE_MODE)
+    ms.set_context(mode=ms.GRAPH_MODE)
+    ms.set_seed(1)
+    net = _Net()
+    net.set_train()
+    x = Tensor(np.ones((1000,), np.float32))
+    assert [float(net(x).asnumpy()) for _ in range(3)] == [loss for loss, _ in graph]
+
+
+def test_replay_rewinds_only_its_own_recording():
+    """A newer recording replaces an unfinished one, whose replay then rewinds nothing."""
+    ms.set_seed(3)
+    first = seed_mod.record_draws()
+    seed_mod.next_key()
+    second = seed_mod.record_draws()
+    k = np.asarray(jax.random.key_data(seed_mod.next_key()))
+    seed_mod.replay_draws(first)  # stale: no effect
+    seed_mod.replay_draws(second)
+    again = np.asarray(jax.random.key_data(seed_mod.next_key()))
+    np.testing.assert_array_equal(k, again)
