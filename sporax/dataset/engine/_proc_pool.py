@@ -12,6 +12,9 @@ reports each one it makes with the result written in it), offers a free one with
 copies results out as they arrive, and unlinks every segment when the pool closes, also after an error. With
 ``max_rowsize`` (MB per row) a result larger than ``max_rowsize * rows`` goes through the pipe instead, with
 MindSpore's warning (once); ``None`` or ``-1`` sizes segments to the data.
+
+Workers leave when the parent is gone; a worker that dies fails the waiting futures; a pool that gives no result
+for ``ds.config.get_multiprocessing_timeout_interval()`` seconds logs MindSpore's waiting warning.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import pickle
 import queue
 import signal
 import threading
+import time
 import warnings
 import weakref
 from collections.abc import Callable
@@ -243,6 +247,7 @@ class ShmProcessPool(Executor):
         self.ids = itertools.count()
         self.names = itertools.count()
         self.closed = False
+        self.wait = [time.monotonic(), 1]  # since when results are awaited, and the next warning's multiple
         # one resource tracker for the parent and its workers (forked workers would each start their own): the
         # segments a worker makes and the parent unlinks are registered and unregistered in one place, and the
         # tracker unlinks what is left if the parent is killed
@@ -296,6 +301,8 @@ class ShmProcessPool(Executor):
             else:
                 payload = ("p", x)
             limit = None if self.rowsize is None else (self.rowsize, _rows(x))
+            if not self.inflight:
+                self.wait = [time.monotonic(), 1]
             self.inflight[tid] = (fut, seg_in, offer)
         self.tasks.put((tid, payload, offer, limit))
         return fut
@@ -311,9 +318,11 @@ class ShmProcessPool(Executor):
                 if dead:
                     self._fail_all(dead[0])
                     return
+                self._stuck_warning()
                 continue
             except (EOFError, OSError):
                 return
+            self.wait = [time.monotonic(), 1]
             with self.lock:
                 entry = self.inflight.pop(tid, None)
                 if entry is None:
@@ -330,6 +339,20 @@ class ShmProcessPool(Executor):
                     self._give((msg[2], msg[3]))
             if fut.set_running_or_notify_cancel():
                 fut.set_result(val)
+
+    def _stuck_warning(self) -> None:
+        """MindSpore's warning when the pool has given no result for ``multiprocessing_timeout_interval`` seconds
+        (then again after each further interval)."""
+        since, count = self.wait
+        waited = time.monotonic() - since
+        if self.inflight and waited >= count * config.get_multiprocessing_timeout_interval():
+            self.wait[1] = count + 1
+            pids = [p.pid for p in self.procs]
+            _log.warning(
+                f"Has been waiting for data from dataset worker processes {pids} for more than {int(waited)} "
+                "seconds. Please check if the user defined Python function has a dead loop, or is processing "
+                "too slowly."
+            )
 
     def _fail_all(self, proc) -> None:
         err = RuntimeError(

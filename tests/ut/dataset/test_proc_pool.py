@@ -142,6 +142,18 @@ def test_worker_killed():
     assert _segments() == []
 
 
+def test_stuck_worker_warning(caplog):
+    ds.config.set_multiprocessing_timeout_interval(1)
+    pool = ShmProcessPool(lambda x: (time.sleep(1.6), x)[1], 1)
+    try:
+        with caplog.at_level(logging.WARNING, logger="sporax"):
+            assert pool.submit(7).result(timeout=60) == (True, 7)
+    finally:
+        pool.shutdown()
+    assert "Has been waiting for data from dataset worker processes [" in caplog.text
+    assert "for more than 1 seconds." in caplog.text
+
+
 def test_max_rowsize_falls_back_to_the_pipe(caplog, monkeypatch):
     from sporax.dataset.engine import _proc_pool
 
