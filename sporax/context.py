@@ -79,6 +79,7 @@ def _default_target() -> str:
 
 
 _context["device_target"] = _default_target()
+state.set_mode_key(_context["mode"])
 
 
 def set_context(**kwargs: Any) -> None:
@@ -90,8 +91,7 @@ def set_context(**kwargs: Any) -> None:
                 raise ValueError(
                     f"For 'set_context', the 'mode' must be GRAPH_MODE (0) or PYNATIVE_MODE (1), but got {value!r}."
                 )
-            if value != _context["mode"]:
-                state.bump_epoch()
+            state.set_mode_key(value)  # programs are kept per mode: switching back reuses them
         elif key == "device_target":
             if value not in _DEVICE_TARGETS:
                 raise ValueError(

@@ -1,8 +1,10 @@
 """XLA's cost analysis of the programs a :class:`~._jit.StatefulJit` has compiled (``flops_collection``).
 
-A StatefulJit keeps one entry per input signature; the signature's dynamic inputs are the ``(shape, dtype)``
-pairs of its cache key, and the implicit state is read from the holders the entry binds. The program is
-lowered again for those abstract values and compiled; XLA's ``cost_analysis()`` of the executable gives
+A StatefulJit keeps one entry per input signature, and with it the trace made when the entry was built. The
+cost analysis replays that trace (:func:`~._jit.record_free`: the user's code is not run again, so a Cell
+switched to training since, or state the program never bound, changes nothing) with the index checks' error
+record as an empty constant (their bookkeeping is not the network's arithmetic: the count is MindSpore's),
+lowers it for the entry's abstract inputs and compiles it; XLA's ``cost_analysis()`` of the executable gives
 the floating-point operations of one call.
 """
 
@@ -12,7 +14,7 @@ from typing import Any
 
 import jax
 
-from ._jit import _Retrace
+from ._jit import record_free
 
 __all__ = ["program_flops"]
 
@@ -26,13 +28,7 @@ def _entry_flops(key: Any, entry: Any) -> float:
     dyn = [jax.ShapeDtypeStruct(*skey[i]) for i in dyn_pos]
     values = [_aval(h._stored) for h in entry.state]
     nd = entry.n_donated
-    try:
-        # lowered without the error record (an empty one): the index checks' own arithmetic is not counted
-        lowered = entry.compiled.lower(values[:nd], values[nd:], dyn)
-    except _Retrace:
-        # tracing again read state the program never bound (a Cell switched to training since it was built:
-        # its dropout reads a seed): the trace made when the entry was built, record included
-        lowered = entry.traced.lower()
+    lowered = jax.jit(record_free(entry)).lower(values[:nd], values[nd:], dyn)
     cost = lowered.compile().cost_analysis()
     if isinstance(cost, list | tuple):  # older jaxlib: one dict per computation
         cost = cost[0] if cost else {}

@@ -28,6 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 import jax
+import jax.extend
 import numpy as np
 
 from . import _autograph, _checks, _mesh, _progress, _spmd, _state
@@ -63,6 +64,23 @@ def _wraps(arg: Any, leaf: Any) -> bool:
     return type(leaf) is _ARRAY_TYPE and type(arg) is not _ARRAY_TYPE and getattr(arg, "_data", None) is leaf
 
 
+def _fast_forms(args: tuple[Any, ...], leaves: list[Any]) -> tuple[Any, ...] | None:
+    """Per argument, None where it wraps one array (a Tensor) and its items' types where it is a tuple or
+    list of such, when ``leaves`` (the flattened arguments) is exactly those arrays; else None: the call's
+    arguments need flattening as a tree."""
+    forms: list[Any] = []
+    i, n = 0, len(leaves)
+    for a in args:
+        t = type(a)
+        items = a if t is tuple or t is list else (a,)
+        for b in items:
+            if i >= n or not _wraps(b, leaves[i]):
+                return None
+            i += 1
+        forms.append(tuple(map(type, a)) if items is a else None)
+    return tuple(forms) if i == n else None
+
+
 def _static_key(x: Any) -> Any:
     try:
         hash(x)
@@ -86,6 +104,7 @@ class _Entry:
         "all_dynamic",
         "whole_inputs",
         "traced",
+        "options",
     )
 
     def __init__(self) -> None:
@@ -101,7 +120,8 @@ class _Entry:
         self.checked = False  # the program takes and returns the function's error record (see _checks)
         self.all_dynamic = False  # every output leaf is an array of the program (no static one)
         self.whole_inputs = False  # the inputs go in as they are (no data parallelism, no batch split)
-        self.traced: Any = None  # the program as traced when built (its cost analysis lowers this, see _cost)
+        self.traced: Any = None  # the program as traced when built (its cost analysis replays it, see _cost)
+        self.options: dict[str, Any] | None = None  # the XLA compiler options it is compiled with
 
 
 # ---- requests from the ops traced: compiler options (DESIGN §5), a data-parallel program (§6) --------
@@ -192,9 +212,11 @@ class StatefulJit:
         # call, the calls since it was last read, and per trace what reading it needs
         self.record: Any = None
         self.unread = 0
+        self.uncounted = 0  # calls since then of its programs that carry no record (no op in them checks)
         self.layouts: list[list[Any]] = []
-        # (argument types, treedef, dynamic positions) of calls whose arguments each wrap one array
-        self._fast: tuple[tuple[type, ...], Any, tuple[int, ...]] | None = None
+        # (argument types, treedef, dynamic positions, per argument None or its items' types) of calls whose
+        # arguments each wrap one array or are a tuple or list of such (see _fast_forms)
+        self._fast: tuple[tuple[type, ...], Any, tuple[int, ...], tuple[Any, ...]] | None = None
 
     # ------------------------------------------------------------------ calling
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -204,16 +226,31 @@ class StatefulJit:
             return self.eager_fn(*args, **kwargs)
         fast = self._fast
         if fast is not None and not kwargs and fast[0] == tuple(map(type, args)):
-            # every argument wraps one array (a Tensor), as on the call that learned this: no tree flattening
+            # every argument wraps one array (a Tensor) or is a tuple/list of such (an optimizer's gradients),
+            # as on the call that learned this: no tree flattening
             dyn = []
             skey = []
-            for a in args:
-                d = a._data
-                if type(d) is not _ARRAY_TYPE:
+            ok = True
+            for a, form in zip(args, fast[3]):
+                if form is None:
+                    d = a._data
+                    if type(d) is not _ARRAY_TYPE:
+                        ok = False
+                        break
+                    dyn.append(d)
+                    skey.append((d.shape, d.dtype))
+                    continue
+                if tuple(map(type, a)) != form:
+                    ok = False
                     break
-                dyn.append(d)
-                skey.append((d.shape, d.dtype))
-            else:
+                for b in a:
+                    d = b._data
+                    if type(d) is not _ARRAY_TYPE:
+                        ok = False
+                        break
+                    dyn.append(d)
+                    skey.append((d.shape, d.dtype))
+            if ok:
                 entry = self._cache.get((fast[1], fast[2], tuple(skey), _state.epoch()))
                 if entry is not None:
                     return self._run(entry, dyn)
@@ -244,8 +281,9 @@ class StatefulJit:
             except Exception as err:
                 raise clean_error(err) from None
             self._cache[key] = entry
-        if not kwargs and len(leaves) == len(args) and all(_wraps(a, x) for a, x in zip(args, leaves)):
-            self._fast = (tuple(map(type, args)), treedef, key[1])
+        forms = None if kwargs else _fast_forms(args, leaves)
+        if forms is not None:
+            self._fast = (tuple(map(type, args)), treedef, key[1], forms)
         return self._run(entry, dyn)
 
     def _go_eager(self, err: BaseException, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -286,9 +324,14 @@ class StatefulJit:
                 # follows the auto-parallel context, whose changes bump the epoch (another entry)
                 entry.whole_inputs = not entry.data_parallel and inputs[2] is dyn
             if entry.checked:
+                if self.uncounted:  # calls of this function's programs without checks, in the record's count
+                    self.record = self.record.at[2].add(self.uncounted)
+                    self.uncounted = 0
                 record, result = entry.compiled(*inputs, self._record_in(entry))  # type: ignore[misc]
             else:
                 result = entry.compiled(*inputs)  # type: ignore[misc]
+                if self.record is not None:
+                    self.uncounted += 1
             out_dyn, new_state = result
             if entry.data_parallel:
                 out_dyn = [_mesh.to_local(a) for a in out_dyn]
@@ -387,6 +430,8 @@ class StatefulJit:
                 )
                 record = (self._record_in(entry),) if entry.checked else ()
                 entry.traced = entry.compiled.trace(*inputs, *record)  # type: ignore[union-attr]
+                if entry.checked and self.layouts[-1][0] is None and not entry.data_parallel:
+                    _drop_record(entry, inputs)  # no op recorded a check: the program needs no record
                 return entry
             except _Retrace as miss:
                 _autograph.retrying()
@@ -456,8 +501,35 @@ class StatefulJit:
                 self.record = _checks.new_record()
         if data_parallel:  # one copy per rank: each rank's checks come back as its part of the error arrays
             program = _mesh.wrap_program(program)
+        entry.options = options
         entry.compiled = jax.jit(program, donate_argnums=(0,) if donated else (), compiler_options=options or None)
         return entry
+
+
+def record_free(entry: _Entry) -> Callable[..., Any]:
+    """``entry``'s program as traced when it was built, as a function of ``(donated, kept, dyn)`` returning
+    ``(outputs, new state)``: a checked program's error record is an empty constant that XLA folds away (so
+    it costs nothing and counts no FLOP). Its user code is not run again: the function replays the trace."""
+    run = jax.extend.core.jaxpr_as_fun(entry.traced.jaxpr)
+    checked = entry.checked
+    first = int(checked)  # a checked program's first output is its record
+    n_out = len(entry.out_dyn_idx)
+
+    def program(donated: list[Any], kept: list[Any], dyn: list[Any]) -> tuple[list[Any], list[Any]]:
+        outs = run(*donated, *kept, *dyn, *((_checks.new_record(),) if checked else ()))
+        return list(outs[first : first + n_out]), list(outs[first + n_out :])
+
+    return program
+
+
+def _drop_record(entry: _Entry, inputs: tuple[list, list, list]) -> None:
+    """Make ``entry`` (checked, traced, with no check in it) run without the error record: one buffer in and
+    one out fewer and no update of it at every call (an optimizer's update, a step without gathers)."""
+    entry.compiled = jax.jit(
+        record_free(entry), donate_argnums=(0,) if entry.n_donated else (), compiler_options=entry.options or None
+    )
+    entry.checked = False
+    entry.traced = entry.compiled.trace(*inputs)
 
 
 def _inputs(entry: _Entry, donated: list[Any], kept: list[Any], dyn: list[Any]) -> tuple[list, list, list]:

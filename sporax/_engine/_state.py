@@ -27,7 +27,7 @@ class _Local(threading.local):
 
 
 _local = _Local()
-_epoch = [0, 0]
+_epoch: list[Any] = [0, 0, None]  # [configuration epoch, training cells' hash, execution mode]
 _training: set[int] = set()
 
 
@@ -40,8 +40,17 @@ def thread_state() -> _Local:
 
 def bump_epoch() -> None:
     """Invalidate compiled functions whose behaviour depends on Python-side configuration
-    (``to_float``, context mode ...). Part of every jit cache key."""
+    (``to_float``, hooks, the auto-parallel context ...). Part of every jit cache key."""
     _epoch[0] += 1
+
+
+def set_mode_key(mode: Any) -> None:
+    """Record the execution mode (``set_context(mode=...)``) as a part of every jit cache key.
+
+    A trace may read the mode (a Cell's backward hooks run on the host in PyNative and are traced in
+    GRAPH_MODE), so a program is kept per mode; switching back finds the program compiled in that mode
+    again, as MindSpore keeps its graphs (a bump of the epoch would compile every program anew)."""
+    _epoch[2] = mode
 
 
 def set_training(obj: Any, flag: bool) -> None:
@@ -58,10 +67,11 @@ def set_training(obj: Any, flag: bool) -> None:
 
 
 def epoch() -> tuple[Any, ...]:
-    """The configuration part of jit cache keys: the epoch, the training cells, and the per-operator
-    casting (``amp_level="auto"``, ``to_float``) a function is called under, which changes its program."""
+    """The configuration part of jit cache keys: the epoch, the training cells, the execution mode, and the
+    per-operator casting (``amp_level="auto"``, ``to_float``) a function is called under, which changes its
+    program."""
     local = _local
-    return (_epoch[0], _epoch[1], local.amp, local.cast)
+    return (_epoch[0], _epoch[1], _epoch[2], local.amp, local.cast)
 
 
 class Frame:
