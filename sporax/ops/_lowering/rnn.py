@@ -12,7 +12,10 @@ projection's output stays in its natural ``[T, B, D, G]`` layout and the scan re
 and writes its outputs there (no flipped or transposed copies of the sequence); the scan has its own backward
 pass (``_recurrence``) that keeps one stacked residual per step and computes the weight gradients as one GEMM
 over all steps after the backward scan; the LSTM gates take one ``tanh`` over the whole gate block. Unrolling
-the scan was measured (2, 4, 8): no faster, and compile time grows with it.
+the scan was measured (2, 4, 8): no faster, and compile time grows with it. The buffers the scans fill (outputs,
+residuals, input gradients) start from zeros computed from the call's data, not constants: inside sink mode's
+scan over train steps XLA hoists a constant zero buffer out of that loop and copies it in at every step (about
+11 MB per BiLSTM layer and step).
 
 Everything here takes and returns jax arrays; ``ops.function.rnn_func`` keeps MindSpore's semantics.
 """
@@ -176,26 +179,48 @@ def _scan_fwd(mode: str, gi: Any, h0: Any, c0: Any, w_hh: Any, b_hh: Any, mask: 
     lstm = mode == "LSTM"
     t_len, batch, d = gi.shape[:3]
     w_hh_t = jnp.swapaxes(w_hh, 1, 2)
+
     zero = jnp.zeros((), h0.dtype)
 
-    def step(carry: Any, inp: Any) -> tuple[Any, Any]:
-        h, c, out = carry
-        t, m = inp
+    def step(carry: Any, t: Any) -> tuple[Any, None]:
+        h, c, out, bufs = carry
         h_new, c_new, res = _step_fwd(mode, _at_step(gi, t), h, c, w_hh_t, b_hh)
         y = h_new
-        if m is not None:
+        if mask is not None:
+            m = lax.dynamic_index_in_dim(mask, t, 0, keepdims=False)
             y = jnp.where(m, h_new, zero)
             h_new = jnp.where(m, h_new, h)
             if lstm:
                 c_new = jnp.where(m, c_new, c)
         out = _put_step(out, t, y)
-        saved = (h_new, c_new, res) if keep else (None, None, None)
-        return (h_new, c_new, out), saved
+        if keep:
+            bufs = tuple(
+                None if b is None else lax.dynamic_update_index_in_dim(b, v, t, 0)
+                for b, v in zip(bufs, (h_new, c_new, res), strict=True)
+            )
+        return (h_new, c_new, out, bufs), None
 
-    out0 = jnp.zeros((t_len, batch, d, h0.shape[-1]), h0.dtype)
+    # every buffer the loop fills starts from a zero that depends on this call's data (a constant one would be
+    # hoisted out of an enclosing loop, sink mode's scan over steps, and copied in at every step), each buffer
+    # from its own (XLA would merge equal broadcasts and copy one of them)
+    def buf(like: Any, k: int) -> Any:
+        return None if like is None or not keep else jnp.broadcast_to(_variant_zero(gi, k), (t_len, *like.shape))
+
+    res_like = jax.eval_shape(lambda: _step_fwd(mode, _at_step(gi, 0), h0, c0, w_hh_t, b_hh)[2])
+    out0 = jnp.broadcast_to(_variant_zero(gi), (t_len, batch, d, h0.shape[-1]))
+    bufs0 = (buf(h0, 1), buf(c0 if lstm else None, 2), buf(res_like, 3))
     steps = jnp.arange(t_len, dtype=jnp.int32)
-    (h_n, c_n, out), (hs, cs, res) = lax.scan(step, (h0, c0 if lstm else None, out0), (steps, mask))
+    (h_n, c_n, out, (hs, cs, res)), _ = lax.scan(step, (h0, c0 if lstm else None, out0, bufs0), steps)
     return out, h_n, c_n, hs, cs, res
+
+
+def _variant_zero(x: Any, k: int = 0) -> Any:
+    """A scalar zero of ``x``'s dtype computed from ``x`` (XLA keeps ``x * 0`` for floats: NaN and inf give NaN),
+    so that a buffer initialised from it stays inside any loop that ``x`` varies in. Every element of such a
+    buffer is written before it is read."""
+    if x.size == 0:
+        return jnp.zeros((), x.dtype)
+    return x.reshape(-1)[k % x.size] * jnp.zeros((), x.dtype)
 
 
 def _shift(first: Any, seq: Any) -> Any:
@@ -236,18 +261,13 @@ def _recurrence_bwd(mode: str, saved: Any, cts: Any) -> tuple[Any, ...]:
             dh_new, dh_keep = jnp.where(m, dh + dy, zero), jnp.where(m, zero, dh)
         if lstm:
             dc_new, dc_keep = (dc, None) if m is None else (jnp.where(m, dc, zero), jnp.where(m, zero, dc))
-            i, f, gg, o = jnp.split(r_t, 4, axis=-1)
+            r4 = r_t.reshape(r_t.shape[:-1] + (4, -1))
+            i, f, gg, o = (r4[..., k, :] for k in range(4))
             tc = jnp.tanh(c_t)
             dc_new = dc_new + dh_new * o * (1 - tc * tc)
-            da = jnp.concatenate(
-                [
-                    dc_new * gg * i * (1 - i),
-                    dc_new * cp * f * (1 - f),
-                    dc_new * i * (1 - gg * gg),
-                    dh_new * tc * o * (1 - o),
-                ],
-                axis=-1,
-            )
+            up = jnp.stack([dc_new * gg, dc_new * cp, dc_new * i, dh_new * tc], axis=-2)
+            is_g = (jnp.arange(4) == 2)[:, None]
+            da = (up * jnp.where(is_g, 1 - r4 * r4, r4 * (1 - r4))).reshape(r_t.shape)
             dgi = dgh = da
             dc = dc_new * f if dc_keep is None else dc_new * f + dc_keep
             dh_direct = dh_keep
@@ -281,8 +301,13 @@ def _recurrence_bwd(mode: str, saved: Any, cts: Any) -> tuple[Any, ...]:
         hs if mode not in ("LSTM", "GRU") else None,
     )
     g = w_hh.shape[1]
-    buf = jnp.zeros((t_len, batch, d, g), hs.dtype)
-    init = (d_hn, d_cn if lstm else None, buf, buf if mode == "GRU" else None)
+
+    # the buffers start from zeros computed from the cotangents (see ``_scan_fwd``); one of the two is a
+    # constant where the layer's output or final state is not used
+    def buf(k: int) -> Any:
+        return jnp.broadcast_to(_variant_zero(d_out, k) + _variant_zero(d_hn, k), (t_len, batch, d, g))
+
+    init = (d_hn, d_cn if lstm else None, buf(0), buf(1) if mode == "GRU" else None)
     (dh0, dc0, dgi, dgh), _ = lax.scan(step, init, xs, reverse=True)
     dgh = dgi if dgh is None else dgh
     # the state before each step, in time order, for the weight gradient over all steps at once

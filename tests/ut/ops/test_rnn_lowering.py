@@ -109,3 +109,67 @@ def test_float16_layer_keeps_its_dtype_in_values_and_gradients():
     np.testing.assert_allclose(np.asarray(out, np.float32), np.asarray(out32), atol=1e-2)
     for g16, g32 in zip(grads, grads32):
         np.testing.assert_allclose(np.asarray(g16, np.float32), np.asarray(g32), rtol=2e-2, atol=2e-2)
+
+
+def _lstm_args(seed=2):
+    rng = np.random.default_rng(seed)
+
+    def arr(*shape):
+        return jnp.asarray(rng.standard_normal(shape).astype(np.float32) * 0.5)
+
+    return arr(T, B, I), arr(2, B, H), arr(2, B, H), (arr(2, 4 * H, I), arr(2, 4 * H, H), arr(2, 4 * H), arr(2, 4 * H))
+
+
+def test_layer_inside_an_outer_scan_matches_step_by_step_calls():
+    # sink mode runs the train step inside a scan over steps: the layer's buffers must not depend on being
+    # called once (their initial zeros are computed from the step's data there)
+    x, h0, c0, weights = _lstm_args()
+    seq_len = jnp.asarray([5, 2, 4], jnp.int32)
+
+    def sgd_step(ws, xs):
+        def loss(ws):
+            out, h_n, c_n = rnn.rnn_layer("LSTM", xs, h0, c0, *ws, seq_len)
+            return (out**2).sum() + h_n.sum() + c_n.sum()
+
+        val, grads = jax.value_and_grad(loss)(ws)
+        return tuple(w - 0.01 * g for w, g in zip(ws, grads)), val
+
+    batches = jnp.stack([x, x * 0.5, -x])
+    got_ws, got_vals = jax.jit(lambda ws: jax.lax.scan(sgd_step, ws, batches))(weights)
+    step = jax.jit(sgd_step)
+    ws, vals = weights, []
+    for k in range(3):
+        ws, v = step(ws, batches[k])
+        vals.append(v)
+    np.testing.assert_allclose(np.asarray(got_vals), np.asarray(vals), rtol=1e-5)
+    for a, b in zip(got_ws, ws):
+        np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("mode", ["LSTM", "GRU"])
+def test_a_nan_in_one_sequence_stays_in_that_sequence(mode):
+    # the loop's buffers start from zeros computed from the data (x * 0): a NaN there must never reach the
+    # other sequences' outputs or gradients, nor a padded step's zero output
+    rng = np.random.default_rng(3)
+    g = rnn.GATES[mode] * H
+    x = jnp.asarray(rng.standard_normal((T, B, I)).astype(np.float32))
+    ws = [jnp.asarray(rng.standard_normal(s).astype(np.float32) * 0.4) for s in ((2, g, I), (2, g, H), (2, g), (2, g))]
+    h0 = jnp.zeros((2, B, H), jnp.float32)
+    c0 = h0 if mode == "LSTM" else None
+    seq_len = jnp.asarray([5, 3, 2], jnp.int32)
+    probe = jnp.asarray(rng.standard_normal((T, B, 2 * H)).astype(np.float32))
+
+    def run(x, probe):
+        def loss(x):
+            out, h_n, _ = rnn.rnn_layer(mode, x, h0, c0, *ws, seq_len)
+            return (out * probe).sum() + h_n.sum(), out
+
+        (_, out), dx = jax.value_and_grad(loss, has_aux=True)(x)
+        return out, dx
+
+    clean_out, clean_dx = map(np.asarray, jax.jit(run)(x, probe))
+    nan_out, nan_dx = map(np.asarray, jax.jit(run)(x.at[0, 0, 0].set(jnp.nan), probe.at[0, 0, 0].set(jnp.nan)))
+    assert np.isnan(nan_out[:, 0]).any()
+    np.testing.assert_allclose(nan_out[:, 1:], clean_out[:, 1:], rtol=1e-6)
+    np.testing.assert_allclose(nan_dx[:, 1:], clean_dx[:, 1:], rtol=1e-6)
+    assert np.all(nan_out[3:, 1] == 0) and np.all(nan_out[2:, 2] == 0)
