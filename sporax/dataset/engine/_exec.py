@@ -17,6 +17,7 @@ from typing import Any
 from .errors import WorkerFailure, user_error
 
 _END = object()
+_STOPPED = object()
 _POLL = 0.05
 _tls = threading.local()
 
@@ -111,6 +112,25 @@ def ordered_map(items: Iterator, fn: Callable[[Any], Any], workers: int, ctx: Ct
         pool.shutdown(wait=True, cancel_futures=True)
 
 
+def _take(q, thread: threading.Thread, what: str, stopped: Callable[[], bool] | None = None):
+    """The next ``(ok, value)`` that ``thread`` put on ``q``: the value (``_STOPPED`` once ``stopped()``), or
+    its error raised."""
+    while True:
+        try:
+            ok, x = q.get(timeout=_POLL)
+        except queue.Empty:
+            if stopped is not None and stopped():
+                return _STOPPED
+            if not thread.is_alive() and q.empty():
+                raise RuntimeError(f"The dataset {what} thread ended without a result.") from None
+            continue
+        if ok:
+            return x
+        if isinstance(x, WorkerFailure):
+            raise_failure(x)
+        raise x
+
+
 def prefetch(make_iter: Callable[[], Iterator], size: int, ctx: Ctx) -> Iterator:
     """Run ``make_iter()`` in a background thread, ``size`` items ahead of the consumer."""
     q: queue.Queue = queue.Queue(maxsize=max(1, size))
@@ -149,16 +169,7 @@ def prefetch(make_iter: Callable[[], Iterator], size: int, ctx: Ctx) -> Iterator
     t.start()
     try:
         while True:
-            try:
-                ok, x = q.get(timeout=_POLL)
-            except queue.Empty:
-                if not t.is_alive() and q.empty():
-                    raise RuntimeError("The dataset prefetch thread ended without a result.") from None
-                continue
-            if not ok:
-                if isinstance(x, WorkerFailure):
-                    raise_failure(x)
-                raise x
+            x = _take(q, t, "prefetch")
             if x is _END:
                 return
             yield x
@@ -260,18 +271,9 @@ class _AheadStage:
         done = False
         try:
             while True:
-                try:
-                    ok, x = self.q.get(timeout=_POLL)
-                except queue.Empty:
-                    if self._stopped():
-                        return
-                    if not self.thread.is_alive() and self.q.empty():
-                        raise RuntimeError("The dataset feeding thread ended without a result.") from None
-                    continue
-                if not ok:
-                    if isinstance(x, WorkerFailure):
-                        raise_failure(x)
-                    raise x
+                x = _take(self.q, self.thread, "feeding", self._stopped)
+                if x is _STOPPED:
+                    return
                 if x is _END:
                     done = True
                     self.next_epoch = e + 1
