@@ -49,7 +49,7 @@ _ALIGN = 64
 _MIN_SHARED = 10000  # bytes: a smaller array rides in the pipe (MindSpore's threshold)
 _log = logging.getLogger("sporax")
 _pool_ids = itertools.count()
-_warned_rowsize = [False]
+_warned: set = set()  # the warnings of _pack given already (their text before the first ':')
 _WORKER_MAPS = 32  # segments a worker keeps mapped
 _live: weakref.WeakSet = weakref.WeakSet()  # the pools not shut down yet
 
@@ -104,7 +104,11 @@ def _pack(obj, seg, cache: dict, new_name: Callable[[], str], limit: tuple[int, 
         size = max(total + total // 4, 1 << 16)
         made_shm = _create(new_name(), size)
         if made_shm is None:  # no room in /dev/shm: the pipe
-            return ("p", obj)
+            note = (
+                f"Failed to allocate {size / 1024 / 1024:.1f}MB of shared memory (/dev/shm is full or too small): "
+                "the dataset worker processes send their data through a pipe instead, which is slower."
+            )
+            return ("p", obj, note)
         shm, name, made = made_shm, made_shm.name, True
         cache[name] = shm
     table = []
@@ -117,8 +121,10 @@ def _pack(obj, seg, cache: dict, new_name: Callable[[], str], limit: tuple[int, 
 def _unpack(msg, cache: dict):
     """The object of a message of :func:`_pack`, its arrays copied out of the segment."""
     if msg[0] == "p":
-        if len(msg) > 2 and not _warned_rowsize[0]:  # a row over max_rowsize: said once per process
-            _warned_rowsize[0] = True
+        if (
+            len(msg) > 2 and msg[2].split(":")[0] not in _warned
+        ):  # a row over max_rowsize, no room: said once per process
+            _warned.add(msg[2].split(":")[0])
             _log.warning(msg[2])
         return msg[1]
     if msg[0] == "b":

@@ -106,6 +106,22 @@ def test_segments_bounded_when_sizes_grow():
     assert _segments() == []
 
 
+def test_no_room_in_dev_shm_falls_back_to_the_pipe(caplog, monkeypatch):
+    from sporax.dataset.engine import _proc_pool
+
+    monkeypatch.setattr(_proc_pool, "_warned", set())
+    monkeypatch.setattr(_proc_pool, "_create", lambda name, size: None)  # inherited by the forked workers
+    pool = ShmProcessPool(_double, 2)
+    try:
+        with caplog.at_level(logging.WARNING, logger="sporax"):
+            for i in range(3):
+                _check(pool.submit(_block(i)).result(timeout=60), i)
+    finally:
+        pool.shutdown()
+    assert caplog.text.count("Failed to allocate") == 1
+    assert "through a pipe instead" in caplog.text
+
+
 def test_user_error_is_returned():
     pool = ShmProcessPool(_fail_on_2, 2)
     try:
@@ -157,7 +173,7 @@ def test_stuck_worker_warning(caplog):
 def test_max_rowsize_falls_back_to_the_pipe(caplog, monkeypatch):
     from sporax.dataset.engine import _proc_pool
 
-    monkeypatch.setattr(_proc_pool, "_warned_rowsize", [False])
+    monkeypatch.setattr(_proc_pool, "_warned", set())
     big = Block([np.ones((2, 1024, 1024), np.float32)], 2, 0)  # 4 MB a row
     pool = ShmProcessPool(lambda b: b, 1, max_rowsize=1)
     try:
