@@ -111,10 +111,11 @@ _draws: list[dict[int, tuple[Any, Any]] | None] = [None]
 
 def record_draws() -> dict[int, tuple[Any, Any]]:
     """Start recording where the random ops draw from (the key each held key had before its first draw
-    from now on); :func:`replay_draws` rewinds to it. ``TrainOneStepCell`` records the network's forward
-    and rewinds before the gradient's forward, so both draw the same dropout masks: the loss it returns is
-    the loss whose gradient it applies (as in MindSpore, where the gradient reuses the forward the network
-    ran), and XLA computes the forward once for both. One recording at a time: a newer one replaces an
+    from now on); :func:`replay_draws` rewinds to it. ``TrainOneStepWithLossScaleCell`` records the
+    network's forward and rewinds before the gradient's forward, so both draw the same dropout masks: the
+    loss it returns is the loss whose gradient it applies (as in MindSpore, where the gradient reuses the
+    forward the network ran), and XLA can merge the two forwards (``TrainOneStepCell`` runs one forward:
+    ``ops.composite._grad.forward_and_grads``). One recording at a time: a newer one replaces an
     unfinished one (whose replay then rewinds nothing)."""
     log: dict[int, tuple[Any, Any]] = {}
     _draws[0] = log

@@ -16,8 +16,8 @@ from ... import _engine, context, ops
 from ..._engine import is_tracer
 from ...common import dtype as mstype
 from ...common.parameter import Parameter, ParameterTuple
-from ...common.seed import record_draws, replay_draws
 from ...common.tensor import Tensor
+from ...ops.composite._grad import forward_and_grads
 from ...parallel._shard import prepare_train_step
 from ..cell import Cell
 from .grad_reducer import DistributedGradReducer
@@ -160,12 +160,13 @@ class TrainOneStepCell(Cell):
         self.reducer_flag, self.grad_reducer = _parallel_reducer(self.weights)
         prepare_train_step(self)  # semi-auto parallel: the parallel optimizer, the strategy file (no-op otherwise)
 
+    def _fill_sens(self, loss: Tensor) -> Tensor:
+        return ops.fill(loss.dtype, loss.shape, self.sens)
+
     def construct(self, *inputs: Any) -> Any:
-        draws = record_draws()
-        loss = self.network(*inputs)
-        replay_draws(draws)  # the gradient's forward draws the loss's dropout masks: XLA runs it once
-        sens = ops.fill(loss.dtype, loss.shape, self.sens)
-        grads = self.grad(self.network, self.weights)(*inputs, sens)
+        # loss = self.network(*inputs); grads = self.grad(self.network, self.weights)(*inputs, sens) with
+        # one forward: the loss is the loss of the dropout masks the gradients come from, as in MindSpore
+        loss, grads = forward_and_grads(self.network, self.weights, self._fill_sens)(*inputs)
         grads = self.grad_reducer(grads)
         loss = ops.depend(loss, self.optimizer(grads))
         if self.return_grad:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ... import context, ops
 from ...common import dtype as mstype
 from ...common.parameter import Parameter
+from ...common.seed import record_draws, replay_draws
 from ...common.tensor import Tensor
 from ..cell import Cell
 from .cell_wrapper import TrainOneStepCell, run_if
@@ -285,7 +286,9 @@ class TrainOneStepWithLossScaleCell(_LossScaleChecks, TrainOneStepCell):
 
     def construct(self, *inputs: Any) -> Any:
         weights = self.weights
+        draws = record_draws()
         loss = self.network(*inputs)
+        replay_draws(draws)  # the gradient's forward draws the loss's dropout masks, as in MindSpore
         if not isinstance(loss, Tensor):
             raise TypeError(
                 "For 'TrainOneStepWithLossScaleCell', the network must return one Tensor (the loss), "

@@ -408,6 +408,23 @@ class GradOperation:
         return impl
 
 
+def forward_and_grads(fn: Callable[..., Any], weights: Any, make_sens: Callable[[Any], Any]) -> Callable[..., Any]:
+    """``f(*args) -> (fn(*args), gradients w.r.t. weights)`` from ONE forward, with ``make_sens(output)`` as
+    the output's cotangent: what ``loss = fn(*args)`` followed by ``GradOperation(get_by_list=True,
+    sens_param=True)(fn, weights)(*args, sens)`` computes when both forwards draw the same random masks (as
+    in MindSpore, whose gradient reuses the forward the network ran). ``TrainOneStepCell`` uses it so the
+    step never depends on XLA merging two forwards (it does not inside a sink loop)."""
+    wlist, _ = _weights_list(weights, "GradOperation")
+
+    def impl(*args: Any) -> Any:
+        out, pull = _vjp_inputs(fn, args, [], wlist)
+        _, gw = pull(_sens_cotangent(out, make_sens(out), "GradOperation"))
+        return out, tuple(gw)
+
+    key = ("forward_and_grads", _fn_key(fn), tuple(id(w) for w in wlist), _fn_key(make_sens))
+    return _cache.get_or(key, lambda: _GradFunction(impl, f"forward_and_grads({_name(fn)})"))
+
+
 def vjp(fn: Callable[..., Any], *inputs: Any, weights: Any = None, has_aux: bool = False) -> Any:
     """``(outputs, vjp_fn)`` (and ``aux`` with has_aux); ``vjp_fn(v)`` returns the input gradients."""
     for i, x in enumerate(inputs):

@@ -1,4 +1,5 @@
-"""TrainOneStepCell's loss and gradient come from the same dropout masks (sporax.common.seed.record_draws /
+"""TrainOneStepCell's loss and gradient come from the same dropout masks (one forward:
+ops.composite._grad.forward_and_grads; TrainOneStepWithLossScaleCell: sporax.common.seed.record_draws /
 replay_draws), as in MindSpore 2.10: there, in GRAPH and PyNative mode, the step of ``sum(dropout(w * 1))``
 returns a loss equal to its gradient w.r.t. ``w`` (checked with MindSpore: 1006 / 1006, 988 / 988, ...)."""
 
@@ -34,6 +35,21 @@ def _steps(mode, n=3):
         loss, grads = step(x)
         out.append((float(loss.asnumpy()), float(grads["w"].asnumpy()[0])))
     return out
+
+
+def test_loss_scale_step_loss_and_gradient_share_masks():
+    """With a fixed scale of 1 and SGD(lr=1), the update is the gradient: w - loss == 0 after one step
+    from w = 1 means the loss (= count kept / (1 - p)) equals the gradient the update applied."""
+    ms.set_context(mode=ms.GRAPH_MODE)
+    ms.set_seed(2)
+    net = _Net()
+    step = nn.TrainOneStepWithLossScaleCell(
+        net, nn.SGD(net.trainable_params(), learning_rate=1.0), scale_sense=Tensor(np.float32(1.0))
+    )
+    step.set_train()
+    loss, overflow, _ = step(Tensor(np.ones((1000,), np.float32)))
+    assert not bool(overflow.asnumpy())
+    assert float(net.w.asnumpy()[0]) == 1.0 - float(loss.asnumpy())
 
 
 @pytest.mark.parametrize("mode", [ms.GRAPH_MODE, ms.PYNATIVE_MODE])
