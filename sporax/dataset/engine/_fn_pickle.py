@@ -16,6 +16,7 @@ import marshal
 import pickle
 import threading
 import types
+from typing import Any
 
 __all__ = ["dumps", "loads"]
 
@@ -25,26 +26,35 @@ _LOCKS = (type(threading.Lock()), type(threading.RLock()))
 def _by_value(fn: types.FunctionType) -> bool:
     if fn.__closure__ or "<lambda>" in fn.__qualname__ or "<locals>" in fn.__qualname__:
         return True
-    mod = importlib.import_module(fn.__module__) if fn.__module__ else None
-    obj = mod
+    try:
+        obj: Any = importlib.import_module(fn.__module__)
+    except Exception:  # noqa: BLE001  (not importable: by value)
+        return True
     for part in fn.__qualname__.split("."):
         obj = getattr(obj, part, None)
     return obj is not fn
 
 
-def _rebuild(code: bytes, module: str, name: str, qualname: str, defaults, kwdefaults, cells, fdict):
+def _make(code: bytes, module: str, name: str, n_cells: int | None):
+    """A function of ``code`` with empty cells (filled by :func:`_fill` once the values exist: a closure may refer
+    to the function itself)."""
     try:
         glb = importlib.import_module(module).__dict__ if module else {"__builtins__": __builtins__}
     except ImportError:
         glb = {"__builtins__": __builtins__, "__name__": module}
-    closure = None
-    if cells is not None:
-        closure = tuple(types.CellType() if c is _EMPTY else types.CellType(c) for c in cells)
-    fn = types.FunctionType(marshal.loads(code), glb, name, defaults, closure)
+    closure = None if n_cells is None else tuple(types.CellType() for _ in range(n_cells))
+    return types.FunctionType(marshal.loads(code), glb, name, None, closure)
+
+
+def _fill(fn, state) -> None:
+    qualname, defaults, kwdefaults, cells, fdict = state
     fn.__qualname__ = qualname
+    fn.__defaults__ = defaults
     fn.__kwdefaults__ = kwdefaults
     fn.__dict__.update(fdict)
-    return fn
+    for cell, value in zip(fn.__closure__ or (), cells or ()):
+        if value is not _EMPTY:
+            cell.cell_contents = value
 
 
 class _Empty:
@@ -66,16 +76,9 @@ class _Pickler(pickle.Pickler):
     def reducer_override(self, obj):
         if isinstance(obj, types.FunctionType) and _by_value(obj):
             cells = None if obj.__closure__ is None else [_cell_value(c) for c in obj.__closure__]
-            return _rebuild, (
-                marshal.dumps(obj.__code__),
-                obj.__module__,
-                obj.__name__,
-                obj.__qualname__,
-                obj.__defaults__,
-                obj.__kwdefaults__,
-                cells,
-                dict(obj.__dict__),
-            )
+            args = (marshal.dumps(obj.__code__), obj.__module__, obj.__name__, None if cells is None else len(cells))
+            state = (obj.__qualname__, obj.__defaults__, obj.__kwdefaults__, cells, dict(obj.__dict__))
+            return _make, args, state, None, None, _fill
         if isinstance(obj, _LOCKS[0]):
             return threading.Lock, ()
         if isinstance(obj, _LOCKS[1]):

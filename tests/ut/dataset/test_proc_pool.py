@@ -234,6 +234,11 @@ def test_fn_pickle_closures_and_locks():
     assert isinstance(f[3], threading.Event)
     assert _fn_pickle.loads(_fn_pickle.dumps(np.add)) is np.add  # importable objects by reference
 
+    def fact(n):  # refers to itself through its closure
+        return 1 if n <= 1 else n * fact(n - 1)
+
+    assert _fn_pickle.loads(_fn_pickle.dumps(fact))(5) == 120
+
 
 def test_exit_with_open_pool_leaves_no_segment(tmp_path):
     script = tmp_path / "child.py"
