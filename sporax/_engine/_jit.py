@@ -81,6 +81,17 @@ def _fast_forms(args: tuple[Any, ...], leaves: list[Any]) -> tuple[Any, ...] | N
     return tuple(forms) if i == n else None
 
 
+_NOT_CONSTANT = object()
+_SCALARS = (bool, int, float, complex, str, type(None))
+
+
+def _immutable(out: Any) -> bool:
+    """Whether ``out`` is a scalar of Python's, or a tuple of them (a result every call can share)."""
+    if type(out) is tuple:
+        return all(type(x) in _SCALARS for x in out)
+    return type(out) in _SCALARS
+
+
 def _static_key(x: Any) -> Any:
     try:
         hash(x)
@@ -105,6 +116,7 @@ class _Entry:
         "whole_inputs",
         "traced",
         "options",
+        "constant",
     )
 
     def __init__(self) -> None:
@@ -122,6 +134,7 @@ class _Entry:
         self.whole_inputs = False  # the inputs go in as they are (no data parallelism, no batch split)
         self.traced: Any = None  # the program as traced when built (its cost analysis replays it, see _cost)
         self.options: dict[str, Any] | None = None  # the XLA compiler options it is compiled with
+        self.constant: Any = _NOT_CONSTANT  # the result, when it holds no array and nothing mutable
 
 
 # ---- requests from the ops traced: compiler options (DESIGN §5), a data-parallel program (§6) --------
@@ -238,7 +251,8 @@ class StatefulJit:
                         ok = False
                         break
                     dyn.append(d)
-                    skey.append((d.shape, d.dtype))
+                    av = d.aval  # one read for the two (Array.shape and .dtype each read it)
+                    skey.append((av.shape, av.dtype))
                     continue
                 if tuple(map(type, a)) != form:
                     ok = False
@@ -249,7 +263,8 @@ class StatefulJit:
                         ok = False
                         break
                     dyn.append(d)
-                    skey.append((d.shape, d.dtype))
+                    av = d.aval
+                    skey.append((av.shape, av.dtype))
             if ok:
                 entry = self._cache.get((fast[1], fast[2], tuple(skey), _state.epoch()))
                 if entry is not None:
@@ -360,6 +375,8 @@ class StatefulJit:
                 _checks.read(self)
         if entry.all_dynamic:
             return entry.out_tree.unflatten(out_dyn)
+        if entry.constant is not _NOT_CONSTANT:  # (True,) * n of an optimizer, None
+            return entry.constant
         leaves = list(entry.out_static)
         for i, a in zip(entry.out_dyn_idx, out_dyn):
             leaves[i] = a
@@ -484,6 +501,7 @@ class StatefulJit:
             entry.out_dyn_idx = [i for i, x in enumerate(out_leaves) if _is_dynamic(x)]
             entry.out_static = [None if _is_dynamic(x) else x for x in out_leaves]
             entry.all_dynamic = len(entry.out_dyn_idx) == len(out_leaves)
+            entry.constant = out if _immutable(out) else _NOT_CONSTANT
             new_vals = [fr.value(h) for h in entry.writes]
             # New state that is an input or an output buffer as well must be copied after the call, or
             # the next call's donation would delete the caller's array.
