@@ -40,6 +40,56 @@ def _rows(d):
     return [[np.asarray(c).tolist() for c in r] for r in d.create_tuple_iterator(output_numpy=True, num_epochs=1)]
 
 
+def _load_cases(cfg) -> dict:
+    """``ds.config.load``: the keys it reads and its errors (paths written as ``{dir}``)."""
+    import tempfile
+
+    d = tempfile.mkdtemp()
+    good = os.path.join(d, "good.json")
+    with open(good, "w", encoding="utf-8") as f:
+        json.dump(
+            {
+                "logFilePath": "/tmp",
+                "numParallelWorkers": 1,
+                "seed": 77,
+                "monitorSamplingInterval": 30,
+                "opConnectorSize": 5,
+                "workerConnectorSize": 9,
+                "callbackTimeout": 9,
+                "enableSharedMem": False,
+            },
+            f,
+        )
+    before = {"num_parallel_workers": cfg.get_num_parallel_workers(), "callback_timeout": cfg.get_callback_timeout()}
+    cfg.load(good)
+    after = {
+        "num_parallel_workers": cfg.get_num_parallel_workers(),
+        "seed": cfg.get_seed(),
+        "monitor_sampling_interval": cfg.get_monitor_sampling_interval(),
+        "prefetch_size": cfg.get_prefetch_size(),
+        "callback_timeout": cfg.get_callback_timeout(),
+    }
+    bad = os.path.join(d, "bad.json")
+    with open(bad, "w", encoding="utf-8") as f:
+        f.write("{not json")
+    zero = os.path.join(d, "zero.json")
+    with open(zero, "w", encoding="utf-8") as f:
+        json.dump({"numParallelWorkers": 0}, f)
+    errors = {}
+    for name, path in (("missing", os.path.join(d, "missing.json")), ("bad_json", bad), ("workers_0", zero)):
+        e = _err(cfg.load, path)
+        errors[name] = [
+            e[0],
+            e[1]
+            .replace(d, "{dir}")
+            .split("\n\n------------------------------------------------------------------\n- C++")[0],
+        ]
+    cfg.set_num_parallel_workers(before["num_parallel_workers"])
+    cfg.set_prefetch_size(16)
+    cfg.set_monitor_sampling_interval(1000)
+    return {"after": after, "errors": errors, "cpu_count": os.cpu_count()}
+
+
 def main() -> None:
     cfg = ds.config
     ref: dict = {"signatures": {}, "defaults": {}, "errors": {}}
@@ -141,6 +191,7 @@ def main() -> None:
         )
     cfg.set_debug_mode(False)
     ref["debug"] = {"rows": rows, "seen": seen, "print_meta": buf.getvalue().splitlines()}
+    ref["load"] = _load_cases(cfg)
     with open(os.path.join(OUT, "dataset_config_ms210.json"), "w", encoding="utf-8") as f:
         json.dump(ref, f, indent=1, sort_keys=True)
 

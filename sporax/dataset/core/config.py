@@ -22,6 +22,7 @@ from ..._checkparam import (
     check_debug_hooks,
     check_pipeline_flag,
     check_pipeline_type,
+    pipeline_error,
 )
 from ...common.seed import on_set_seed
 from ..debug import DebugHook, PrintMetaDataHook
@@ -498,22 +499,40 @@ def get_video_backend() -> str:
 
 
 def load(file) -> None:
-    """Load settings from a JSON file (keys as in MindSpore's config file: ``seed``, ``numParallelWorkers``,
-    ``opPrefetchSize``...)."""
+    """Load settings from a JSON file, with the keys of MindSpore's config file: ``numParallelWorkers``,
+    ``seed``, ``monitorSamplingInterval``, ``opConnectorSize`` (the prefetch size); other keys are ignored.
+
+    Args:
+        file (str): path of the file.
+
+    Raises:
+        RuntimeError: the file does not exist or is not JSON, or a value is out of range.
+    """
     import json
 
-    with open(file, encoding="utf-8") as f:
-        cfg = json.load(f)
+    if not os.path.isfile(file):
+        raise pipeline_error(f"Invalid file: settings file:{file} is not exist, check input path of config 'load' API.")
+    try:
+        with open(file, encoding="utf-8") as f:
+            cfg = json.load(f)
+    except (OSError, ValueError):
+        raise pipeline_error("Client file failed to load.") from None
+    if "numParallelWorkers" in cfg:
+        n, cpus = cfg["numParallelWorkers"], os.cpu_count() or 1
+        if not isinstance(n, int) or not 1 <= n <= cpus:
+            raise pipeline_error(
+                f"Invalid Parameter, num_parallel_workers exceeds the boundary between 1 and {cpus}, as got {n}.",
+                "Syntax error. ",
+            )
+        _state["num_parallel_workers"] = n
     if "seed" in cfg:
         set_seed(cfg["seed"])
-    if "numParallelWorkers" in cfg:
-        set_num_parallel_workers(cfg["numParallelWorkers"])
-    if "opPrefetchSize" in cfg:
-        set_prefetch_size(cfg["opPrefetchSize"])
+    if "monitorSamplingInterval" in cfg:
+        set_monitor_sampling_interval(cfg["monitorSamplingInterval"])
+    if "opConnectorSize" in cfg:
+        set_prefetch_size(cfg["opConnectorSize"])
 
 
-_state["error_samples_mode"] = ErrorSamplesMode.RETURN
-_state["debug_hook_list"] = [PrintMetaDataHook()]
 _state["error_samples_mode"] = ErrorSamplesMode.RETURN
 _state["debug_hook_list"] = [PrintMetaDataHook()]
 _follow_global_seed()

@@ -362,3 +362,43 @@ def test_debug_mode_seed_is_one():
     assert ds.config._seed_or_none() == 1
     ds.config.set_debug_mode(False)
     assert ds.config._seed_or_none() is None
+
+
+# ---------------------------------------------------------------- load
+def test_load(tmp_path):
+    good = tmp_path / "good.json"
+    good.write_text(
+        json.dumps(
+            {
+                "logFilePath": "/tmp",
+                "numParallelWorkers": 1,
+                "seed": 77,
+                "monitorSamplingInterval": 30,
+                "opConnectorSize": 5,
+                "workerConnectorSize": 9,
+                "callbackTimeout": 9,
+                "enableSharedMem": False,
+            }
+        )
+    )
+    ds.config.load(str(good))
+    after = REF["load"]["after"]
+    assert ds.config.get_num_parallel_workers() == after["num_parallel_workers"]
+    assert ds.config.get_seed() == after["seed"]
+    assert ds.config.get_monitor_sampling_interval() == after["monitor_sampling_interval"]
+    assert ds.config.get_prefetch_size() == after["prefetch_size"]
+    assert ds.config.get_callback_timeout() == after["callback_timeout"]  # not a key load reads
+
+
+def test_load_errors(tmp_path):
+    (tmp_path / "bad.json").write_text("{not json")
+    (tmp_path / "zero.json").write_text(json.dumps({"numParallelWorkers": 0}))
+    for name, path in (("missing", "missing.json"), ("bad_json", "bad.json"), ("workers_0", "zero.json")):
+        cls, msg = REF["load"]["errors"][name]
+        msg = msg.replace("{dir}", str(tmp_path)).replace(
+            f"between 1 and {REF['load']['cpu_count']}", f"between 1 and {os.cpu_count()}"
+        )
+        with pytest.raises(RuntimeError) as e:
+            ds.config.load(str(tmp_path / path))
+        assert type(e.value).__name__ == cls
+        assert str(e.value).startswith(msg), (str(e.value), msg)
