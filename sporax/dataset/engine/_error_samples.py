@@ -34,6 +34,11 @@ def map_hooks(chain: list, run: Callable, workers: int, processes: bool):
     function ``run`` (of a Block, or of a tuple ending with the Block), its ``workers`` and ``processes`` ->
     ``(run, workers, processes, mend)``; ``mend(out)`` takes the stage's ordered output."""
     if config.get_debug_mode():
+        if processes:
+            _log.warning(
+                "Python multiprocessing is not supported in debug mode. Ignoring Python multiprocessing for map "
+                "operation."
+            )
         for step, _ in chain:
             step.ops = with_debug_hooks(step.ops)
         return run, 1, False, _same

@@ -292,6 +292,16 @@ def test_debug_hooks_called_per_row():
     assert seen == REF["debug"]["seen"]
 
 
+def test_debug_mode_ignores_processes(caplog):
+    ds.config.set_debug_mode(True, [])
+    with caplog.at_level(logging.WARNING, logger="sporax"):
+        got = _rows(_src().take(4).map(lambda x: x + 1, num_parallel_workers=2, python_multiprocessing=True))
+    assert got == [[1], [2], [3], [4]]
+    assert "Python multiprocessing is not supported in debug mode. Ignoring Python multiprocessing for map" in (
+        caplog.text
+    )
+
+
 def test_print_meta_data_hook(capsys):
     def add1(x):
         return x + 1
