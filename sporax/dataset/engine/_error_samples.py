@@ -6,8 +6,10 @@
 - ``SKIP`` / ``REPLACE``: a block whose map fails is run again row by row in its worker (thread or process), to
   find the failing rows; each one logs MindSpore's warning and is dropped (``SKIP``) or replaced with one of the
   first healthy rows of this map (``REPLACE``: the first :data:`REPLACE_CACHE_ROWS` healthy rows are kept and
-  handed out in turn; a row failing before any healthy one is replaced at the end of the epoch, and if no row is
-  healthy, the pipeline raises MindSpore's ``All data is garbage and cannot be replaced.``).
+  handed out in turn, in place of the failed row; the failed rows of a block that came before any healthy row
+  are replaced at the end of the epoch, and if no row is healthy, the pipeline raises MindSpore's ``All data is
+  garbage and cannot be replaced.``). MindSpore places its replacements a few rows later (where its C++ workers
+  happen to be); the rows given are the same.
 - debug mode (``ds.config.set_debug_mode(True)``): the map runs in the calling thread, one row after the
   other, with a copy of each debug hook before its first operation and after each operation; errors raise.
 """
