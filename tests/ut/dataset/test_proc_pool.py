@@ -170,6 +170,15 @@ def test_stuck_worker_warning(caplog):
     assert "for more than 1 seconds." in caplog.text
 
 
+def test_max_rowsize_forms():
+    from sporax.dataset.engine._proc_pool import _out_rowsize
+
+    assert _out_rowsize(None) is None and _out_rowsize(-1) is None  # sized to the data
+    assert _out_rowsize(6) == 6 * 1024 * 1024
+    assert _out_rowsize([2, 8]) == 8 * 1024 * 1024  # [input, output]: results use the second
+    assert _out_rowsize([2, -1]) is None
+
+
 def test_max_rowsize_falls_back_to_the_pipe(caplog, monkeypatch):
     from sporax.dataset.engine import _proc_pool
 
