@@ -4,7 +4,7 @@ A StatefulJit keeps one entry per input signature, and with it the trace made wh
 cost analysis replays that trace (:func:`~._jit.record_free`: the user's code is not run again, so a Cell
 switched to training since, or state the program never bound, changes nothing) with the index checks' error
 record as an empty constant (their bookkeeping is not the network's arithmetic: the count is MindSpore's),
-lowers it for the entry's abstract inputs and compiles it; XLA's ``cost_analysis()`` of the executable gives
+lowers it for the entry's abstract inputs and compiles it with the entry's XLA options; XLA's ``cost_analysis()`` of the executable gives
 the floating-point operations of one call.
 """
 
@@ -28,7 +28,7 @@ def _entry_flops(key: Any, entry: Any) -> float:
     dyn = [jax.ShapeDtypeStruct(*skey[i]) for i in dyn_pos]
     values = [_aval(h._stored) for h in entry.state]
     nd = entry.n_donated
-    lowered = jax.jit(record_free(entry)).lower(values[:nd], values[nd:], dyn)
+    lowered = jax.jit(record_free(entry), compiler_options=entry.options or None).lower(values[:nd], values[nd:], dyn)
     cost = lowered.compile().cost_analysis()
     if isinstance(cost, list | tuple):  # older jaxlib: one dict per computation
         cost = cost[0] if cost else {}
