@@ -4,11 +4,13 @@ pooling runs. ``ops/function/*`` keep MindSpore's argument semantics and call th
 Convolutions (``conv2d_array``, ``conv_nd_array``, ``conv_transpose_array``; kernels in ``conv.py``):
 
 * GPU/TPU: ``lax.conv_general_dilated`` (cuDNN): "plain".
-* CPU, small 2-D convolutions (float32/float64; im2col matrix up to ``_GEMM_MAX_PATCH`` elements, which
-  covers LeNet-sized layers, or up to ``_GEMM_MAX_PATCH_CAP`` with few input channels): "gemm", im2col +
+* CPU, small 2-D convolutions (float32/float64; im2col matrix up to ``_GEMM_MAX_PATCH`` elements with up
+  to ``_GEMM_CBHW_MAX_CHANNELS`` input channels, which covers LeNet-sized layers, or up to
+  ``_GEMM_MAX_PATCH_CAP`` with few input channels): "gemm", im2col +
   one GEMM with the batch folded into the long dimension, on activations transposed to [C, B, H, W], the
   backward written as GEMMs too. Eigen's convolution is slow with one input channel or few output
-  channels; this is several times faster there.
+  channels; this is several times faster there. Few input channels into many output channels (an RGB
+  stem before channels-last layers): "gemm_cl", the same GEMMs with the pixels as rows, channels last.
 * CPU, larger 2-D convolutions and every 3-D and transposed one (groups == 1): "nhwc", Eigen convolutions
   with canonical channels-last dimension numbers in the forward *and* both backward convolutions (a
   custom VJP; the padding inside the windows, which XLA:CPU runs 2-4x faster than on a padded copy; 1x1
@@ -60,7 +62,12 @@ __all__ = [
 _GEMM_MAX_PATCH = 1 << 20
 _GEMM_FEW_CHANNELS = 4
 _GEMM_MAX_PATCH_CAP = 1 << 22
-_LOWERINGS = ("auto", "plain", "gemm", "nhwc")
+# Wider layers keep channels last (batch norm and residual additions then need no transposes: ResNet-18
+# b16 w16 step -20 %); few input channels into at least _GEMM_CL_MIN_OUT (an RGB stem feeding them) run as
+# im2col + GEMM in channels-last order, "gemm_cl".
+_GEMM_CBHW_MAX_CHANNELS = 8
+_GEMM_CL_MIN_OUT = 16
+_LOWERINGS = ("auto", "plain", "gemm", "gemm_cl", "nhwc")
 # the physical orders of the CPU convolutions' results (``layout.tag``): channels last, [C, B, H, W]
 _NHWC, _CBHW = (0, 2, 3, 1), (1, 0, 2, 3)
 # What ``force_lowering`` sets for code traced inside it (benchmarks and tests): None = per backend.
@@ -78,7 +85,7 @@ def force_lowering(conv: str | None = None, maxpool: str | None = None) -> Itera
     choice under 'nhwc') and non-overlapping max-pools with ``maxpool`` ('plain': ``reduce_window``;
     'reshape': reshape + max) instead of the per-backend choice. For benchmarks and tests: a compiled
     function keeps the lowering it was traced with."""
-    if conv not in (None, "plain", "gemm", "nhwc") or maxpool not in (None, "plain", "reshape"):
+    if conv not in (None, "plain", "gemm", "gemm_cl", "nhwc") or maxpool not in (None, "plain", "reshape"):
         raise ValueError(f"force_lowering: unknown lowering conv={conv!r}, maxpool={maxpool!r}.")
     old = dict(_FORCED)
     _FORCED.update(conv=conv, maxpool=maxpool)
@@ -94,7 +101,7 @@ def _cpu_float(x: Any, w: Any) -> bool:
 
 # ------------------------------------------------------------------ convolution
 def conv_lowering(x: Any, w: Any, stride: tuple[int, int], dilation: tuple[int, int], groups: int) -> str:
-    """'gemm', 'nhwc' or 'plain': the lowering ``conv2d_array`` picks for these operands (``x``: the
+    """'gemm', 'gemm_cl', 'nhwc' or 'plain': the lowering ``conv2d_array`` picks for these operands (``x``: the
     padded input; see module doc)."""
     if not _cpu_float(x, w):
         return "plain"
@@ -103,7 +110,12 @@ def conv_lowering(x: Any, w: Any, stride: tuple[int, int], dilation: tuple[int, 
     oh = max((h - dilation[0] * (w.shape[2] - 1) - 1) // stride[0] + 1, 1)
     ow = max((wd - dilation[1] * (w.shape[3] - 1) - 1) // stride[1] + 1, 1)
     patch = groups * k * n * oh * ow
-    if patch <= _GEMM_MAX_PATCH or (patch <= _GEMM_MAX_PATCH_CAP and (w.shape[1] <= _GEMM_FEW_CHANNELS or groups > 1)):
+    few = w.shape[1] <= _GEMM_FEW_CHANNELS
+    if groups == 1 and few and w.shape[0] >= _GEMM_CL_MIN_OUT and patch <= _GEMM_MAX_PATCH_CAP:
+        return "gemm_cl"
+    if patch <= _GEMM_MAX_PATCH_CAP and (few or groups > 1):
+        return "gemm"
+    if patch <= _GEMM_MAX_PATCH and w.shape[1] <= _GEMM_CBHW_MAX_CHANNELS:
         return "gemm"
     return "nhwc" if groups == 1 else "plain"
 
@@ -133,14 +145,14 @@ def conv2d_array(
     """The NCHW/OIHW convolution of arrays (explicit padding).
 
     ``lowering``: 'auto' (per backend, see ``conv_lowering``), 'plain' (``lax.conv_general_dilated``),
-    'gemm' (im2col + GEMM with a GEMM-written VJP) or 'nhwc' (canonical NHWC/HWIO convolutions in the
-    forward and the VJP; groups == 1). Any backend: for tests and benchmarks.
+    'gemm' (im2col + GEMM with a GEMM-written VJP, on [C, B, H, W]), 'gemm_cl' (the same on NHWC; groups
+    == 1) or 'nhwc' (canonical NHWC/HWIO convolutions in the forward and the VJP; groups == 1). Any backend: for tests and benchmarks.
     """
     if lowering not in _LOWERINGS:
         raise ValueError(f"conv2d_array: 'lowering' must be one of {_LOWERINGS}, but got {lowering!r}.")
     stride, dilation = (int(stride[0]), int(stride[1])), (int(dilation[0]), int(dilation[1]))
     pads_t = tuple((int(lo), int(hi)) for lo, hi in pads)
-    if lowering == "auto" and _FORCED["conv"] is not None and (_FORCED["conv"] != "nhwc" or groups == 1):
+    if lowering == "auto" and _FORCED["conv"] is not None and (_FORCED["conv"] in ("plain", "gemm") or groups == 1):
         lowering = _FORCED["conv"]
     if lowering == "auto":
         padded = jax.ShapeDtypeStruct(
@@ -154,6 +166,10 @@ def conv2d_array(
             raise ValueError("conv2d_array: the 'nhwc' lowering takes groups == 1.")
         y = _conv.conv_cl(_channels_last(x), _spatial_first_weight(w), stride, pads_t, dilation)
         return _layout.from_physical(y, _NHWC)
+    if lowering == "gemm_cl":
+        if groups != 1:
+            raise ValueError("conv2d_array: the 'gemm_cl' lowering takes groups == 1.")
+        return _layout.from_physical(_conv.conv_gemm_cl(_channels_last(x), w, stride, pads_t, dilation), _NHWC)
     # [C, B, H, W] inside: the GEMMs' long dimension is B*OH*OW and needs no transposes. XLA fuses
     # these boundary transposes into the neighbouring patch/activation fusions.
     y = _conv.conv_cbhw(jnp.transpose(x, (1, 0, 2, 3)), w, stride, pads_t, dilation, int(groups))
@@ -164,7 +180,7 @@ def _nd_lowering(x: Any, w: Any, groups: int) -> str:
     forced = _FORCED["conv"]
     if forced == "plain" or groups != 1:
         return "plain"
-    if forced in ("nhwc", "gemm"):  # no N-d im2col: channels-last canonical convolutions
+    if forced in ("nhwc", "gemm", "gemm_cl"):  # no N-d im2col: channels-last canonical convolutions
         return "nhwc"
     return "nhwc" if _cpu_float(x, w) else "plain"
 

@@ -232,7 +232,9 @@ def test_conv_lowering_choice():
     assert L.conv_lowering(f32(32, 1, 32, 32), f32(6, 1, 5, 5), (1, 1), (1, 1), 1) == "gemm"  # CPU: LeNet
     assert L.conv_lowering(f32(32, 6, 14, 14), f32(16, 6, 5, 5), (1, 1), (1, 1), 1) == "gemm"
     assert L.conv_lowering(f32(32, 16, 34, 34), f32(16, 16, 3, 3), (1, 1), (1, 1), 1) == "nhwc"  # large im2col
-    assert L.conv_lowering(f32(32, 3, 66, 66), f32(16, 3, 3, 3), (1, 1), (1, 1), 1) == "gemm"  # few channels
+    # few channels: im2col + GEMM; into 16 or more output channels (an RGB stem) with the pixels as rows
+    assert L.conv_lowering(f32(32, 3, 66, 66), f32(16, 3, 3, 3), (1, 1), (1, 1), 1) == "gemm_cl"
+    assert L.conv_lowering(f32(32, 3, 66, 66), f32(8, 3, 3, 3), (1, 1), (1, 1), 1) == "gemm"
     assert L.conv_lowering(f32(32, 16, 18, 18), f32(16, 8, 3, 3), (1, 1), (1, 1), 2) == "gemm"  # grouped
     assert L.conv_lowering(
         f32(2, 3, 8, 8).astype(np.float16), f32(4, 3, 3, 3).astype(np.float16), (1, 1), (1, 1), 1

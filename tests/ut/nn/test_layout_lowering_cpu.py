@@ -94,3 +94,56 @@ def test_layout_hints_mark_only_the_tagged_array():
     np.testing.assert_array_equal(layout.to_physical(y, (0, 2, 3, 1)), x)
     assert layout.physical_perm(y + 1) is None
     assert layout.tag(np.float32(1), (0,)) == 1  # not weak-referenceable: no hint, no error
+
+
+# ---------------------------------------------------------------- 'gemm_cl': im2col + GEMM, channels last
+# (C, O, kernel, stride, pads, dilation, H, W)
+GEMM_CL_CASES = [
+    (3, 16, (3, 3), (1, 1), [(1, 1), (1, 1)], (1, 1), (6, 5)),  # an RGB stem
+    (3, 4, (3, 3), (2, 2), [(3, 3), (3, 3)], (1, 1), (7, 6)),  # padding wider than the kernel's reach
+    (2, 2, (3, 2), (3, 2), [(0, 2), (1, 0)], (2, 1), (11, 9)),  # dilated, asymmetric, unused last rows
+    (4, 3, (1, 1), (2, 3), [(0, 0), (0, 0)], (1, 1), (7, 8)),  # strided 1x1
+]
+
+
+@pytest.mark.parametrize("case", GEMM_CL_CASES)
+def test_conv2d_gemm_cl_matches_lax_autodiff(case):
+    c, o, k, s, pads, d, hw = case
+    rng = np.random.default_rng(11)
+    x, w = rng.standard_normal((2, c, *hw)), rng.standard_normal((o, c, *k))
+    out = {}
+    with jax.enable_x64():
+        for lowering in ("plain", "gemm_cl"):
+            fn = lambda x, w, lowering=lowering: L.conv2d_array(x, w, s, pads, d, 1, lowering=lowering)  # noqa: E731
+            y = jax.jit(fn)(x, w)
+            probe = np.random.default_rng(3).standard_normal(y.shape)
+            grads = jax.jit(jax.grad(lambda x, w: (fn(x, w) * probe).sum(), (0, 1)))(x, w)
+            out[lowering] = [np.asarray(y), *map(np.asarray, grads)]
+    assert out["gemm_cl"][0].dtype == np.float64
+    for got, want in zip(out["gemm_cl"], out["plain"]):
+        assert got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-10)
+
+
+@pytest.mark.parametrize(
+    "xshape, wshape, groups, dtype, want",
+    [
+        ((64, 3, 34, 34), (64, 3, 3, 3), 1, np.float32, "gemm_cl"),  # ResNet-18's stem, batch 64
+        ((32, 1, 32, 32), (6, 1, 5, 5), 1, np.float32, "gemm"),  # LeNet5's layers: [C, B, H, W]
+        ((32, 6, 14, 14), (16, 6, 5, 5), 1, np.float32, "gemm"),
+        ((16, 16, 18, 18), (32, 16, 3, 3), 1, np.float32, "nhwc"),  # wider layers stay channels last
+        ((16, 16, 16, 16), (32, 16, 1, 1), 1, np.float32, "nhwc"),
+        ((8, 16, 10, 10), (16, 4, 3, 3), 4, np.float32, "gemm"),  # grouped: no channels-last lowering
+        ((64, 3, 34, 34), (64, 3, 3, 3), 1, np.float16, "plain"),
+    ],
+)
+def test_conv_lowering_choice(xshape, wshape, groups, dtype, want):
+    x, w = jax.ShapeDtypeStruct(xshape, dtype), jax.ShapeDtypeStruct(wshape, dtype)
+    assert L.conv_lowering(x, w, (1, 1), (1, 1), groups) == want
+
+
+def test_gemm_cl_result_is_tagged_channels_last():
+    x, w = np.ones((2, 3, 5, 5), np.float32), np.ones((16, 3, 3, 3), np.float32)
+    y = L.conv2d_array(x, w, (1, 1), [(1, 1), (1, 1)], (1, 1), 1, lowering="gemm_cl")
+    assert y.shape == (2, 16, 5, 5) and layout.physical_perm(y) == (0, 2, 3, 1)
+    np.testing.assert_allclose(np.asarray(y)[:, :, 2, 2], 27.0)
