@@ -73,7 +73,8 @@ def _pool(fn: Callable[[Any], Any], workers: int, processes: bool) -> tuple[Exec
     if processes:
         from ._proc_pool import ShmProcessPool  # arrays through shared memory; ds.config's start method
 
-        pool = ShmProcessPool(fn, workers)
+        # a source's fetch method (GeneratorDataset): its max_rowsize (MB of shared memory per row)
+        pool = ShmProcessPool(fn, workers, getattr(getattr(fn, "__self__", None), "max_rowsize", None))
         return pool, pool.submit, _proc_result
     tpool = ThreadPoolExecutor(workers, thread_name_prefix="sporax-dataset")
     return tpool, lambda x: tpool.submit(fn, x), lambda f: f.result()
