@@ -366,6 +366,22 @@ def check_pipeline_interval(
     return int(arg_value)
 
 
+def check_max_rowsize(max_rowsize: Any) -> Any:
+    """``max_rowsize`` of ``map``/``batch``: ``None``, an int in [-1, INT32_MAX] or a list ``[in, out]`` of two
+    such ints, with MindSpore's messages (its ``max_rowsizei[k]`` range message included)."""
+    if max_rowsize is None:
+        return None
+    check_pipeline_type(max_rowsize, (int, list), "max_rowsize")
+    if isinstance(max_rowsize, int):
+        return check_pipeline_interval(max_rowsize, "max_rowsize", -1, 2**31 - 1)
+    if len(max_rowsize) != 2:
+        raise TypeError("max_rowsize should be a single integer or a list[in_rowsize, out_rowsize] of length 2.")
+    for k, v in enumerate(max_rowsize):
+        check_pipeline_type(v, int, f"max_rowsize[{k}]")
+        check_pipeline_interval(v, f"max_rowsizei[{k}]", -1, 2**31 - 1)
+    return list(max_rowsize)
+
+
 def check_num_epochs(num_epochs: Any) -> int:
     """An iterator's ``num_epochs``: -1 (unlimited) or an int in [1, INT32_MAX]; 0 is the pipeline's own error."""
     num_epochs = check_pipeline_interval(num_epochs, "num_epochs", -1, 2**31 - 1)

@@ -13,6 +13,7 @@ from typing import Any
 
 from .._checkparam import check_sink_size
 from ..common import dtype as mstype
+from ..dataset.core import config as dataset_config
 from ..nn.cell import Cell
 from ._sink import BatchStream, SinkRunner
 
@@ -74,7 +75,9 @@ class DatasetHelper:
             return iter([()])
         if self._iter is None:
             size = self.dataset.get_dataset_size()
-            self._iter = self.dataset.create_tuple_iterator(num_epochs=self._num_epochs)
+            # as MindSpore's host-fed training loop: ds.config.set_iterator_mode's do_copy
+            do_copy = dataset_config.get_iterator_mode()["do_copy"]
+            self._iter = self.dataset.create_tuple_iterator(num_epochs=self._num_epochs, do_copy=do_copy)
             self._iter.start_at_epoch(self._start // size if size else 0)
         return self._iter
 

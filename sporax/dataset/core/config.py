@@ -370,6 +370,12 @@ def set_sending_batches(batch_num) -> None:
 def set_dynamic_shape(is_dynamic) -> None:
     """Say whether the dataset's rows change shape from one step to the next.
 
+    MindSpore reads it where data sinking feeds a device queue (on Ascend, ``data_sink`` then takes each batch's
+    shapes from the queue); on CPU it has no effect. sporax's sink (``Model.train`` with
+    ``dataset_sink_mode=True``, ``DatasetHelper``, ``data_sink``) takes batches of any shape whatever the flag
+    (a new batch shape starts a new compiled step), so here the flag is only kept and returned by
+    :func:`get_dynamic_shape`.
+
     Args:
         is_dynamic (bool): rows of varying shape. Default: ``False``.
     """
@@ -385,8 +391,9 @@ def set_debug_mode(debug_mode_flag: bool, debug_hook_list: list = None) -> None:
     """Run the pipeline in debug mode: each ``map`` runs in the calling thread, one row after the other, and calls
     the debug hooks on the row's columns before its first operation and after each operation.
 
-    In debug mode, ``num_parallel_workers`` and ``python_multiprocessing`` of ``map`` are ignored (one thread) and
-    so is the error samples mode (an error is raised); without :func:`set_seed`, the seed is 1.
+    In debug mode, ``num_parallel_workers`` and ``python_multiprocessing`` of ``map``, ``batch`` and
+    ``GeneratorDataset`` are ignored (the calling thread, with MindSpore's warning where multiprocessing was asked
+    for) and so is the error samples mode (an error is raised); without :func:`set_seed`, the seed is 1.
 
     Args:
         debug_mode_flag (bool): debug mode on or off.

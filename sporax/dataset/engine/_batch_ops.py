@@ -10,7 +10,7 @@ import numpy as np
 from ..._checkparam import check_batch_size, check_bucket_args, check_column_names, check_pipeline_type
 from ._block import Block, batch_column, concat, to_np
 from ._exec import ordered_map
-from .datasets import BatchInfo, Dataset, output_layout
+from .datasets import BatchInfo, Dataset, debug_serial, output_layout
 from .errors import WorkerFailure, pipeline_error, wrap_user_call
 
 # ====================================================================== batch
@@ -160,10 +160,10 @@ class BatchDataset(Dataset):
             out = self._finish(cols, names if pbm is None else names_in, pbm, BatchInfo(bnum, epoch))
             return Block([o[None] if isinstance(o, np.ndarray) else [o] for o in out], 1, bnum)
 
+        # ds.config's debug mode: the calling thread, no processes (MindSpore's warning where they were asked for)
+        workers = 1 if debug_serial(self.python_multiprocessing, "batch operation") else self._workers()
         try:
-            yield from ordered_map(
-                groups(), run, self._workers(), ctx, processes=self.python_multiprocessing and self._workers() > 1
-            )
+            yield from ordered_map(groups(), run, workers, ctx, processes=self.python_multiprocessing and workers > 1)
         finally:
             child.close()
 

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 
 from ..core import config
 from ._block import Block, concat, gather, maybe_stack
-from .datasets import _is_builtin_op
+from .datasets import _is_builtin_op, debug_serial
 from .errors import WorkerFailure, pipeline_error
 
 __all__ = ["map_hooks", "with_debug_hooks", "REPLACE_CACHE_ROWS"]
@@ -35,12 +35,7 @@ def map_hooks(chain: list, run: Callable, workers: int, processes: bool):
     """What ``ds.config`` changes in a ``MapDataset``'s stage: its fused ``chain`` of ``(step, key)``, its block
     function ``run`` (of a Block, or of a tuple ending with the Block), its ``workers`` and ``processes`` ->
     ``(run, workers, processes, mend)``; ``mend(out)`` takes the stage's ordered output."""
-    if config.get_debug_mode():
-        if processes:
-            _log.warning(
-                "Python multiprocessing is not supported in debug mode. Ignoring Python multiprocessing for map "
-                "operation."
-            )
+    if debug_serial(processes, "map operation"):
         for step, _ in chain:
             step.ops = with_debug_hooks(step.ops)
         return run, 1, False, _same

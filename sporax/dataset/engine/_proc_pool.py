@@ -409,9 +409,10 @@ class ShmProcessPool(Executor):
 
 
 def _rows(x) -> int:
-    """The rows of a task (a Block, or a tuple ending with one)."""
+    """The rows of a task (a Block or a source's row indices, or a tuple ending with one)."""
     blk = x[-1] if isinstance(x, tuple) and x else x
-    return max(1, getattr(blk, "n", 1) or 1)
+    n = len(blk) if isinstance(blk, np.ndarray) and blk.ndim == 1 else getattr(blk, "n", 1)
+    return max(1, n or 1)
 
 
 def _out_rowsize(max_rowsize) -> int | None:

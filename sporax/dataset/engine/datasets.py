@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import enum
+import logging
 import threading
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
@@ -19,6 +20,7 @@ import numpy as np
 from ..._checkparam import (
     check_datasets_arg,
     check_ds_callbacks,
+    check_max_rowsize,
     check_num_parallel_workers,
     check_pipeline_interval,
     check_pipeline_type,
@@ -31,6 +33,38 @@ from ._block import Block
 from ._exec import Ctx
 from ._pipeline_info import PipelineInfo
 from .errors import pipeline_error
+
+_log = logging.getLogger("sporax")
+
+
+def debug_serial(python_multiprocessing: bool, what: str) -> bool:
+    """Whether ``ds.config``'s debug mode is on: then a ``batch`` or ``GeneratorDataset`` runs in the calling
+    thread, without worker threads or processes, as in MindSpore; where ``python_multiprocessing`` was asked
+    for, MindSpore's warning that it is ignored for ``what`` is logged."""
+    if not config.get_debug_mode():
+        return False
+    if python_multiprocessing:
+        _log.warning(
+            f"Python multiprocessing is not supported in debug mode. Ignoring Python multiprocessing for {what}."
+        )
+    return True
+
+
+def max_rowsize_form(max_rowsize, batch_size=1) -> list:
+    """``max_rowsize`` of ``map`` / ``batch`` (checked, with MindSpore's deprecation warning) in MindSpore's
+    stored form ``[in, out]`` (MB per row; a batch's int is per row of its input, so times ``batch_size``; -1:
+    sized to the data). MindSpore 2.10 keeps it and sizes the shared memory of these stages to the data; so
+    does sporax (only ``GeneratorDataset``'s ``max_rowsize`` limits its worker processes' shared memory)."""
+    if max_rowsize is not None:
+        _log.warning("'max_rowsize' is deprecated from version 2.8.0 and will be removed in a future version.")
+    max_rowsize = check_max_rowsize(max_rowsize)
+    if max_rowsize is None:
+        return [-1, -1]
+    scale = batch_size if isinstance(batch_size, int) else 1
+    if isinstance(max_rowsize, int):
+        return [max_rowsize * scale] * 2 if max_rowsize != -1 else [-1, -1]
+    return [m * scale if m != -1 else -1 for m in max_rowsize]
+
 
 if TYPE_CHECKING:
     from ._batch_ops import BatchDataset, BucketBatchByLengthDataset, PaddedBatchDataset
@@ -174,7 +208,8 @@ class Dataset(PipelineInfo):
             output_columns (Union[str, list[str]], optional): names of their outputs. Default: ``input_columns``.
             num_parallel_workers (int, optional): workers. Default: ``ds.config.get_num_parallel_workers()``.
             **kwargs: ``python_multiprocessing`` (run Python callables in worker processes, default ``False``),
-                ``max_rowsize``, ``cache``, ``callbacks`` (a :class:`DSCallback` or a list), ``offload``.
+                ``max_rowsize`` (deprecated; kept as ``[in, out]`` MB per row, shared memory is sized to the data as
+                in MindSpore 2.10), ``cache``, ``callbacks`` (a :class:`DSCallback` or a list), ``offload``.
 
         Returns:
             MapDataset.
@@ -188,8 +223,7 @@ class Dataset(PipelineInfo):
             num_parallel_workers,
             kwargs.get("python_multiprocessing", False),
         )
-        if kwargs.get("max_rowsize") is not None:
-            check_pipeline_type(kwargs["max_rowsize"], (int, list), "max_rowsize")
+        out.max_rowsize = max_rowsize_form(kwargs.get("max_rowsize"))
         if kwargs.get("cache") is not None:
             from ._cache import DatasetCache
 
@@ -212,7 +246,8 @@ class Dataset(PipelineInfo):
             num_parallel_workers (int, optional): workers. Default: ``None``.
             **kwargs: ``per_batch_map`` (``f(col_1, ..., col_n, batch_info)`` -> tuple of columns, each column a
                 list of the rows' arrays), ``input_columns`` (the columns given to ``per_batch_map``),
-                ``output_columns`` (names of its outputs), ``python_multiprocessing``, ``max_rowsize``.
+                ``output_columns`` (names of its outputs), ``python_multiprocessing``, ``max_rowsize`` (deprecated, as
+                for :meth:`map`; an int is per row, times ``batch_size``).
 
         Returns:
             BatchDataset.
@@ -228,6 +263,7 @@ class Dataset(PipelineInfo):
             kwargs.get("pad_info"),
             kwargs.get("python_multiprocessing", False),
         )
+        out.max_rowsize = max_rowsize_form(kwargs.get("max_rowsize"), batch_size)
         for d in self._walk():
             if isinstance(d, _op("BatchDataset")):
                 break

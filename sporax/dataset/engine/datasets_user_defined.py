@@ -3,16 +3,21 @@ random-access object, iterable or generator function, and :class:`NumpySlicesDat
 
 from __future__ import annotations
 
+import logging
 import threading
 
 import numpy as np
 
 from ..._checkparam import check_column_names, check_pipeline_interval, check_pipeline_type, pipeline_type_error
+from ..core import config
 from ._block import BLOCK_ROWS, Block, maybe_stack, to_np
+from .datasets import debug_serial
 from .errors import pipeline_error, wrap_user_call
 from .sources import MappableSource
 
 __all__ = ["GeneratorDataset", "NumpySlicesDataset"]
+
+_log = logging.getLogger("sporax")
 
 
 # ====================================================================== generator
@@ -49,7 +54,11 @@ class GeneratorDataset(MappableSource):
         num_shards (int, optional): number of shards. Default: ``None``.
         shard_id (int, optional): this shard. Default: ``None``.
         python_multiprocessing (bool, optional): read in worker processes. Default: ``True``.
-        max_rowsize (int, optional): accepted for compatibility. Default: ``None``.
+        max_rowsize (int, optional): deprecated. MB of shared memory per row for the worker processes; a row over
+            it goes through a pipe instead, with MindSpore's warning. Default: ``None`` (sized to the data).
+
+    In debug mode (``ds.config.set_debug_mode(True)``) the rows are read in the calling thread, one after the
+    other, with MindSpore's warning at construction where ``python_multiprocessing`` is on.
     """
 
     _generator_checks = True
@@ -95,8 +104,10 @@ class GeneratorDataset(MappableSource):
         if not names:
             raise ValueError("Neither columns_names nor schema are provided.")
         if max_rowsize is not None:
+            _log.warning("'max_rowsize' is deprecated from version 2.8.0 and will be removed in a future version.")
             check_pipeline_interval(max_rowsize, "max_rowsize", -1, 2**31 - 1)
         check_pipeline_type(python_multiprocessing, bool, "python_multiprocessing")
+        debug_serial(python_multiprocessing, "GeneratorDataset")
         self.column_names = names
         if column_types is not None and len(column_types) != len(self.column_names):
             raise ValueError("column_types must have as many entries as column_names.")
@@ -109,6 +120,7 @@ class GeneratorDataset(MappableSource):
             num_samples, num_parallel_workers, shuffle if self._random_access else False, sampler, num_shards, shard_id
         )
         self.python_multiprocessing = python_multiprocessing
+        self.max_rowsize = -1 if max_rowsize is None else int(max_rowsize)  # read by the worker pool (_exec._pool)
         self._lock = threading.Lock()
 
     def _columns(self):
@@ -118,10 +130,10 @@ class GeneratorDataset(MappableSource):
         return self.num_parallel_workers or 1
 
     def _fetch_workers(self):
-        return self._workers()
+        return 1 if config.get_debug_mode() else self._workers()
 
     def _fetch_processes(self):
-        return self.python_multiprocessing and self._workers() > 1
+        return self.python_multiprocessing and self._fetch_workers() > 1
 
     def _n(self):
         if not self._random_access:
@@ -244,6 +256,7 @@ class NumpySlicesDataset(GeneratorDataset):
         if len(lens) > 1:
             raise ValueError(f"NumpySlicesDataset: columns have different lengths {sorted(lens)}.")
         self._arrays = [np.ascontiguousarray(a) for a in arrays]
+        debug_serial(True, "GeneratorDataset")  # MindSpore's NumpySlicesDataset asks for multiprocessing
         super().__init__(
             _Slices(self._arrays),
             column_names=names,
