@@ -23,17 +23,11 @@ import re
 import subprocess
 import sys
 
+from make_dataset_config_reference import _err  # the tools folder is on sys.path (run as a script)
+
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "ut", "dataset", "fixtures")
 _LOG = re.compile(r"^\[WARNING\] (?:ME|MD)\([^)]*\)[^\[]*\[[^\]]*\]\s*(?:\w+\]\s*)?(.*)$")
 MB = 1024 * 1024
-
-
-def _err(f, *args, **kwargs):
-    try:
-        f(*args, **kwargs)
-    except Exception as e:  # noqa: BLE001
-        return [type(e).__name__, str(e)]
-    return None
 
 
 class _Src:
