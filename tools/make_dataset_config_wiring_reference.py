@@ -118,6 +118,17 @@ def case_rowsize_batch_over():
     return _rowsize_run("batch", 1.5)
 
 
+def case_rowsize_shm_check():
+    """A max_rowsize whose shared memory (per worker, ``prefetch + 2`` rows) would not fit in 80% of /dev/shm."""
+    import mindspore.dataset as ds
+
+    ds.config.set_multiprocessing_start_method("fork")
+    d = ds.GeneratorDataset(_Src(3, 0.01), ["a"], num_parallel_workers=2, shuffle=False, max_rowsize=2**31 - 1)
+    it = []
+    made = _err(lambda: it.append(d.create_tuple_iterator(output_numpy=True, num_epochs=1)))
+    return {"at_create_iterator": made, "at_first_row": _err(lambda: next(it[0])) if it else None}
+
+
 def case_debug_generator():
     import mindspore.dataset as ds
 

@@ -4,6 +4,7 @@ random-access object, iterable or generator function, and :class:`NumpySlicesDat
 from __future__ import annotations
 
 import logging
+import os
 import threading
 
 import numpy as np
@@ -36,6 +37,26 @@ def _row_values(item, ncols: int, names) -> tuple:
             f"is:{len(item)}"
         )
     return item
+
+
+def _verify_shm_room(workers: int, max_rowsize: int) -> None:
+    """MindSpore's check before it starts a GeneratorDataset's worker processes with a fixed ``max_rowsize`` (MB):
+    their shared memory (per worker, ``prefetch_size`` rows, at most ``4 * prefetch_size / workers`` and at least 2,
+    plus 2) must stay under 80% of what /dev/shm has free."""
+    if max_rowsize == -1 or not os.path.isdir("/dev/shm"):
+        return
+    queue = config.get_prefetch_size()
+    queue = max(2, min(queue, queue * 4 // workers))
+    need = workers * (queue + 2) * max_rowsize * 1024 * 1024
+    st = os.statvfs("/dev/shm")
+    free = st.f_bavail * st.f_frsize
+    if need >= 0.8 * free:
+        raise RuntimeError(
+            f"Insufficient shared memory available. Required: {need}, Available: {free}. The required memory can't "
+            "exceed 80% of the available shared memory, it's recommended to reduce memory usage by following "
+            "methods:\n1. reduce value of parameter max_rowsize or num_parallel_workers.\n2. reduce prefetch size "
+            "by set_prefetch_size().\n3. disable shared memory by set_enable_shared_mem()."
+        )
 
 
 class GeneratorDataset(MappableSource):
@@ -170,6 +191,13 @@ class GeneratorDataset(MappableSource):
 
     def _iter(self, ctx, key):
         if self._random_access:
+            if self._fetch_processes() and config._shared_mem():
+                try:
+                    _verify_shm_room(self._fetch_workers(), self.max_rowsize)
+                except RuntimeError as e:
+                    from ._exec import raise_failure
+
+                    raise_failure(wrap_user_call(e, ""))  # MindSpore raises it where it starts the workers
             yield from super()._iter(ctx, key)
             return
         src = self.source
