@@ -245,6 +245,25 @@ def test_host_fed_training_loop_iterator_takes_do_copy(monkeypatch):
     assert do_copy() is ref["do_copy_false"]
 
 
+def test_model_train_without_sink_reads_with_do_copy(monkeypatch):
+    made: list = []
+    real = ds.Dataset.create_tuple_iterator
+
+    def spy(self, *args, **kwargs):
+        made.append(kwargs.get("do_copy"))
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(ds.Dataset, "create_tuple_iterator", spy)
+    ds.config.set_iterator_mode(do_copy=True)
+    x = np.arange(16, dtype=np.float32).reshape(8, 2)
+    d = ds.NumpySlicesDataset({"x": x, "y": (x[:, :1] > 6).astype(np.int32).ravel()}, shuffle=False).batch(4)
+    net = ms.nn.Dense(2, 2)
+    loss = ms.nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    model = ms.train.Model(net, loss, ms.nn.Momentum(net.trainable_params(), 0.1, 0.9))
+    model.train(1, d, dataset_sink_mode=False)
+    assert made == [True]
+
+
 def test_dynamic_shape_flag_and_sink_of_varying_shapes():
     ref = REF["dynamic_shape"]["result"]
     assert ds.config.get_dynamic_shape() is ref["default"]
