@@ -38,9 +38,9 @@ _log = logging.getLogger("sporax")
 
 
 def debug_serial(python_multiprocessing: bool, what: str) -> bool:
-    """Whether ``ds.config``'s debug mode is on: then a ``batch`` or ``GeneratorDataset`` runs in the calling
-    thread, without worker threads or processes, as in MindSpore; where ``python_multiprocessing`` was asked
-    for, MindSpore's warning that it is ignored for ``what`` is logged."""
+    """Whether ``ds.config``'s debug mode is on: then a ``map``, ``batch`` or ``GeneratorDataset`` runs in the
+    calling thread, without worker threads or processes, as in MindSpore; where ``python_multiprocessing`` was
+    asked for, MindSpore's warning that it is ignored for ``what`` is logged."""
     if not config.get_debug_mode():
         return False
     if python_multiprocessing:
