@@ -9,9 +9,11 @@ and the reverse direction reads each sequence's valid prefix reversed (MindSpore
 
 How it runs on XLA:CPU (each choice measured on the 2-layer BiLSTM train step, b32, T32, H128): the
 projection's output stays in its natural ``[T, B, D, G]`` layout and the scan reads direction 1 at ``T - 1 - t``
-and writes its outputs there (no flipped or transposed copies of the sequence); the scan has its own backward
-pass (``_recurrence``) that keeps one stacked residual per step and computes the weight gradients as one GEMM
-over all steps after the backward scan; the LSTM gates take one ``tanh`` over the whole gate block. Unrolling
+and writes its outputs there (no flipped or transposed copies of the sequence); the layer has its own backward
+pass (``_layer``) that keeps one stacked residual per step, writes the gate gradients per direction
+(``[D, T, B, G]``, so each direction's is one contiguous matrix) and computes every weight gradient as one GEMM
+over all steps after the backward scan; the weights come in and their gradients go out per direction (no
+stacking or slicing around the layer); the LSTM gates take one ``tanh`` over the whole gate block. Unrolling
 the scan was measured (2, 4, 8): no faster, and compile time grows with it. The buffers the scans fill (outputs,
 residuals, input gradients) start from zeros computed from the call's data, not constants: inside sink mode's
 scan over train steps XLA hoists a constant zero buffer out of that loop and copies it in at every step (about
@@ -60,7 +62,9 @@ def rnn_layer(
     Args:
         x: ``[T, B, I]``.
         h0, c0: ``[D, B, H]`` (``c0`` None unless LSTM).
-        w_ih ``[D, G, I]``, w_hh ``[D, G, H]``, b_ih/b_hh ``[D, G]`` or None.
+        w_ih ``[D, G, I]``, w_hh ``[D, G, H]``, b_ih/b_hh ``[D, G]`` or None; or each a sequence of the ``D``
+            directions' arrays (``ops.function.rnn_func`` passes the parameters so: their gradients then come
+            back per direction, with no stacking and slicing around the layer).
         seq_len: ``[B]`` valid lengths or None.
 
     Returns:
@@ -71,46 +75,38 @@ def rnn_layer(
     exactly as MindSpore's ``ReverseSequence`` gives them, without a gather.
     """
     t_len, batch = x.shape[0], x.shape[1]
-    d = w_ih.shape[0]
-    # one GEMM [T * B, I] x [I, D * G] for every step and direction: gi is [T, B, D, G] in its natural layout
-    gi = _project(x.reshape(t_len * batch, -1), w_ih.reshape(-1, w_ih.shape[-1]))
-    if b_ih is not None:
-        gi = gi + b_ih.reshape(-1)
-    gi = gi.reshape(t_len, batch, d, -1)
+    d = len(w_ih)
     mask = None
     if seq_len is not None:
         t = jnp.arange(t_len, dtype=jnp.int32)[:, None]
         n = seq_len.astype(jnp.int32)[None, :]
         steps = [t < n] + ([t >= t_len - n] if d == 2 else [])
         mask = jnp.stack(steps, axis=1)[..., None]  # [T, D, B, 1], in scan order
-    out, h_n, c_n = _recurrence(mode, gi, h0, c0, w_hh, b_hh, mask)
+    ws = tuple(None if w is None else tuple(w[k] for k in range(d)) for w in (w_ih, w_hh, b_ih, b_hh))
+    out, h_n, c_n = _layer(mode, x, h0, c0, *ws, mask)
     return out.reshape(t_len, batch, -1), h_n, c_n
 
 
-@jax.custom_vjp
-def _project(x: Any, w: Any) -> Any:
-    """``x @ w.T`` (``x`` ``[N, I]``, ``w`` ``[G, I]``)."""
-    return lax.dot_general(x, w, (((1,), (1,)), ((), ())))
+def _gates_in(x: Any, w_ih: Any, b_ih: Any) -> Any:
+    """The input projections of every step and direction as one GEMM ``[T * B, I] x [I, D * G]``: ``[T, B, D, G]``
+    in the GEMM's natural layout."""
+    t_len, batch = x.shape[:2]
+    gi = lax.dot_general(x.reshape(t_len * batch, -1), jnp.concatenate(w_ih), (((1,), (1,)), ((), ())))
+    if b_ih is not None:
+        gi = gi + jnp.concatenate(b_ih)
+    return gi.reshape(t_len, batch, len(w_ih), -1)
 
 
-def _project_fwd(x: Any, w: Any) -> tuple[Any, Any]:
-    return _project(x, w), (x, w)
-
-
-def _project_bwd(saved: Any, dy: Any) -> tuple[Any, Any]:
-    # XLA:CPU's fast GEMM takes ``[M, K] x [K, N]`` and ``[M, K] x [N, K]``; autodiff's ``dy.T @ x`` contracts the
-    # leading axis of both and falls back to a slow kernel. Transposing the small operand ``x`` (not ``dy``) once,
-    # behind a barrier so XLA does not fold the transpose back into the dot, keeps it on the fast kernel.
-    x, w = saved
-    dw = lax.optimization_barrier(lax.optimization_barrier(x.T) @ dy).T
-    return dy @ w, dw
-
-
-_project.defvjp(_project_fwd, _project_bwd)
+def _weight_grad(a: Any, dy: Any) -> Any:
+    """``dy.T @ a`` (``a`` ``[N, K]``, ``dy`` ``[N, G]``) -> ``[G, K]``. XLA:CPU's fast GEMM takes ``[M, K] x [K, N]``
+    and ``[M, K] x [N, K]``; a dot contracting the leading axis of both falls back to a slow kernel. Transposing
+    the small operand ``a`` (not ``dy``), behind barriers so XLA folds neither transpose back into the dot, keeps
+    it on the fast kernel."""
+    return lax.optimization_barrier(lax.optimization_barrier(a.T) @ dy).T
 
 
 # ------------------------------------------------------------------------------------------------ recurrence
-# ``_recurrence`` runs the scan over the precomputed input projections and has its own backward pass: the
+# ``_layer`` runs the scan over the precomputed input projections and has its own backward pass: the
 # forward keeps one stacked residual per step (the gate activations), and the backward scan does one
 # ``[B, G] x [G, H]`` dot and the gate arithmetic per step; the weight and bias gradients are one GEMM / one
 # reduction over all steps after it (XLA's transpose of the scan would accumulate an outer product per step
@@ -229,21 +225,63 @@ def _shift(first: Any, seq: Any) -> Any:
 
 
 @functools.partial(jax.custom_vjp, nondiff_argnums=(0,))
-def _recurrence(mode: str, gi: Any, h0: Any, c0: Any, w_hh: Any, b_hh: Any, mask: Any) -> tuple[Any, Any, Any]:
-    """``(out [T, B, D, H], h_n, c_n)`` from the input projections ``gi`` ``[T, B, D, G]`` (both in time order;
-    direction 1 runs from ``T - 1`` down) and ``mask`` ``[T, D, B, 1]`` (scan order) or None: a masked step keeps
-    the state and outputs zeros. ``c_n`` is None unless LSTM."""
-    out, h_n, c_n, _, _, _ = _scan_fwd(mode, gi, h0, c0, w_hh, b_hh, mask, keep=False)
+def _layer(
+    mode: str, x: Any, h0: Any, c0: Any, w_ih: Any, w_hh: Any, b_ih: Any, b_hh: Any, mask: Any
+) -> tuple[Any, Any, Any]:
+    """``(out [T, B, D, H], h_n, c_n)`` of one layer (``out`` in time order; direction 1 runs from ``T - 1`` down);
+    ``mask`` ``[T, D, B, 1]`` (scan order) or None: a masked step keeps the state and outputs zeros. ``c_n`` is
+    None unless LSTM. The weights and biases are tuples of the directions' arrays."""
+    out, h_n, c_n, _, _, _ = _scan_fwd(mode, _gates_in(x, w_ih, b_ih), h0, c0, *_stacked(w_hh, b_hh), mask, keep=False)
     return out, h_n, c_n
 
 
-def _recurrence_fwd(mode: str, gi: Any, h0: Any, c0: Any, w_hh: Any, b_hh: Any, mask: Any) -> tuple[Any, Any]:
-    out, h_n, c_n, hs, cs, res = _scan_fwd(mode, gi, h0, c0, w_hh, b_hh, mask, keep=True)
-    return (out, h_n, c_n), (h0, c0, w_hh, b_hh, mask, hs, cs, res)
+def _stacked(w_hh: Any, b_hh: Any) -> tuple[Any, Any]:
+    return jnp.stack(w_hh), None if b_hh is None else jnp.stack(b_hh)
 
 
-def _recurrence_bwd(mode: str, saved: Any, cts: Any) -> tuple[Any, ...]:
-    h0, c0, w_hh, b_hh, mask, hs, cs, res = saved
+def _layer_fwd(
+    mode: str, x: Any, h0: Any, c0: Any, w_ih: Any, w_hh: Any, b_ih: Any, b_hh: Any, mask: Any
+) -> tuple[Any, Any]:
+    gi = _gates_in(x, w_ih, b_ih)
+    out, h_n, c_n, hs, cs, res = _scan_fwd(mode, gi, h0, c0, *_stacked(w_hh, b_hh), mask, keep=True)
+    return (out, h_n, c_n), (x, h0, c0, w_ih, w_hh, b_ih, b_hh, mask, hs, cs, res)
+
+
+def _layer_bwd(mode: str, saved: Any, cts: Any) -> tuple[Any, ...]:
+    x, h0, c0, w_ih, w_hh, b_ih, b_hh, mask, hs, cs, res = saved
+    dgi, dgh, dh0, dc0, hp_time = _scan_bwd(mode, h0, c0, jnp.stack(w_hh), mask, hs, cs, res, cts)
+    # dgi, dgh, hp_time: [D, T, B, *] in time order, so every direction's slice is one contiguous matrix
+    d, t_len, batch, g = dgi.shape
+    n = t_len * batch
+    xm = x.reshape(n, -1)
+    dgi_m, dgh_m, hp_m = dgi.reshape(d, n, g), dgh.reshape(d, n, g), hp_time.reshape(d, n, -1)
+    dx = dgi_m[0] @ w_ih[0]
+    for k in range(1, d):
+        dx = dx + dgi_m[k] @ w_ih[k]
+    dw_ih = tuple(_weight_grad(xm, dgi_m[k]) for k in range(d))
+    dw_hh = tuple(_weight_grad(hp_m[k], dgh_m[k]) for k in range(d))
+    db_ih = None if b_ih is None else tuple(dgi_m[k].sum(axis=0) for k in range(d))
+    db_hh = None if b_hh is None else tuple(dgh_m[k].sum(axis=0) for k in range(d))
+    return dx.reshape(x.shape), dh0, dc0, dw_ih, dw_hh, db_ih, db_hh, None
+
+
+_layer.defvjp(_layer_fwd, _layer_bwd)
+
+
+def _put_dir(buf: Any, t: Any, val: Any) -> Any:
+    """Write ``val`` ``[D, B, F]`` of scan step ``t`` into ``buf`` ``[D, T, B, F]`` in time order."""
+    zero = jnp.zeros((), t.dtype)
+    buf = lax.dynamic_update_slice(buf, val[:1, None], (zero, t, zero, zero))
+    if buf.shape[0] == 2:
+        buf = lax.dynamic_update_slice(buf, val[1:, None], (zero + 1, buf.shape[1] - 1 - t, zero, zero))
+    return buf
+
+
+def _scan_bwd(
+    mode: str, h0: Any, c0: Any, w_hh: Any, mask: Any, hs: Any, cs: Any, res: Any, cts: Any
+) -> tuple[Any, ...]:
+    """The backward scan: ``(dgi, dgh, dh0, dc0, hp_time)``, the gradients of the input and hidden projections
+    and the state before each step, each ``[D, T, B, *]`` in time order."""
     d_out, d_hn, d_cn = cts
     lstm = mode == "LSTM"
     t_len, d, batch = hs.shape[:3]
@@ -286,9 +324,9 @@ def _recurrence_bwd(mode: str, saved: Any, cts: Any) -> tuple[Any, ...]:
         dh = jnp.einsum("dbg,dgh->dbh", dgh, w_hh)
         if dh_direct is not None:
             dh = dh + dh_direct
-        dgi_buf = _put_step(dgi_buf, t, dgi)
+        dgi_buf = _put_dir(dgi_buf, t, dgi)
         if dgh_buf is not None:
-            dgh_buf = _put_step(dgh_buf, t, dgh)
+            dgh_buf = _put_dir(dgh_buf, t, dgh)
         return (dh, dc, dgi_buf, dgh_buf), None
 
     xs = (
@@ -305,19 +343,14 @@ def _recurrence_bwd(mode: str, saved: Any, cts: Any) -> tuple[Any, ...]:
     # the buffers start from zeros computed from the cotangents (see ``_scan_fwd``); one of the two is a
     # constant where the layer's output or final state is not used
     def buf(k: int) -> Any:
-        return jnp.broadcast_to(_variant_zero(d_out, k) + _variant_zero(d_hn, k), (t_len, batch, d, g))
+        return jnp.broadcast_to(_variant_zero(d_out, k) + _variant_zero(d_hn, k), (d, t_len, batch, g))
 
     init = (d_hn, d_cn if lstm else None, buf(0), buf(1) if mode == "GRU" else None)
     (dh0, dc0, dgi, dgh), _ = lax.scan(step, init, xs, reverse=True)
     dgh = dgi if dgh is None else dgh
     # the state before each step, in time order, for the weight gradient over all steps at once
-    hp_time = h_prev[:, 0][:, :, None] if d == 1 else jnp.stack([h_prev[:, 0], h_prev[::-1, 1]], axis=2)
-    dw_hh = jnp.einsum("tbdg,tbdh->dgh", dgh, hp_time)
-    db_hh = None if b_hh is None else dgh.sum(axis=(0, 1))
-    return dgi, dh0, dc0, dw_hh, db_hh, None
-
-
-_recurrence.defvjp(_recurrence_fwd, _recurrence_bwd)
+    hp_time = h_prev[:, 0][None] if d == 1 else jnp.stack([h_prev[:, 0], h_prev[::-1, 1]])
+    return dgi, dgh, dh0, dc0, hp_time
 
 
 def lstm_gates_sequence(

@@ -55,10 +55,10 @@ def rnn_stack(
             xa,
             h[sel],
             None if c is None else c[sel],
-            jnp.stack(w_ih[sel]),
-            jnp.stack(w_hh[sel]),
-            None if b_ih is None else jnp.stack(b_ih[sel]),
-            None if b_hh is None else jnp.stack(b_hh[sel]),
+            w_ih[sel],
+            w_hh[sel],
+            None if b_ih is None else b_ih[sel],
+            None if b_hh is None else b_hh[sel],
             sl,
         )
         hs.append(h_n)
