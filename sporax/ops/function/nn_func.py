@@ -17,6 +17,7 @@ from ...common.tensor import Tensor
 from .._amp import amp_black, amp_promote, amp_white
 from .._lowering import layout as _layout
 from .._lowering import norm as _norm
+from .._lowering import random as _random
 from .._utils import as_tensor_array, float_result, wrap
 from ._conv_pool import (
     adaptive_avg_pool2d,
@@ -148,7 +149,7 @@ def dropout(input: Any, p: float = 0.5, training: bool = True, seed: int | None 
         return wrap(jnp.zeros_like(a))
     from ...common.seed import next_key
 
-    keep = jax.random.bernoulli(next_key(seed), 1.0 - p, a.shape)
+    keep = _random.keep_mask(next_key(seed), 1.0 - p, a.shape)
     return wrap(jnp.where(keep, a / _const(1.0 - p, a), _const(0, a)))
 
 
@@ -157,7 +158,7 @@ def dropout_with_mask(input: Any, keep_prob: float, seed: int | None = None) -> 
     from ...common.seed import next_key
 
     a = as_tensor_array(input)
-    keep = jax.random.bernoulli(next_key(seed), keep_prob, a.shape)
+    keep = _random.keep_mask(next_key(seed), keep_prob, a.shape)
     out = jnp.where(keep, a / _const(keep_prob, a), _const(0, a))
     return wrap(out), wrap(keep.astype(a.dtype))
 
