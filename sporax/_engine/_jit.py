@@ -246,25 +246,22 @@ class StatefulJit:
             ok = True
             for a, form in zip(args, fast[3]):
                 if form is None:
-                    d = a._data
+                    items = (a,)
+                elif tuple(map(type, a)) == form:
+                    items = a
+                else:
+                    ok = False
+                    break
+                for b in items:
+                    d = b._data
                     if type(d) is not _ARRAY_TYPE:
                         ok = False
                         break
                     dyn.append(d)
                     av = d.aval  # one read for the two (Array.shape and .dtype each read it)
                     skey.append((av.shape, av.dtype))
-                    continue
-                if tuple(map(type, a)) != form:
-                    ok = False
+                if not ok:
                     break
-                for b in a:
-                    d = b._data
-                    if type(d) is not _ARRAY_TYPE:
-                        ok = False
-                        break
-                    dyn.append(d)
-                    av = d.aval
-                    skey.append((av.shape, av.dtype))
             if ok:
                 entry = self._cache.get((fast[1], fast[2], tuple(skey), _state.epoch()))
                 if entry is not None:
