@@ -20,7 +20,7 @@ from typing import Any
 
 from ..._engine import jnp
 
-__all__ = ["tag", "physical_perm", "to_physical", "from_physical"]
+__all__ = ["tag", "physical_perm", "to_physical", "from_physical", "add_per_channel"]
 
 # id(array) -> (weak reference to the array, permutation from the NC... axes to the physical order)
 _HINTS: dict[int, tuple[Any, tuple[int, ...]]] = {}
@@ -59,3 +59,14 @@ def from_physical(z: Any, perm: tuple[int, ...]) -> Any:
     """NC... view of ``z`` computed in the order ``perm``, tagged with it."""
     inv = tuple(perm.index(i) for i in range(len(perm)))
     return tag(jnp.transpose(z, inv), perm)
+
+
+def add_per_channel(x: Any, b: Any) -> Any:
+    """``x + b`` for NC... ``x`` and a per-channel ``b`` [C] (a convolution's bias), in ``x``'s physical
+    order when it has one (the result keeps the hint)."""
+    perm = physical_perm(x)
+    if perm is None:
+        return x + b.reshape((1, -1) + (1,) * (x.ndim - 2))
+    shape = [1] * x.ndim
+    shape[perm.index(1)] = -1
+    return from_physical(to_physical(x, perm) + b.reshape(shape), perm)

@@ -14,6 +14,7 @@ from ...common import dtype as mstype
 from ...common.tensor import Tensor
 from .. import _lowering as L
 from .._amp import amp_white
+from .._lowering import layout as _layout
 from .._utils import as_tensor_array, wrap
 
 __all__ = [
@@ -152,7 +153,7 @@ def _conv_nd(
         b = as_tensor_array(bias)
         if b.shape != (w.shape[0],):
             raise ValueError(f"For '{op}', the 'bias' shape must be ({w.shape[0]},), but got {tuple(b.shape)}.")
-        y = y + b.astype(y.dtype).reshape((1, -1) + (1,) * nsp)
+        y = _layout.add_per_channel(y, b.astype(y.dtype))  # in the order the lowering left y in
     return y
 
 

@@ -147,3 +147,34 @@ def test_gemm_cl_result_is_tagged_channels_last():
     y = L.conv2d_array(x, w, (1, 1), [(1, 1), (1, 1)], (1, 1), 1, lowering="gemm_cl")
     assert y.shape == (2, 16, 5, 5) and layout.physical_perm(y) == (0, 2, 3, 1)
     np.testing.assert_allclose(np.asarray(y)[:, :, 2, 2], 27.0)
+
+
+@pytest.mark.parametrize("lowering", ["nhwc", "gemm", "gemm_cl"])
+def test_conv_bias_keeps_the_hint(lowering, monkeypatch):
+    """A convolution's bias is added in the lowering's order: batch norm after a biased convolution still
+    computes there, with the values of NCHW."""
+    rng = np.random.default_rng(5)
+    x, w, b = rng.standard_normal((2, 3, 6, 5)), rng.standard_normal((16, 3, 3, 3)), rng.standard_normal(16)
+    gamma, beta = rng.standard_normal(16), rng.standard_normal(16)
+
+    def fn(x, w, b):
+        y = ops.conv2d(x, w, b, pad_mode="pad", padding=1)
+        assert layout.physical_perm(y._data) == {"gemm": (1, 0, 2, 3)}.get(lowering, (0, 2, 3, 1))
+        return nn_func.batch_norm(y, None, None, gamma, beta, training=True)._data
+
+    out = []
+    with jax.enable_x64(), L.force_lowering(conv=lowering):
+        for hints in (True, False):
+            with monkeypatch.context() as m:
+                if not hints:
+                    m.setattr(layout, "physical_perm", lambda x: None)
+                    fn_ = lambda x, w, b: nn_func.batch_norm(  # noqa: E731
+                        ops.conv2d(x, w, b, pad_mode="pad", padding=1), None, None, gamma, beta, training=True
+                    )._data
+                else:
+                    fn_ = fn
+                y = jax.jit(fn_)(x, w, b)
+                gb = jax.grad(lambda *a: (fn_(*a) ** 3).sum(), (0, 1, 2))(x, w, b)
+                out.append([np.asarray(y), *map(np.asarray, gb)])
+    for g, v in zip(*out):
+        np.testing.assert_allclose(g, v, rtol=1e-9, atol=1e-9)
