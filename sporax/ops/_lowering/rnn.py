@@ -231,19 +231,25 @@ def _layer(
     """``(out [T, B, D, H], h_n, c_n)`` of one layer (``out`` in time order; direction 1 runs from ``T - 1`` down);
     ``mask`` ``[T, D, B, 1]`` (scan order) or None: a masked step keeps the state and outputs zeros. ``c_n`` is
     None unless LSTM. The weights and biases are tuples of the directions' arrays."""
-    out, h_n, c_n, _, _, _ = _scan_fwd(mode, _gates_in(x, w_ih, b_ih), h0, c0, *_stacked(w_hh, b_hh), mask, keep=False)
+    gi, w_hh_s, b_hh_s = _inputs(mode, x, w_ih, w_hh, b_ih, b_hh)
+    out, h_n, c_n, _, _, _ = _scan_fwd(mode, gi, h0, c0, w_hh_s, b_hh_s, mask, keep=False)
     return out, h_n, c_n
 
 
-def _stacked(w_hh: Any, b_hh: Any) -> tuple[Any, Any]:
-    return jnp.stack(w_hh), None if b_hh is None else jnp.stack(b_hh)
+def _inputs(mode: str, x: Any, w_ih: Any, w_hh: Any, b_ih: Any, b_hh: Any) -> tuple[Any, Any, Any]:
+    """The scan's inputs: the input projections, the stacked ``w_hh`` and the hidden bias left for the loop.
+    Outside GRU the hidden bias adds to the input projection's (one add before the loop, none per step)."""
+    if mode != "GRU" and b_hh is not None:
+        b_ih = b_hh if b_ih is None else tuple(a + b for a, b in zip(b_ih, b_hh, strict=True))
+        b_hh = None
+    return _gates_in(x, w_ih, b_ih), jnp.stack(w_hh), None if b_hh is None else jnp.stack(b_hh)
 
 
 def _layer_fwd(
     mode: str, x: Any, h0: Any, c0: Any, w_ih: Any, w_hh: Any, b_ih: Any, b_hh: Any, mask: Any
 ) -> tuple[Any, Any]:
-    gi = _gates_in(x, w_ih, b_ih)
-    out, h_n, c_n, hs, cs, res = _scan_fwd(mode, gi, h0, c0, *_stacked(w_hh, b_hh), mask, keep=True)
+    gi, w_hh_s, b_hh_s = _inputs(mode, x, w_ih, w_hh, b_ih, b_hh)
+    out, h_n, c_n, hs, cs, res = _scan_fwd(mode, gi, h0, c0, w_hh_s, b_hh_s, mask, keep=True)
     return (out, h_n, c_n), (x, h0, c0, w_ih, w_hh, b_ih, b_hh, mask, hs, cs, res)
 
 
