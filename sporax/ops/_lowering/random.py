@@ -47,7 +47,7 @@ def _threefry2x32(k1: Any, k2: Any, x1: Any, x2: Any) -> tuple[Any, Any]:
 def _uniform_words(key: Any, n: int) -> Any:
     """``n`` uniform uint32 words: counter ``i`` (of ``ceil(n / 2)``) gives words ``i`` and ``i + ceil(n / 2)``."""
     h = (n + 1) // 2
-    if str(jax.random.key_impl(key)) != "fry" or h >= 2**32:
+    if str(jax.random.key_impl(key)) != "threefry2x32" or h >= 2**32:
         return jax.random.bits(key, (n,), jnp.uint32)
     k1, k2 = (d for d in jax.random.key_data(key))
     w1, w2 = _threefry2x32(k1, k2, jnp.zeros((h,), np.uint32), lax.iota(np.uint32, h))

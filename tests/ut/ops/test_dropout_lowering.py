@@ -64,3 +64,9 @@ def test_dropout_in_a_compiled_gradient_uses_its_forward_mask():
     y, g = ms.value_and_grad(lambda t: ops.dropout(t, p=0.5).sum())(x)
     np.testing.assert_allclose(float(y.asnumpy()), g.asnumpy().sum())
     assert set(np.unique(g.asnumpy())) == {0.0, 2.0}
+
+
+def test_default_keys_take_the_unrolled_path(monkeypatch):
+    """sporax's keys are Threefry keys: the masks come from the unrolled hash, not jax.random.bits."""
+    monkeypatch.setattr(jax.random, "bits", lambda *a, **k: pytest.fail("jax.random.bits used"))
+    assert keep_mask(jax.random.key(0), 0.5, (6, 5)).shape == (6, 5)
