@@ -113,9 +113,9 @@ def _col2im(block: Any, shape: tuple, hax: int, ks: tuple, stride: tuple, dilati
     (stride-dilated, shifted along the width), then added into its rows in place (one update per kernel
     row: 2x faster than one per offset, LeNet5's second layer)."""
     wp = shape[hax + 1]
-    dx = None
+    dx: Any = None
     for i in range(ks[0]):
-        row = None
+        row: Any = None
         for j in range(ks[1]):
             blk = block(i, j)
             bw = (blk.shape[hax + 1] - 1) * stride[1] + 1
