@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..._engine import jax, jnp
+from .random import keep_mask
 
 __all__ = ["attention"]
 
@@ -52,7 +53,7 @@ def attention(
         s = s + bias.astype(cdt)
     w = jax.nn.softmax(s, axis=-1)
     if use_dropout:
-        keep = jax.random.bernoulli(dropout_key, 1.0 - dropout_p, w.shape)
+        keep = keep_mask(dropout_key, 1.0 - dropout_p, w.shape)
         w = jnp.where(keep, w / jnp.asarray(1.0 - dropout_p, cdt), jnp.zeros((), cdt))
     w = w.astype(q.dtype)
     out = jnp.einsum("bnls,bnsd->bnld", w, v)

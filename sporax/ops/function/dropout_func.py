@@ -8,8 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from ... import _checkparam as validator
-from ..._engine import jax, jnp
+from ..._engine import jnp
 from ...common.tensor import Tensor
+from .._lowering import random as _random
 from .._utils import as_tensor_array, compiled_op, wrap
 
 __all__ = ["dropout1d", "dropout2d", "dropout3d"]
@@ -25,7 +26,7 @@ def channel_dropout(x: Any, keep_prob: float, ndim: int, op: str) -> tuple[Tenso
     if a.ndim != ndim:
         raise ValueError(f"For primitive[{op}], the rank of input  must be equal to {ndim} , but got {a.ndim}.")
     shape = a.shape[:2] + (1,) * (ndim - 2)
-    keep = jax.random.bernoulli(next_key(), keep_prob, shape)
+    keep = _random.keep_mask(next_key(), keep_prob, shape)
     mask = jnp.broadcast_to(keep, a.shape)
     if keep_prob == 0:
         return wrap(jnp.zeros_like(a)), wrap(mask)
