@@ -168,9 +168,11 @@ def test_conv_bias_keeps_the_hint(lowering, monkeypatch):
             with monkeypatch.context() as m:
                 if not hints:
                     m.setattr(layout, "physical_perm", lambda x: None)
-                    fn_ = lambda x, w, b: nn_func.batch_norm(  # noqa: E731
-                        ops.conv2d(x, w, b, pad_mode="pad", padding=1), None, None, gamma, beta, training=True
-                    )._data
+                    fn_ = lambda x, w, b: (  # noqa: E731
+                        nn_func.batch_norm(
+                            ops.conv2d(x, w, b, pad_mode="pad", padding=1), None, None, gamma, beta, training=True
+                        )._data
+                    )
                 else:
                     fn_ = fn
                 y = jax.jit(fn_)(x, w, b)
