@@ -160,7 +160,7 @@ def _top_ops(run_dir: str, limit: int = 6) -> list[dict]:
 
 def sporax_worker(name: str, wl: dict, mode: str) -> None:
     """Serve timing rounds of one workload in one execution mode. ``graph``: the GRAPH step, the sink and
-    the JAX twin; ``pynative``: the PyNative step (its own process: switching the mode recompiles)."""
+    the JAX twin; ``pynative``: the PyNative step (its own process, so each side's memory and caches are its own)."""
     import numpy as np
 
     import sporax as ms
@@ -420,10 +420,19 @@ def bench_epoch(quick: bool, log, ms_epoch: bool = False) -> dict:
 # What stands between the figures and the goals. The figures come from the run; the explanations are what
 # the profiles and the experiments named found (2026-11-26; re-check them when the tables change).
 STATIC_FINDINGS = """\
-- **A mode switch recompiles.** `set_context(mode=...)` starts a new compile-cache epoch (the epoch is part of
-  `StatefulJit`'s cache key), so a GRAPH step compiles again after any PYNATIVE call (re-checked 2026-11-26
-  12:50: LeNet5's step, 12.5 s on the loaded machine); the bench runs PyNative in its own process. MindSpore
-  keeps its graphs.
+- **A mode switch no longer recompiles** (ea54fdd): the execution mode is a part of `StatefulJit`'s cache key
+  instead of a bump of the compile epoch, so PYNATIVE -> GRAPH -> PYNATIVE -> GRAPH finds each mode's program
+  again, as MindSpore keeps its graphs (LeNet5's first GRAPH step after a switch: 1,863 ms -> 4.3 ms, one
+  core, load 4.3; tests/ut/engine/test_engine_programs.py counts the traces).
+- **One forward per train step** (73f2043, c4d9fa6, 7ac6953): `TrainOneStepCell` computed the loss with one
+  forward and the gradients with another, and XLA merged the two only when they were identical, which they
+  were not for any network with dropout (each forward drew its own masks), layer norm (its `keepdims` form
+  simplified differently under autodiff) or batch norm between channels-last convolutions (transposes).
+  The Transformer and ResNet-18 steps ran their forward twice (ResNet-18 b64: 201 GFLOP per step before,
+  139 after). The step now takes the loss and the gradients from one forward
+  (`ops.composite._grad.forward_and_grads`), which is also MindSpore's behaviour: its loss is the loss of
+  the dropout masks its gradients come from (checked on MindSpore 2.10, GRAPH and PyNative:
+  tests/ut/nn/test_train_step_draws.py).
 - **torch.compile on ResNet-18**: not timed (see the notes: its compile alone took 474 s at batch 16, width 16).
 - **Variable-length batches**: `bucket_batch_by_length(..., pad_info={"ids": ([None], 0)},
   pad_to_bucket_boundary=True)` pads every unspecified dimension to the bucket boundary minus 1, as MindSpore
@@ -495,39 +504,49 @@ def findings(results: list[dict], facts: dict, gemm: float) -> str:
             f"{ratio(name, 'graph', 'torch eager')}), the JAX twin with XLA's NHWC convolutions "
             f"{t(name, 'jax')} (GRAPH / twin {ratio(name, 'graph', 'jax')})."
             + (
-                " b529253 (CPU convolutions keep their padding inside the windows, 1x1 unpadded ones become "
-                "GEMMs; 5.6 -> 2.5 s per b64 step in bench_conv.py) landed before this run."
+                " Batch norm now computes in the order its convolution left the data in (7ac6953, "
+                "`ops/_lowering/layout.py`: XLA cancels the NCHW round-trip transposes, which also lets the loss "
+                "forward and the gradient forward merge), layers wider than 8 channels stay channels last and "
+                "RGB stems run as im2col + GEMM (e9c452c). The convolutions themselves are level with "
+                "PyTorch's (`bench_conv.py --convs`: 1.34 s vs 1.36 s per b64 step); what is left is the "
+                "transposes feeding XLA's weight-gradient convolution, batch norm, ReLU and the residual adds "
+                "as separate passes, and the batch-chunked weight-gradient loops (the `while` row)."
                 if name == "resnet18"
                 else ""
             )
             + f" Top operators: {_top(by[name])}"
-            + (
-                f"; the convolutions are {conv:.0f}% of the operator time: XLA:CPU's convolution emitter "
-                "against PyTorch's oneDNN is what stands in the way."
-                if conv and conv >= 40
-                else ": at this size the convolutions are not the main cost."
-            )
+            + (f"; the convolutions are {conv:.0f}% of the operator time." if conv else ".")
         )
     if "transformer" in by:
         out.append(
             f"- **Transformer**: GRAPH {t('transformer', 'graph')}, JAX twin {t('transformer', 'jax')} "
             f"(GRAPH / twin {ratio('transformer', 'graph', 'jax')}), PyTorch eager {t('transformer', 'torch eager')} "
             f"(GRAPH / eager {ratio('transformer', 'graph', 'torch eager')}), sink {ratio('transformer', 'sink', 'graph')} of "
-            "GRAPH. Dropout 0.1 is on from this run (the step is `set_train()` as the example's `train()` and "
-            "PyTorch's `net.train()` run it; the run of 10:50 timed it without dropout). A/B at batch 8, 2 "
-            "layers, 3 alternating rounds on the loaded machine (12:35): sporax / twin about 1.2x with dropout, "
-            "about 1.0x without. Sporax's dropout draws each mask with `jax.random.bernoulli` from a key split off "
-            f"the state-held key per op. Top operators: {_top(by['transformer'])}."
+            "GRAPH, dropout 0.1 on (`set_train()`). The step ran its forward twice until 73f2043/c4d9fa6 (see "
+            "'One forward per train step' below; 100 GEMMs per step against the twin's 75, 3x its copies), and "
+            "dropout masks now come from `ops/_lowering/random.py` (one Threefry hash per two elements, "
+            "compared as 32-bit words: 22 ms of the step's masks against 70 ms with `jax.random.bernoulli`, "
+            "which under x64 takes a float64 path); layer norm computes its statistics on the [rows, "
+            "normalised size] view (`ops/_lowering/norm.py`). The twin uses `jax.random.bernoulli` and "
+            "`value_and_grad`, so it runs one forward. Top operators: "
+            f"{_top(by['transformer'])}."
         )
     if "lstm" in by:
         out.append(
             f"- **LSTM**: GRAPH {t('lstm', 'graph')}, JAX twin {t('lstm', 'jax')} (GRAPH / twin "
             f"{ratio('lstm', 'graph', 'jax')}; one `lax.scan` per direction, input projection hoisted), PyTorch "
             f"eager {t('lstm', 'torch eager')} (GRAPH / eager {ratio('lstm', 'graph', 'torch eager')}), torch.compile "
-            f"{t('lstm', 'torch.compile')}. 5da860d (the RNN lowering for XLA:CPU: the input projection one GEMM "
-            "in its natural layout, the reverse direction indexed at T-1-t instead of flipped copies, the scan "
-            "with its own backward pass, the LSTM gates as one tanh) landed before this run. Top operators: "
-            f"{_top(by['lstm'])} (the `while` row also counts the operators inside the loop)."
+            f"{t('lstm', 'torch.compile')}, sink {ratio('lstm', 'sink', 'graph')} of GRAPH. The RNN lowering "
+            "(`ops/_lowering/rnn.py`: input projection hoisted as one GEMM, reverse direction indexed, its own "
+            "backward pass) no longer has its loop buffers hoisted out of sink's scan and copied in every step "
+            "(92aea35: ~11 MB per layer per step; copies 7.8% -> 2.6% of the profile), keeps the gate "
+            "gradients per direction (no 4 MB transposes) and adds the hidden bias once. Per step (bench_lstm.py, "
+            "ops' lowest times): GEMMs about 17 ms (those outside the loops at the core's peak), the "
+            "elementwise gate fusions inside the loops about 6 ms at 1-1.4 ns per element (XLA:CPU's loop code, "
+            "not vectorised like PyTorch's oneDNN LSTM cell), Adam 1.8 ms. Tried without gain: scan unrolling (2, "
+            "4), one dot per direction, pre-reversed projections, other XLA:CPU dot libraries (30% slower). Sink "
+            "and step by step now run the same work: sink saves only the host call, under 1% of the step. "
+            f"Top operators: {_top(by['lstm'])} (the `while` row also counts the operators inside the loop)."
         )
     ms_rows = []
     for r in results:
@@ -749,6 +768,19 @@ def write_results(
         *[f"- note: {n}" for n in ep.get("notes", [])],
         "",
         *([ep["imagenet"][0] + ":", "", *ep["imagenet"][1], ""] if ep.get("imagenet") else []),
+        *(
+            [
+                "The same pipeline with 2 workers on both cores, run alone after the other parts: "
+                + ep["imagenet_both"][0][0].lower()
+                + ep["imagenet_both"][0][1:]
+                + ":",
+                "",
+                *ep["imagenet_both"][1],
+                "",
+            ]
+            if ep.get("imagenet_both")
+            else []
+        ),
     ]
     if extra.get("varlen"):
         lines += ["## Variable-length batches", "", *extra["varlen"], ""]
@@ -902,6 +934,18 @@ def main() -> None:
         write_results(args.out, facts, gemm, results, extra, args, time.perf_counter() - start, left)
 
     results, extra = run_lanes(names, args, log, partial)
+    cores = args.cores.split(",")
+    if not args.no_epoch and len(cores) > 1:
+        # the ImageNet-style pipeline with 2 workers on both cores: alone on the machine, after the lanes
+        import bench_dataset
+
+        log(f"imagenet pipeline, 2 workers on cores {args.cores}")
+        try:
+            extra.setdefault("epoch", {})["imagenet_both"] = bench_dataset.imagenet(256, 3, 2, (2,), args.cores, log)
+        except Exception as exc:  # noqa: BLE001  (reported; the rest of the results stand)
+            extra.setdefault("epoch", {}).setdefault("notes", []).append(
+                f"imagenet pipeline on both cores failed: {str(exc)[:200]}"
+            )
     write_results(args.out, facts, gemm, results, extra, args, time.perf_counter() - start)
     if args.json:
         with open(args.json, "w") as f:
