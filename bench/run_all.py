@@ -477,8 +477,13 @@ def findings(results: list[dict], facts: dict, gemm: float) -> str:
             f"({ratio('mlp_b1', 'graph, no index checks', 'jax')}){cost}. Since ac31fe5 a step's index-check flag "
             "is read when it is ready or at the program's next call instead of right after each call (in the run "
             "of 10:50, before that change, the step was 1.70x the twin with the checks and 1.10x without). "
-            "What is left against the twin is sporax's host-side call path around XLA's executable (not "
-            "profiled in this run). On the loaded machine the checks cost more (a quick run at 13:05, load "
+            "What is left against the twin is sporax's host-side call path around XLA's executable: a GRAPH "
+            "call's Python time with XLA stubbed out is 3.2 us (ea54fdd). PyNative runs the step as two compiled "
+            "programs (gradients, then the optimizer); XLA:CPU's fixed cost per kernel and per output buffer "
+            "(about 0.8 us an output) is most of it, so since ea54fdd a program without index checks (every "
+            "optimizer update) runs without the error record, and a tuple of Tensors (`optimizer(grads)`) takes "
+            "the call fast path (PyNative / GRAPH 1.64x -> 1.41x in run_all; JAX's own gradient-then-update "
+            "split of the same MLP measured 1.45-1.5x). On the loaded machine the checks cost more (a quick run at 13:05, load "
             "average 9: 194 us with them, 70 us without, twin 66 us; cProfile of 3,000 steps then put 94% of "
             "the step in `StatefulJit._run`'s own frame and counted 11 flag reads, so that cost was not in "
             "reading the flag)."
@@ -770,9 +775,8 @@ def write_results(
         *([ep["imagenet"][0] + ":", "", *ep["imagenet"][1], ""] if ep.get("imagenet") else []),
         *(
             [
-                "The same pipeline with 2 workers on both cores, run alone after the other parts: "
-                + ep["imagenet_both"][0][0].lower()
-                + ep["imagenet_both"][0][1:]
+                "The same pipeline with 2 workers on both cores, run alone after the other parts. "
+                + ep["imagenet_both"][0]
                 + ":",
                 "",
                 *ep["imagenet_both"][1],
