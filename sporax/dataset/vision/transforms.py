@@ -11,7 +11,7 @@ import numpy as np
 from ..._checkparam import check_image_size, check_padding
 from ..engine import _random
 from ..transforms.transforms import TensorOperation, _is_pil, _np_input
-from . import _warp
+from . import _opencv, _warp
 from .utils import Border, ConvertMode, Inter
 
 __all__ = [
@@ -41,23 +41,9 @@ __all__ = [
     "Invert",
 ]
 
-cv2.setNumThreads(1)
 
-
-def _max_channels() -> int:
-    """The most channels one ``cv2.resize`` call takes (512 in OpenCV 4, 128 in OpenCV 5)."""
-    for k in (512, 128, 4):
-        try:
-            cv2.resize(np.zeros((2, 2, k), np.uint8), (1, 1))
-            return k
-        except cv2.error:
-            continue
-    return 4
-
-
-_CV_MAX_CN = _max_channels()
-# the dtypes OpenCV's copying kernels (flip, split) take
-_CV_DTYPES = frozenset(np.dtype(t) for t in (np.uint8, np.int8, np.uint16, np.int16, np.int32, np.float32, np.float64))
+_CV_MAX_CN = _opencv.MAX_CHANNELS
+_CV_DTYPES = _opencv.COPY_DTYPES
 
 _CV_INTER = {
     Inter.NEAREST: cv2.INTER_NEAREST,
