@@ -221,15 +221,21 @@ def test_debug_mode_batch_runs_in_the_calling_thread(caplog):
 
 
 # ---------------------------------------------------------------------- iterator mode, dynamic shape
-def test_host_fed_training_loop_iterator_takes_do_copy(monkeypatch):
-    made: list = []
+@pytest.fixture
+def made(monkeypatch):
+    """The ``do_copy`` of every tuple iterator created while the test runs, in order."""
+    seen: list = []
     real = ds.Dataset.create_tuple_iterator
 
     def spy(self, *args, **kwargs):
-        made.append(kwargs.get("do_copy"))
+        seen.append(kwargs.get("do_copy"))
         return real(self, *args, **kwargs)
 
     monkeypatch.setattr(ds.Dataset, "create_tuple_iterator", spy)
+    return seen
+
+
+def test_host_fed_training_loop_iterator_takes_do_copy(made):
 
     def do_copy():
         d = ds.NumpySlicesDataset(np.arange(4, dtype=np.float32), ["a"], shuffle=False).batch(2)
@@ -245,15 +251,7 @@ def test_host_fed_training_loop_iterator_takes_do_copy(monkeypatch):
     assert do_copy() is ref["do_copy_false"]
 
 
-def test_model_train_without_sink_reads_with_do_copy(monkeypatch):
-    made: list = []
-    real = ds.Dataset.create_tuple_iterator
-
-    def spy(self, *args, **kwargs):
-        made.append(kwargs.get("do_copy"))
-        return real(self, *args, **kwargs)
-
-    monkeypatch.setattr(ds.Dataset, "create_tuple_iterator", spy)
+def test_model_train_without_sink_reads_with_do_copy(made):
     ds.config.set_iterator_mode(do_copy=True)
     x = np.arange(16, dtype=np.float32).reshape(8, 2)
     d = ds.NumpySlicesDataset({"x": x, "y": (x[:, :1] > 6).astype(np.int32).ravel()}, shuffle=False).batch(4)
