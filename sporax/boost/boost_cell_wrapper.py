@@ -23,6 +23,7 @@ from ..nn.layer.container import SequentialCell
 from ..nn.wrap.cell_wrapper import TrainOneStepCell, run_if
 from ..nn.wrap.grad_reducer import DistributedGradReducer
 from ..nn.wrap.loss_scale import _grad_overflow, _grad_scale, _LossScaleChecks
+from ..ops.composite._grad import forward_and_grads
 from .adasum import AdaSum
 from .boost import AutoBoost
 from .dim_reduce import DimReduce
@@ -115,12 +116,9 @@ class BoostTrainOneStepCell(TrainOneStepCell):
     def construct(self, *inputs: Any) -> Any:
         if self.freeze:
             return self.gradient_freeze_process(*inputs)
-        loss = self.network(*inputs)
-        sens = ops.fill(loss.dtype, loss.shape, self.sens)
-        if self.sense_flag:
-            grads = self.grad(self.network, self.weights)(*inputs, sens)
-        else:
-            grads = self.grad_no_sens(self.network, self.weights)(*inputs)
+        # the loss and the gradients from one forward (sens = 1 without a sens), as TrainOneStepCell
+        loss, grads = forward_and_grads(self.network, self.weights, self._fill_sens)(*inputs)
+        sens = self._fill_sens(loss)
         grads = self.grad_reducer(grads)
         if self.use_grad_accumulation:
             return self.gradient_accumulation_process(loss, grads, sens, *inputs)
@@ -272,19 +270,14 @@ class BoostTrainOneStepWithLossScaleCell(_LossScaleChecks, BoostTrainOneStepCell
         return TrainOneStepCell.__call__(self, *args, **kwargs)  # (no freezing here, as MindSpore)
 
     def construct(self, *inputs: Any) -> Any:
-        weights = self.weights
-        loss = self.network(*inputs)
-        if self.enable_enhanced_amp:
-            ones = ops.fill(loss.dtype, loss.shape, 1)
-            grads = self.grad_reducer(self.grad(self.network, weights)(*inputs, ones))
-            cond, scaling_sens = self._enhanced_amp_process_overflow_status(grads)
+        if self.enable_enhanced_amp:  # each group's scale is applied to its gradients, not to the loss
+            loss, grads = forward_and_grads(self.network, self.weights, ops.ones_like)(*inputs)
+            cond, scaling_sens = self._enhanced_amp_process_overflow_status(self.grad_reducer(grads))
             return loss, cond, scaling_sens
+        loss, grads = forward_and_grads(self.network, self.weights, self._scaled_sens)(*inputs)
         scaling_sens = self.scale_sense
-        status = Tensor([0] * 8, mstype.int32)
-        filled = ops.ones_like(loss) * ops.cast(scaling_sens, ops.dtype(loss))
-        if filled.shape != loss.shape:
-            filled = ops.reshape(filled, loss.shape)
-        grads = self.grad(self.network, weights)(*inputs, filled)
+        status, _ = self._start_overflow_check(loss, scaling_sens)
+        filled = self._scaled_sens(loss)
         grads = self.hyper_map(ops.partial(_grad_scale, scaling_sens), grads)
         grads = self.grad_reducer(grads)
         cond = self._get_overflow_status(status, grads)

@@ -22,8 +22,6 @@ __all__ = [
     "set_seed",
     "get_seed",
     "next_key",
-    "record_draws",
-    "replay_draws",
     "host_rng",
     "get_rng_state",
     "set_rng_state",
@@ -97,39 +95,9 @@ def next_key(seed: int | None = None) -> Any:
         k = (int(seed) ^ ((_seed[0] or 0) << 32)) & 0xFFFFFFFFFFFFFFFF
         holder = _op_keys.get(k) or _op_keys.setdefault(k, _KeyHolder(k))
     data = state.read(holder)
-    log = _draws[0]
-    if log is not None and id(holder) not in log:
-        log[id(holder)] = (holder, data)
     k1, k2 = jax.random.split(jax.random.wrap_key_data(data))
     state.write(holder, jax.random.key_data(k1))
     return k2
-
-
-# The draws being recorded by ``record_draws`` (id(holder) -> (holder, key before its first draw)), or None.
-_draws: list[dict[int, tuple[Any, Any]] | None] = [None]
-
-
-def record_draws() -> dict[int, tuple[Any, Any]]:
-    """Start recording where the random ops draw from (the key each held key had before its first draw
-    from now on); :func:`replay_draws` rewinds to it. ``TrainOneStepWithLossScaleCell`` records the
-    network's forward and rewinds before the gradient's forward, so both draw the same dropout masks: the
-    loss it returns is the loss whose gradient it applies (as in MindSpore, where the gradient reuses the
-    forward the network ran), and XLA can merge the two forwards (``TrainOneStepCell`` runs one forward:
-    ``ops.composite._grad.forward_and_grads``). One recording at a time: a newer one replaces an
-    unfinished one (whose replay then rewinds nothing)."""
-    log: dict[int, tuple[Any, Any]] = {}
-    _draws[0] = log
-    return log
-
-
-def replay_draws(log: dict[int, tuple[Any, Any]]) -> None:
-    """Stop the recording ``log`` and rewind every key it saw to its value before the recording: the random
-    ops that run next draw what the recorded ones drew."""
-    if _draws[0] is not log:
-        return
-    _draws[0] = None
-    for holder, data in log.values():
-        state.write(holder, data)
 
 
 def get_rng_state() -> dict[str, Any]:

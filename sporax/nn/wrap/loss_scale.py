@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 from ... import context, ops
 from ...common import dtype as mstype
 from ...common.parameter import Parameter
-from ...common.seed import record_draws, replay_draws
 from ...common.tensor import Tensor
+from ...ops.composite._grad import forward_and_grads
 from ..cell import Cell
 from .cell_wrapper import TrainOneStepCell, run_if
 
@@ -163,6 +163,18 @@ class _LossScaleChecks:
             )
         self.scale_sense.set_data(sens)
 
+    def _scaled_sens(self, loss: Any) -> Any:
+        """The loss's cotangent: the loss scale, in the loss's dtype and shape."""
+        if not isinstance(loss, Tensor):
+            raise TypeError(
+                f"For '{type(self).__name__}', the network must return one Tensor (the loss), "
+                f"but got {type(loss).__name__}."
+            )
+        filled = ops.ones_like(loss) * ops.cast(self.scale_sense, ops.dtype(loss))
+        if filled.shape != loss.shape:  # a (1,) scale for a 0-d loss
+            filled = ops.reshape(filled, loss.shape)
+        return filled
+
     def _start_overflow_check(self, pre_cond: Any, compute_input: Any) -> tuple[Any, Any]:
         """Start floating-point overflow detection.
 
@@ -285,21 +297,10 @@ class TrainOneStepWithLossScaleCell(_LossScaleChecks, TrainOneStepCell):
     process_loss_scale = _LossScaleChecks._process_loss_scale
 
     def construct(self, *inputs: Any) -> Any:
-        weights = self.weights
-        draws = record_draws()
-        loss = self.network(*inputs)
-        replay_draws(draws)  # the gradient's forward draws the loss's dropout masks, as in MindSpore
-        if not isinstance(loss, Tensor):
-            raise TypeError(
-                "For 'TrainOneStepWithLossScaleCell', the network must return one Tensor (the loss), "
-                f"but got {type(loss).__name__}."
-            )
-        scaling_sens = self.scale_sense
-        status, scaling_sens = self.start_overflow_check(loss, scaling_sens)
-        scaling_sens_filled = ops.ones_like(loss) * ops.cast(scaling_sens, ops.dtype(loss))
-        if scaling_sens_filled.shape != loss.shape:  # a (1,) scale for a 0-d loss
-            scaling_sens_filled = ops.reshape(scaling_sens_filled, loss.shape)
-        grads = self.grad(self.network, weights)(*inputs, scaling_sens_filled)
+        # loss = self.network(*inputs); grads = self.grad(self.network, weights)(*inputs, scaled sens) with
+        # one forward: the loss is the loss of the dropout masks the gradients come from, as in MindSpore
+        loss, grads = forward_and_grads(self.network, self.weights, self._scaled_sens)(*inputs)
+        status, scaling_sens = self.start_overflow_check(loss, self.scale_sense)
         unscale = scaling_sens if self._grad_divisor == 1.0 else scaling_sens * self._grad_divisor
         grads = self.hyper_map(ops.partial(_grad_scale, unscale), grads)
         grads = self.grad_reducer(grads)

@@ -1,16 +1,13 @@
-"""TrainOneStepCell's loss and gradient come from the same dropout masks (one forward:
-ops.composite._grad.forward_and_grads; TrainOneStepWithLossScaleCell: sporax.common.seed.record_draws /
-replay_draws), as in MindSpore 2.10: there, in GRAPH and PyNative mode, the step of ``sum(dropout(w * 1))``
+"""The train-step cells' loss and gradient come from the same dropout masks (one forward:
+ops.composite._grad.forward_and_grads, which TrainOneStepCell, TrainOneStepWithLossScaleCell and the boost
+cells use), as in MindSpore 2.10: there, in GRAPH and PyNative mode, the step of ``sum(dropout(w * 1))``
 returns a loss equal to its gradient w.r.t. ``w`` (checked with MindSpore: 1006 / 1006, 988 / 988, ...)."""
 
-import jax
 import numpy as np
 import pytest
 
 import sporax as ms
 from sporax import Parameter, Tensor, nn
-
-seed_mod = __import__("sporax.common.seed", fromlist=["record_draws"])
 
 
 class _Net(nn.Cell):
@@ -37,19 +34,51 @@ def _steps(mode, n=3):
     return out
 
 
-def test_loss_scale_step_loss_and_gradient_share_masks():
-    """With a fixed scale of 1 and SGD(lr=1), the update is the gradient: w - loss == 0 after one step
-    from w = 1 means the loss (= count kept / (1 - p)) equals the gradient the update applied."""
+_SCALE_CELLS = {
+    "nn": lambda net, opt, scale: nn.TrainOneStepWithLossScaleCell(net, opt, scale_sense=scale),
+    "boost": lambda net, opt, scale: ms.boost.BoostTrainOneStepWithLossScaleCell(net, opt, scale_sense=scale),
+}
+
+
+@pytest.mark.parametrize("cell", sorted(_SCALE_CELLS))
+@pytest.mark.parametrize("mode", [ms.GRAPH_MODE, ms.PYNATIVE_MODE])
+def test_loss_scale_step_loss_and_gradient_share_masks(mode, cell):
+    """With a fixed scale of 4 and SGD(lr=1), the update is the (unscaled) gradient: w - loss == 0 after
+    one step from w = 1 means the loss (= count kept / (1 - p)) equals the gradient the update applied."""
+    ms.set_context(mode=mode)
+    ms.set_seed(2)
+    net = _Net()
+    opt = nn.SGD(net.trainable_params(), learning_rate=1.0)
+    step = _SCALE_CELLS[cell](net, opt, Tensor(np.float32(4.0)))
+    step.set_train()
+    loss, overflow, scale = step(Tensor(np.ones((1000,), np.float32)))
+    assert not bool(overflow.asnumpy())
+    assert float(scale.asnumpy()) == 4.0
+    assert 400 < float(loss.asnumpy()) * 0.5 < 600
+    assert float(net.w.asnumpy()[0]) == 1.0 - float(loss.asnumpy())
+
+
+def test_boost_step_loss_and_gradient_share_masks():
     ms.set_context(mode=ms.GRAPH_MODE)
     ms.set_seed(2)
     net = _Net()
-    step = nn.TrainOneStepWithLossScaleCell(
-        net, nn.SGD(net.trainable_params(), learning_rate=1.0), scale_sense=Tensor(np.float32(1.0))
-    )
+    step = ms.boost.BoostTrainOneStepCell(net, nn.SGD(net.trainable_params(), learning_rate=1.0))
     step.set_train()
-    loss, overflow, _ = step(Tensor(np.ones((1000,), np.float32)))
-    assert not bool(overflow.asnumpy())
+    loss = step(Tensor(np.ones((1000,), np.float32)))
     assert float(net.w.asnumpy()[0]) == 1.0 - float(loss.asnumpy())
+
+
+def test_loss_scale_step_needs_a_tensor_loss():
+    class _Two(_Net):
+        def construct(self, x):
+            y = self.drop(self.w * x)
+            return y.sum(), y.mean()
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    net = _Two()
+    step = nn.TrainOneStepWithLossScaleCell(net, nn.SGD(net.trainable_params()), scale_sense=Tensor(np.float32(1)))
+    with pytest.raises(TypeError, match="For 'TrainOneStepWithLossScaleCell', the network must return one Tensor"):
+        step(Tensor(np.ones((4,), np.float32)))
 
 
 @pytest.mark.parametrize("mode", [ms.GRAPH_MODE, ms.PYNATIVE_MODE])
@@ -73,16 +102,3 @@ def test_reproducible_and_one_draw_per_step():
     net.set_train()
     x = Tensor(np.ones((1000,), np.float32))
     assert [float(net(x).asnumpy()) for _ in range(3)] == [loss for loss, _ in graph]
-
-
-def test_replay_rewinds_only_its_own_recording():
-    """A newer recording replaces an unfinished one, whose replay then rewinds nothing."""
-    ms.set_seed(3)
-    first = seed_mod.record_draws()
-    seed_mod.next_key()
-    second = seed_mod.record_draws()
-    k = np.asarray(jax.random.key_data(seed_mod.next_key()))
-    seed_mod.replay_draws(first)  # stale: no effect
-    seed_mod.replay_draws(second)
-    again = np.asarray(jax.random.key_data(seed_mod.next_key()))
-    np.testing.assert_array_equal(k, again)
