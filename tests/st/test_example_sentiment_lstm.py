@@ -41,6 +41,9 @@ def test_bilstm_learns_synthetic_sentiment(ex, tmp_path):
     import mindspore as ms
 
     assert ms.__name__ == "sporax"
+    # seeded, so the result does not hang on what earlier tests drew; 5 epochs reach 0.875-0.93 over the
+    # seeds 0-11 (3 epochs fell to 0.79-0.81 on two of them)
+    ms.set_seed(1)
     data_dir, glove = ex.write_synthetic_sentiment(str(tmp_path), dim=16, num_train=256, num_test=128, seed=0)
     vocab, table = ex.load_glove(glove)
     train = ex.create_dataset(str(tmp_path / "train.tsv"), vocab, max_len=16, batch_size=32, training=True)
@@ -51,9 +54,9 @@ def test_bilstm_learns_synthetic_sentiment(ex, tmp_path):
     assert "embedding.embedding_table" not in names  # frozen GloVe
     step = ex.make_train_step(network, lr=0.02)
     before = ex.evaluate(network, test)
-    losses = [loss for _ in range(3) for loss in ex.train_one_epoch(network, step, train)]
+    losses = [loss for _ in range(5) for loss in ex.train_one_epoch(network, step, train)]
     after = ex.evaluate(network, test)
-    assert len(losses) == 24 and np.isfinite(losses).all()
+    assert len(losses) == 40 and np.isfinite(losses).all()
     assert np.mean(losses[-4:]) < 0.5 * np.mean(losses[:4]), (before, after, np.round(losses, 3))
     assert after >= 0.85 and after > before + 0.25, (before, after)
     np.testing.assert_array_equal(network.embedding.embedding_table.asnumpy(), table)  # still GloVe's
