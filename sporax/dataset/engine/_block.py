@@ -14,6 +14,12 @@ import numpy as np
 from .errors import pipeline_error
 
 BLOCK_ROWS = 64
+# rows per block of a source that reads one image file per row (ImageFolderDataset and the like): their
+# decoded and augmented rows are large (a 224x224x3 float32 image is 600 KB), and the pipeline holds a few
+# blocks per worker at once; 32 rows keep that working set near MindSpore's, whose first epoch otherwise
+# pays for hundreds of MB of fresh pages (measured: bench_dataset.py --pipeline imagenet, 2 workers), and
+# match the usual batch of 32 (a batch is then one block: no copy)
+FILE_BLOCK_ROWS = 32
 
 
 class Block:

@@ -9,7 +9,7 @@ import os
 import numpy as np
 
 from ..._checkparam import check_class_indexing, check_dataset_dir, check_dataset_file, check_dataset_usage
-from ._block import maybe_stack
+from ._block import FILE_BLOCK_ROWS, maybe_stack
 from .datasets_vision import _read_image
 from .errors import pipeline_error
 from .sources import MappableSource, _cached, _read_bytes
@@ -70,6 +70,8 @@ class ManifestDataset(MappableSource):
     ``{"name": class}``): image (the file's bytes, decoded with ``decode``), label int32 by ``class_indexing``
     (default: sorted class names)."""
 
+    _block_rows = FILE_BLOCK_ROWS
+
     def __init__(self, dataset_file, usage="train", num_samples=None, num_parallel_workers=None, shuffle=None,
                  sampler=None, class_indexing=None, decode=False, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
         check_dataset_file(dataset_file)
@@ -109,6 +111,8 @@ class ManifestDataset(MappableSource):
 
 
 class _FileList(MappableSource):
+    _block_rows = FILE_BLOCK_ROWS
+
     def _n(self):
         return len(self._items)
 
@@ -204,6 +208,8 @@ class FlickrDataset(MappableSource):
     """Flickr8k/30k: ``annotation_file`` lines ``<image>#<n>\\t<caption>``; columns image (bytes, decoded with
     ``decode``) and annotation (str array of the image's captions, in file order)."""
 
+    _block_rows = FILE_BLOCK_ROWS
+
     def __init__(self, dataset_dir, annotation_file, num_samples=None, num_parallel_workers=None, shuffle=None,
                  decode=None, sampler=None, num_shards=None, shard_id=None, cache=None) -> None:  # fmt: skip
         self.dataset_dir = check_dataset_dir(dataset_dir)
@@ -234,6 +240,8 @@ class DIV2KDataset(MappableSource):
     """DIV2K super-resolution pairs: ``DIV2K_<usage>_HR/<id>.png`` and the low-resolution image of
     ``downgrade`` and ``scale`` (``DIV2K_<usage>_LR_<downgrade>/X<scale>/<id>x<scale>.png``; ``mild``,
     ``difficult``, ``wild``: ``DIV2K_<usage>_LR_<downgrade>/<id>x4<m|d|w>.png``): columns hr_image, lr_image."""
+
+    _block_rows = FILE_BLOCK_ROWS
 
     def __init__(self, dataset_dir, usage="train", downgrade="bicubic", scale=2, num_samples=None,
                  num_parallel_workers=None, shuffle=None, decode=None, sampler=None, num_shards=None, shard_id=None,
@@ -305,6 +313,8 @@ class CelebADataset(MappableSource):
     """CelebA: images in ``dataset_dir``, ``list_attr_celeba.txt`` (count, attribute names, then ``<image> ±1 ...``)
     and ``list_eval_partition.txt`` (0 train, 1 valid, 2 test): columns image (bytes, decoded with ``decode``) and
     attr (uint32, -1 as 0)."""
+
+    _block_rows = FILE_BLOCK_ROWS
 
     def __init__(self, dataset_dir, num_parallel_workers=None, shuffle=None, usage="all", sampler=None, decode=False,
                  extensions=None, num_samples=None, num_shards=None, shard_id=None, cache=None, decrypt=None) -> None:  # fmt: skip

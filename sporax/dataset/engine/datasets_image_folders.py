@@ -20,7 +20,7 @@ from ..._checkparam import (
     check_pipeline_choice,
     check_pipeline_type,
 )
-from ._block import maybe_stack
+from ._block import FILE_BLOCK_ROWS, maybe_stack
 from ._file_source import FileRowSource, read_text
 from .datasets_vision import _read_image
 from .errors import pipeline_error
@@ -41,6 +41,8 @@ __all__ = [
 class _ImageRows(MappableSource):
     """Rows of (image file, *other columns): ``_items`` is a list of tuples whose first entry is the image path;
     ``_extra_columns`` turns the rest of each tuple into arrays."""
+
+    _block_rows = FILE_BLOCK_ROWS
 
     _COLUMNS = ["image", "label"]
     _items: list
@@ -557,6 +559,8 @@ class ImageFolderDataset(MappableSource):
         class_indexing (dict, optional): ``{class folder: label}``. Default: sorted folder order.
         decode (bool, optional): decode the images. Default: ``False``.
     """
+
+    _block_rows = FILE_BLOCK_ROWS
 
     def __init__(
         self,

@@ -17,7 +17,7 @@ from ..._checkparam import (
     check_dataset_usage,
     check_pipeline_int,
 )
-from ._block import maybe_stack
+from ._block import FILE_BLOCK_ROWS, maybe_stack
 from .datasets_user_defined import GeneratorDataset
 from .errors import pipeline_error
 from .sources import MappableSource, _cached, _find, _read_bytes
@@ -65,6 +65,8 @@ class VOCDataset(MappableSource):
         num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id, cache, extra_metadata,
         decrypt: as for every source.
     """
+
+    _block_rows = FILE_BLOCK_ROWS
 
     def __init__(
         self,
@@ -190,6 +192,8 @@ class CocoDataset(MappableSource):
         num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id, cache, extra_metadata,
         decrypt: as for every source.
     """
+
+    _block_rows = FILE_BLOCK_ROWS
 
     def __init__(
         self,

@@ -25,6 +25,8 @@ class MappableSource(Dataset):
 
     #: the sampler/sharding arguments are checked with GeneratorDataset's messages, not the folder sources'
     _generator_checks = False
+    #: rows per block (``FILE_BLOCK_ROWS`` for the sources that read one image file per row)
+    _block_rows = BLOCK_ROWS
 
     def __init__(
         self, num_samples=None, num_parallel_workers=None, shuffle=None, sampler=None, num_shards=None, shard_id=None
@@ -79,7 +81,8 @@ class MappableSource(Dataset):
 
     def _iter(self, ctx, key):
         idx = self._indices(ctx, key)
-        chunks = ((a, idx[a : a + BLOCK_ROWS]) for a in range(0, len(idx), BLOCK_ROWS))
+        k = self._block_rows
+        chunks = ((a, idx[a : a + k]) for a in range(0, len(idx), k))
         yield from ordered_map(chunks, self._fetch_block, self._fetch_workers(), ctx, processes=self._fetch_processes())
 
     def _fetch_workers(self) -> int:
