@@ -14,6 +14,7 @@ interpolation below.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import cv2
@@ -114,31 +115,22 @@ def warp_affine(img: np.ndarray, M: np.ndarray, out_w: int, out_h: int, kind: in
     d = 1.0 / d if d != 0 else 0.0
     a11, a22 = m[4] * d, m[0] * d
     m1, m3 = -m[1] * d, -m[3] * d
-    inv = [a11, m1, -a11 * m[2] - m1 * m[5], m3, a22, -m3 * m[2] - a22 * m[5]]
+    inv = (a11, m1, -a11 * m[2] - m1 * m[5], m3, a22, -m3 * m[2] - a22 * m[5])
     squeeze = img.ndim == 2
     src = img[..., None] if squeeze else img
-    H, W, C = src.shape
+    C = src.shape[2]
     fill = np.asarray(fill, np.float64).reshape(-1)
     if fill.size != C:
         fill = np.resize(fill, C)
-    ys = np.arange(out_h, dtype=np.float64)
-    xs = np.arange(out_w, dtype=np.float64)
-    rd = AB_SCALE // 2 if kind == NEAREST else AB_SCALE // TAB // 2
-    X0 = np.rint((inv[1] * ys + inv[2]) * AB_SCALE).astype(np.int64) + rd
-    Y0 = np.rint((inv[4] * ys + inv[5]) * AB_SCALE).astype(np.int64) + rd
-    adelta = np.rint(inv[0] * xs * AB_SCALE).astype(np.int64)
-    bdelta = np.rint(inv[3] * xs * AB_SCALE).astype(np.int64)
-    fast = _remap_ok(src, kind)
-    # every position is the sum of a row term and a column term: when the largest sum keeps the pixel positions
-    # within int16, the maps are built in int32 and need no clipping (the usual case)
-    small = fast and max(_absmax(X0) + _absmax(adelta), _absmax(Y0) + _absmax(bdelta)) < (32767 << AB_BITS)
-    it = np.int32 if small else np.int64
-    X = np.add.outer(X0.astype(it), adelta.astype(it))
-    Y = np.add.outer(Y0.astype(it), bdelta.astype(it))
+    if _remap_ok(src, kind):
+        # remap's maps depend on the matrix and the output size only: RandAugment's warps repeat a few
+        # matrices (a fixed magnitude, either sign) on images of one size
+        map1, map2 = _affine_maps(tuple(float(v) for v in inv), out_w, out_h, kind)
+        return _cv_remap(src, map1, map2, kind, fill, squeeze)
+    X, Y, small = _affine_positions(inv, out_w, out_h, kind, False)
     if kind == NEAREST:
+        H, W = src.shape[:2]
         sx, sy = X >> AB_BITS, Y >> AB_BITS
-        if fast:
-            return _remap_cv(src, sx, sy, kind, fill, squeeze, clip=not small)
         inside = (sx >= 0) & (sx < W) & (sy >= 0) & (sy < H)
         out = np.empty((out_h, out_w, C), src.dtype)
         out[:] = fill.astype(src.dtype) if src.dtype.kind in "iu" else fill
@@ -147,6 +139,40 @@ def warp_affine(img: np.ndarray, M: np.ndarray, out_w: int, out_h: int, kind: in
     X >>= AB_BITS - INTER_BITS
     Y >>= AB_BITS - INTER_BITS
     return _remap(src, X, Y, kind, fill, out_h, out_w, squeeze, clip=not small)
+
+
+def _affine_positions(inv, out_w: int, out_h: int, kind: int, fast: bool):
+    """The source position of every output pixel in OpenCV 4's 1/1024-pixel fixed point, ``(X, Y, small)``:
+    ``small`` when (for ``remap``, ``fast``) every position fits int16 pixels, then X and Y are int32."""
+    ys = np.arange(out_h, dtype=np.float64)
+    xs = np.arange(out_w, dtype=np.float64)
+    rd = AB_SCALE // 2 if kind == NEAREST else AB_SCALE // TAB // 2
+    X0 = np.rint((inv[1] * ys + inv[2]) * AB_SCALE).astype(np.int64) + rd
+    Y0 = np.rint((inv[4] * ys + inv[5]) * AB_SCALE).astype(np.int64) + rd
+    adelta = np.rint(inv[0] * xs * AB_SCALE).astype(np.int64)
+    bdelta = np.rint(inv[3] * xs * AB_SCALE).astype(np.int64)
+    # every position is the sum of a row term and a column term: when the largest sum keeps the pixel positions
+    # within int16, the maps are built in int32 and need no clipping (the usual case)
+    small = fast and max(_absmax(X0) + _absmax(adelta), _absmax(Y0) + _absmax(bdelta)) < (32767 << AB_BITS)
+    it = np.int32 if small else np.int64
+    X = np.add.outer(X0.astype(it), adelta.astype(it))
+    Y = np.add.outer(Y0.astype(it), bdelta.astype(it))
+    return X, Y, small
+
+
+@functools.lru_cache(maxsize=32)
+def _affine_maps(inv: tuple, out_w: int, out_h: int, kind: int) -> tuple:
+    """``cv2.remap``'s maps of the affine warp with inverse matrix ``inv`` (read-only, shared)."""
+    X, Y, small = _affine_positions(inv, out_w, out_h, kind, True)
+    if kind == NEAREST:
+        X, Y = X >> AB_BITS, Y >> AB_BITS
+    else:
+        X >>= AB_BITS - INTER_BITS
+        Y >>= AB_BITS - INTER_BITS
+    maps = _cv_maps(X, Y, kind, clip=not small)
+    for a in maps:
+        a.flags.writeable = False
+    return maps
 
 
 def _absmax(v: np.ndarray) -> int:
@@ -195,7 +221,13 @@ def _remap_ok(src: np.ndarray, kind: int) -> bool:
 
 def _remap_cv(src, X, Y, kind, fill, squeeze, clip=True):
     """``cv2.remap`` at the integer positions (X, Y): pixels for nearest, 1/32 pixels for bilinear.
-    ``clip=False``: the positions are known to be small (within int16 pixels).
+    ``clip=False``: the positions are known to be small (within int16 pixels)."""
+    map1, map2 = _cv_maps(X, Y, kind, clip)
+    return _cv_remap(src, map1, map2, kind, fill, squeeze)
+
+
+def _cv_maps(X, Y, kind, clip=True):
+    """``cv2.remap``'s two maps for the integer positions (X, Y) of :func:`_remap_cv`.
 
     Nearest positions go in as float32 maps (whole numbers: exact, and faster than building remap's
     interleaved int16 map); bilinear ones as the int16 pixel map and the 1/32-pixel table index, the
@@ -204,18 +236,21 @@ def _remap_cv(src, X, Y, kind, fill, squeeze, clip=True):
         if clip:  # far outside stays outside (and exact in float32)
             lim = 1 << 23
             X, Y = np.clip(X, -lim, lim), np.clip(Y, -lim, lim)
-        map1, map2 = X.astype(np.float32), Y.astype(np.float32)
+        return X.astype(np.float32), Y.astype(np.float32)
+    map2 = ((Y & (TAB - 1)) * TAB + (X & (TAB - 1))).astype(np.uint16)
+    X, Y = X >> INTER_BITS, Y >> INTER_BITS
+    map1 = np.empty(X.shape + (2,), np.int16)
+    if clip:  # far outside stays outside
+        big = np.int64(32767)
+        np.clip(X, -big - 1, big, out=map1[..., 0], casting="unsafe")
+        np.clip(Y, -big - 1, big, out=map1[..., 1], casting="unsafe")
     else:
-        map2 = ((Y & (TAB - 1)) * TAB + (X & (TAB - 1))).astype(np.uint16)
-        X, Y = X >> INTER_BITS, Y >> INTER_BITS
-        map1 = np.empty(X.shape + (2,), np.int16)
-        if clip:  # far outside stays outside
-            big = np.int64(32767)
-            np.clip(X, -big - 1, big, out=map1[..., 0], casting="unsafe")
-            np.clip(Y, -big - 1, big, out=map1[..., 1], casting="unsafe")
-        else:
-            map1[..., 0] = X
-            map1[..., 1] = Y
+        map1[..., 0] = X
+        map1[..., 1] = Y
+    return map1, map2
+
+
+def _cv_remap(src, map1, map2, kind, fill, squeeze):
     out = cv2.remap(
         src,
         map1,
@@ -224,9 +259,10 @@ def _remap_cv(src, X, Y, kind, fill, squeeze, clip=True):
         borderMode=cv2.BORDER_CONSTANT,
         borderValue=tuple(float(v) for v in fill),
     )
+    shape = map2.shape
     if squeeze:
-        return out.reshape(X.shape)
-    return out.reshape(X.shape + (src.shape[2],))
+        return out.reshape(shape)
+    return out.reshape(shape + (src.shape[2],))
 
 
 def _remap(src, X, Y, kind, fill, out_h, out_w, squeeze, clip=True):
