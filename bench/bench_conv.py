@@ -9,6 +9,8 @@ Variants (DESIGN §5; ``sporax.ops._lowering.force_lowering``):
 * ``gemm-noopt``: every conv as im2col + GEMM with a GEMM-written VJP, reshape max-pool, no compiler
   options;
 * ``nhwc``: every conv as canonical NHWC/HWIO Eigen convolutions with a canonical VJP;
+* ``nophase``: ``auto`` without the 2x2 phase layout (GEMM convolutions write [C, B, H, W], the CPU
+  max-pool reshapes that and builds its mask per window offset: the state before the phase layout);
 * ``auto``: what CPU runs by default (per conv: ``gemm`` for small im2col matrices, ``nhwc`` above),
   compiled with the options the lowerings request (YNNPACK library fusion for dots/convs only).
 
@@ -56,12 +58,13 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _common  # noqa: E402
 import bench_models  # noqa: E402
 
-VARIANTS = {  # conv lowering, max-pool lowering, compiler options (None: what the lowerings request)
-    "plain": ("plain", "plain", {}),
-    "laxconv": ("plain", "reshape", {}),
-    "gemm-noopt": ("gemm", None, {}),
-    "nhwc": ("nhwc", None, None),
-    "auto": (None, None, None),
+VARIANTS = {  # conv lowering, max-pool lowering, compiler options (None: what the lowerings request), phases
+    "plain": ("plain", "plain", {}, None),
+    "laxconv": ("plain", "reshape", {}, None),
+    "gemm-noopt": ("gemm", None, {}, None),
+    "nhwc": ("nhwc", None, None, None),
+    "nophase": (None, None, None, False),
+    "auto": (None, None, None, None),
 }
 
 
@@ -95,7 +98,7 @@ class Runner:
 
     def __init__(self, name: str, model: type, init: dict, lr: float = 1e-2) -> None:
         self.name = name
-        self.conv, self.pool, options = VARIANTS[name]
+        self.conv, self.pool, options, self.phases = VARIANTS[name]
         self.net = model()
         for p in self.net.trainable_params():
             p.set_data(Tensor(init[p.name]))
@@ -113,7 +116,7 @@ class Runner:
             f.__sporax_jit__.compiler_options = options
 
     def __call__(self, fn, *args):
-        with force_lowering(conv=self.conv, maxpool=self.pool):
+        with force_lowering(conv=self.conv, maxpool=self.pool, phases=self.phases):
             return fn(*args)
 
     def weights(self) -> dict:

@@ -20,8 +20,12 @@ Convolutions (``conv2d_array``, ``conv_nd_array``, ``conv_transpose_array``; ker
 * CPU, grouped convolutions: "gemm" up to ``_GEMM_MAX_PATCH_CAP`` (2-D), "plain" beyond.
 
 Pooling (``block_max_pool``; kernels in ``pool.py``): a non-overlapping max-pool is a reshape + max with
-an elementwise mask VJP on every backend; on CPU in the GEMM convolutions' [C, B, H, W] order, with the
-compiler options of ``pool.CPU_POOL_OPTIONS``.
+an elementwise mask VJP on every backend; on CPU in the phase layout (``layout.to_phases``: each window's
+pixels in contiguous blocks, the max and its argmax over whole blocks), with the compiler options of
+``pool.CPU_POOL_OPTIONS``. GEMM convolutions (groups == 1) with even output sizes write their result in
+2x2 phases, so the common 2x2 pool after them (and its backward) reads blocks without any transpose
+(LeNet5 b32 step: 1.57 -> 1.44 ms, one core); their result carries no layout hint then (batch norm after
+such a convolution computes in NCHW, the transposes fused into its loops).
 
 Measured on the LeNet5 b32 train step and a 4-layer 3x3 CNN, one core: see bench/bench_conv.py and
 DESIGN §5. ``force_lowering`` overrides the choice for code traced inside it (benchmarks, tests).
@@ -71,7 +75,7 @@ _LOWERINGS = ("auto", "plain", "gemm", "gemm_cl", "nhwc")
 # the physical orders of the CPU convolutions' results (``layout.tag``): channels last, [C, B, H, W]
 _NHWC, _CBHW = (0, 2, 3, 1), (1, 0, 2, 3)
 # What ``force_lowering`` sets for code traced inside it (benchmarks and tests): None = per backend.
-_FORCED: dict[str, str | None] = {"conv": None, "maxpool": None}
+_FORCED: dict[str, Any] = {"conv": None, "maxpool": None, "phases": None}
 
 
 def backend() -> str:
@@ -80,15 +84,16 @@ def backend() -> str:
 
 
 @contextlib.contextmanager
-def force_lowering(conv: str | None = None, maxpool: str | None = None) -> Iterator[None]:
+def force_lowering(conv: str | None = None, maxpool: str | None = None, phases: bool | None = None) -> Iterator[None]:
     """Trace convolutions with ``conv`` ('plain', 'gemm' or 'nhwc'; grouped ones keep the per-backend
     choice under 'nhwc') and non-overlapping max-pools with ``maxpool`` ('plain': ``reduce_window``;
-    'reshape': reshape + max) instead of the per-backend choice. For benchmarks and tests: a compiled
-    function keeps the lowering it was traced with."""
+    'reshape': reshape + max) instead of the per-backend choice; ``phases=False``: GEMM convolutions and
+    CPU reshape max-pools without the 2x2 phase layout ([C, B, H, W] and ``pool.blockmax``). For
+    benchmarks and tests: a compiled function keeps the lowering it was traced with."""
     if conv not in (None, "plain", "gemm", "gemm_cl", "nhwc") or maxpool not in (None, "plain", "reshape"):
         raise ValueError(f"force_lowering: unknown lowering conv={conv!r}, maxpool={maxpool!r}.")
     old = dict(_FORCED)
-    _FORCED.update(conv=conv, maxpool=maxpool)
+    _FORCED.update(conv=conv, maxpool=maxpool, phases=phases)
     try:
         yield
     finally:
@@ -172,8 +177,22 @@ def conv2d_array(
         return _layout.from_physical(_conv.conv_gemm_cl(_channels_last(x), w, stride, pads_t, dilation), _NHWC)
     # [C, B, H, W] inside: the GEMMs' long dimension is B*OH*OW and needs no transposes. XLA fuses
     # these boundary transposes into the neighbouring patch/activation fusions.
-    y = _conv.conv_cbhw(jnp.transpose(x, (1, 0, 2, 3)), w, stride, pads_t, dilation, int(groups))
-    return _layout.from_physical(y, _CBHW)
+    xt = jnp.transpose(x, (1, 0, 2, 3))
+    split = _phase_split(xt, w, stride, pads_t, dilation, groups)
+    y = _conv.conv_cbhw(xt, w, stride, pads_t, dilation, int(groups), split)
+    if split != (1, 1):
+        return _layout.from_phases(y)
+    return _layout.from_physical(y.reshape(y.shape[0], *y.shape[3:]), _CBHW)
+
+
+def _phase_split(xt: Any, w: Any, stride: tuple, pads: tuple, dilation: tuple, groups: int) -> tuple[int, int]:
+    """(2, 2): the GEMM convolution writes its output in 2x2 phases (``layout.to_phases``), where a 2x2
+    max-pool after it (LeNet's) reads whole blocks; (1, 1): plain [C, B, H, W] (odd sizes; grouped
+    convolutions, which batch norm follows rather than a pool: it computes in [C, B, H, W] then)."""
+    if groups != 1 or _FORCED["phases"] is False:
+        return (1, 1)
+    oh, ow = _conv._gemm_geometry((xt.shape[1], xt.shape[0], *xt.shape[2:]), w.shape, stride, pads, dilation)
+    return (2, 2) if oh % 2 == 0 and ow % 2 == 0 else (1, 1)
 
 
 def _nd_lowering(x: Any, w: Any, groups: int) -> str:
@@ -226,9 +245,12 @@ def maxpool_lowering() -> str:
 def block_max_pool(x: Any, kh: int, kw: int) -> Any:
     """Max over non-overlapping ``kh x kw`` blocks of NCHW ``x`` (H, W multiples of the kernel)."""
     if backend() == "cpu":
-        # in the GEMM convolutions' [C, B, H, W] order: XLA then cancels the transposes
-        # between conv, activation and pool instead of fusing index shuffles into the mask
-        y = jnp.transpose(_pool.blockmax(jnp.transpose(x, (1, 0, 2, 3)), kh, kw), (1, 0, 2, 3))
+        # in the GEMM convolutions' phase layout (the 2x2 windows as four contiguous blocks), the result in
+        # their [C, B, H, W] order: XLA cancels the conversions between conv, activation and pool
+        if _FORCED["phases"] is False:
+            y = _pool.blockmax(jnp.transpose(x, (1, 0, 2, 3)), kh, kw)
+        else:
+            y = _pool.phasemax(_layout.to_phases(x, kh, kw))
         request_compiler_options(CPU_POOL_OPTIONS)
-        return y
+        return jnp.transpose(y, (1, 0, 2, 3))
     return _pool.blockmax(x, kh, kw)

@@ -79,25 +79,26 @@ def _gemm_geometry(
     return oh, ow
 
 
-def _patches(xp: Any, kh: int, kw: int, oh: int, ow: int, stride: tuple, dilation: tuple) -> Any:
-    """[C, kh, kw, B, oh, ow]: the strided window views of padded [C, B, H, W] ``xp``, stacked per kernel
-    row and then over rows (nested stacks of <= max(kh, kw) operands each stay one fused loop)."""
+def _patches(xp: Any, kh: int, kw: int, oh: int, ow: int, stride: tuple, dilation: tuple, split: tuple) -> Any:
+    """[C, kh, kw, sh, sw, B, oh / sh, ow / sw]: the strided window views of padded [C, B, H, W] ``xp``, the
+    output pixels split into ``split`` interleaved phases (output row ``r * sh + a`` is phase ``a``'s row
+    ``r``; (1, 1): [C, kh, kw, 1, 1, B, oh, ow]), stacked per phase, kernel column and row (nested stacks of
+    <= max(kh, kw) operands each stay one fused loop)."""
     c, b = xp.shape[:2]
-    rows = []
-    for i in range(kh):
-        views = []
-        for j in range(kw):
-            h0, w0 = i * dilation[0], j * dilation[1]
-            views.append(
-                lax.slice(
-                    xp,
-                    (0, 0, h0, w0),
-                    (c, b, h0 + (oh - 1) * stride[0] + 1, w0 + (ow - 1) * stride[1] + 1),
-                    (1, 1, stride[0], stride[1]),
-                )
-            )
-        rows.append(jnp.stack(views, axis=1))
-    return jnp.stack(rows, axis=1)
+    sh, sw = split
+    ph, pw = oh // sh, ow // sw
+    step = (stride[0] * sh, stride[1] * sw)
+
+    def view(h0: int, w0: int) -> Any:
+        end = (c, b, h0 + (ph - 1) * step[0] + 1, w0 + (pw - 1) * step[1] + 1)
+        return lax.slice(xp, (0, 0, h0, w0), end, (1, 1, *step))
+
+    def phases(i: int, j: int) -> Any:
+        h0, w0 = i * dilation[0], j * dilation[1]
+        rows = [jnp.stack([view(h0 + a * stride[0], w0 + e * stride[1]) for e in range(sw)], axis=1) for a in range(sh)]
+        return jnp.stack(rows, axis=1)  # [C, sh, sw, B, ph, pw]
+
+    return jnp.stack([jnp.stack([phases(i, j) for j in range(kw)], axis=1) for i in range(kh)], axis=1)
 
 
 def _gemm(a: Any, b: Any, groups: int, contract: tuple[int, int]) -> Any:
@@ -107,61 +108,86 @@ def _gemm(a: Any, b: Any, groups: int, contract: tuple[int, int]) -> Any:
     return lax.dot_general(a, b, (((contract[0],), (contract[1],)), ((0,), (0,))))
 
 
-def _col2im(block: Any, shape: tuple, hax: int, ks: tuple, stride: tuple, dilation: tuple) -> Any:
-    """The padded input gradient of ``shape`` (spatial axes ``hax``, ``hax + 1``) from the patches'
-    gradients ``block(i, j)`` per kernel offset: each kernel row's blocks summed as one fusion of pads
-    (stride-dilated, shifted along the width), then added into its rows in place (one update per kernel
-    row: 2x faster than one per offset, LeNet5's second layer)."""
+def _col2im(block: Any, shape: tuple, hax: int, offsets: tuple, stride: tuple) -> Any:
+    """The padded input gradient of ``shape`` (spatial axes ``hax``, ``hax + 1``) from the patches' gradients
+    ``block(a, e)``, whose element (r, q) belongs at input position ``(offsets[0][a] + r * stride[0],
+    offsets[1][e] + q * stride[1])``: the blocks of one input row offset summed as one fusion of pads
+    (stride-dilated, shifted along the width), then added into their rows in place (one update per row
+    offset: 2x faster than one per block, LeNet5's second layer)."""
     wp = shape[hax + 1]
+    rows: dict[int, list[int]] = {}
+    for a, h0 in enumerate(offsets[0]):
+        rows.setdefault(h0, []).append(a)
     dx: Any = None
-    for i in range(ks[0]):
+    for h0, blocks in rows.items():
         row: Any = None
-        for j in range(ks[1]):
-            blk = block(i, j)
-            bw = (blk.shape[hax + 1] - 1) * stride[1] + 1
-            cfg = [(0, 0, 0)] * blk.ndim
-            cfg[hax] = (0, 0, stride[0] - 1)
-            cfg[hax + 1] = (j * dilation[1], wp - j * dilation[1] - bw, stride[1] - 1)
-            blk = lax.pad(blk, np.array(0, blk.dtype), cfg)
-            row = blk if row is None else row + blk
+        for a in blocks:
+            for e, w0 in enumerate(offsets[1]):
+                blk = block(a, e)
+                bw = (blk.shape[hax + 1] - 1) * stride[1] + 1
+                cfg = [(0, 0, 0)] * blk.ndim
+                cfg[hax] = (0, 0, stride[0] - 1)
+                cfg[hax + 1] = (w0, wp - w0 - bw, stride[1] - 1)
+                blk = lax.pad(blk, np.array(0, blk.dtype), cfg)
+                row = blk if row is None else row + blk
         if dx is None:
             dx = jnp.zeros(shape, row.dtype)
         at = [0] * len(shape)
-        at[hax] = i * dilation[0]
+        at[hax] = h0
         dx = lax.dynamic_update_slice(dx, lax.dynamic_slice(dx, at, row.shape) + row, at)
     return dx
 
 
-@functools.partial(jax.custom_vjp, nondiff_argnums=(2, 3, 4, 5))
-def conv_cbhw(x: Any, w: Any, stride: tuple, pads: tuple, dilation: tuple, groups: int) -> Any:
-    """Convolution of [C, B, H, W] ``x`` with OIHW ``w`` as im2col + GEMM: [O, B, OH, OW]."""
-    return _conv_cbhw_fwd(x, w, stride, pads, dilation, groups)[0]
+def _kernel_offsets(ks: tuple, stride: tuple, dilation: tuple, split: tuple) -> tuple:
+    """Per spatial axis, the input offset of each (kernel tap, output phase) pair in ``_patches``' order."""
+    return tuple(
+        tuple(i * dilation[ax] + a * stride[ax] for i in range(ks[ax]) for a in range(split[ax])) for ax in range(2)
+    )
 
 
-def _conv_cbhw_fwd(x: Any, w: Any, stride: tuple, pads: tuple, dilation: tuple, groups: int) -> tuple[Any, Any]:
+@functools.partial(jax.custom_vjp, nondiff_argnums=(2, 3, 4, 5, 6))
+def conv_cbhw(x: Any, w: Any, stride: tuple, pads: tuple, dilation: tuple, groups: int, split: tuple = (1, 1)) -> Any:
+    """Convolution of [C, B, H, W] ``x`` with OIHW ``w`` as im2col + GEMM: [O, sh, sw, B, OH / sh, OW / sw],
+    the output pixels in ``split`` = (sh, sw) interleaved phases (``layout.from_phases`` gives NCHW back;
+    (1, 1): [O, 1, 1, B, OH, OW]). With ``split`` a max-pool's non-overlapping window, each window's
+    pixels lie in sh * sw contiguous blocks (``pool.phasemax``)."""
+    return _conv_cbhw_fwd(x, w, stride, pads, dilation, groups, split)[0]
+
+
+def _conv_cbhw_fwd(
+    x: Any, w: Any, stride: tuple, pads: tuple, dilation: tuple, groups: int, split: tuple
+) -> tuple[Any, Any]:
     c, b = x.shape[:2]
     o, cg, kh, kw = w.shape
     oh, ow = _gemm_geometry((b, c, *x.shape[2:]), w.shape, stride, pads, dilation)
     xp = jnp.pad(x, ((0, 0), (0, 0), *pads)) if any(p for pp in pads for p in pp) else x
-    p = _patches(xp, kh, kw, oh, ow, stride, dilation).reshape(groups, cg * kh * kw, b * oh * ow)
+    p = _patches(xp, kh, kw, oh, ow, stride, dilation, split).reshape(groups, cg * kh * kw, b * oh * ow)
     y = _gemm(w.reshape(groups, o // groups, cg * kh * kw), p, groups, (2, 1))
-    return y.reshape(o, b, oh, ow), (p, w, x.shape)
+    return y.reshape(o, *split, b, oh // split[0], ow // split[1]), (p, w, x.shape)
 
 
-def _conv_cbhw_bwd(stride: tuple, pads: tuple, dilation: tuple, groups: int, res: Any, g: Any) -> tuple[Any, Any]:
+def _conv_cbhw_bwd(
+    stride: tuple, pads: tuple, dilation: tuple, groups: int, split: tuple, res: Any, g: Any
+) -> tuple[Any, Any]:
     p, w, xshape = res
     c, b, h, wd = xshape
     o, cg, kh, kw = w.shape
     og = o // groups
-    oh, ow = g.shape[2:]
-    g2 = g.reshape(groups, og, b * oh * ow)
+    sh, sw = split
+    g2 = g.reshape(groups, og, -1)
     dw = _gemm(g2, p, groups, (2, 2)).reshape(w.shape)
+    # the input gradient from g in plain [O, B, OH, OW] order (a small transpose): col2im over the phases'
+    # blocks would take sh * sw times more, sparser pads
+    oh, ow = g.shape[-2] * sh, g.shape[-1] * sw
+    if split != (1, 1):
+        g2 = jnp.transpose(g, (0, 3, 4, 1, 5, 2)).reshape(groups, og, -1)
     # w.T @ g with the transposed weight materialised (tiny): a canonical GEMM; XLA would otherwise fold
     # the transpose into a slower transposed-operand dot.
     wt = lax.optimization_barrier(jnp.swapaxes(w.reshape(groups, og, cg * kh * kw), 1, 2))
     dp = _gemm(wt, g2, groups, (2, 1)).reshape(c, kh, kw, b, oh, ow)
     hp, wp = h + pads[0][0] + pads[0][1], wd + pads[1][0] + pads[1][1]
-    dx = _col2im(lambda i, j: dp[:, i, j], (c, b, hp, wp), 2, (kh, kw), stride, dilation)
+    offsets = _kernel_offsets((kh, kw), stride, dilation, (1, 1))
+    dx = _col2im(lambda i, j: dp[:, i, j], (c, b, hp, wp), 2, offsets, stride)
     if (hp, wp) != (h, wd):
         dx = dx[:, :, pads[0][0] : pads[0][0] + h, pads[1][0] : pads[1][0] + wd]
     return dx, dw
@@ -211,7 +237,8 @@ def _conv_gemm_cl_bwd(stride: tuple, pads: tuple, dilation: tuple, res: Any, g: 
     wm = lax.optimization_barrier(jnp.transpose(w, (0, 2, 3, 1)).reshape(o, kh * kw * c))
     dp = lax.dot_general(g2, wm, (((1,), (0,)), ((), ()))).reshape(b, oh, ow, kh, kw, c)
     hp, wp = h + pads[0][0] + pads[0][1], wd + pads[1][0] + pads[1][1]
-    dx = _col2im(lambda i, j: dp[:, :, :, i, j], (b, hp, wp, c), 1, (kh, kw), stride, dilation)
+    offsets = _kernel_offsets((kh, kw), stride, dilation, (1, 1))
+    dx = _col2im(lambda i, j: dp[:, :, :, i, j], (b, hp, wp, c), 1, offsets, stride)
     if (hp, wp) != (h, wd):
         dx = dx[:, pads[0][0] : pads[0][0] + h, pads[1][0] : pads[1][0] + wd]
     return dx, jnp.transpose(dw, (3, 2, 0, 1))

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..._engine import jnp
 
-__all__ = ["tag", "physical_perm", "to_physical", "from_physical", "add_per_channel"]
+__all__ = ["tag", "physical_perm", "to_physical", "from_physical", "add_per_channel", "to_phases", "from_phases"]
 
 # id(array) -> (weak reference to the array, permutation from the NC... axes to the physical order)
 _HINTS: dict[int, tuple[Any, tuple[int, ...]]] = {}
@@ -70,3 +70,19 @@ def add_per_channel(x: Any, b: Any) -> Any:
     shape = [1] * x.ndim
     shape[perm.index(1)] = -1
     return from_physical(to_physical(x, perm) + b.reshape(shape), perm)
+
+
+# The phase layout of the CPU GEMM convolutions (``conv.conv_cbhw`` with a split): [C, sh, sw, B, H / sh, W / sw],
+# output pixel (r * sh + a, q * sw + e) in phase (a, e). An sh x sw max-pool over it reduces sh * sw
+# contiguous blocks (vectorised) instead of size-2 axes inside the pixels; XLA cancels the two
+# conversions between the convolution and the pool (through the activation between them).
+def to_phases(x: Any, sh: int, sw: int) -> Any:
+    """NCHW ``x`` (H, W multiples of ``sh``, ``sw``) in the phase layout [C, sh, sw, B, H / sh, W / sw]."""
+    n, c, h, w = x.shape
+    return jnp.transpose(x.reshape(n, c, h // sh, sh, w // sw, sw), (1, 3, 5, 0, 2, 4))
+
+
+def from_phases(z: Any) -> Any:
+    """The NCHW array of phase-layout ``z`` [C, sh, sw, B, PH, PW]."""
+    c, sh, sw, n, ph, pw = z.shape
+    return jnp.transpose(z, (3, 0, 4, 1, 5, 2)).reshape(n, c, ph * sh, pw * sw)

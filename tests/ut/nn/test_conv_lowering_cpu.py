@@ -85,3 +85,71 @@ def test_conv_transpose_nhwc_matches_lax_autodiff(stride, pads, out_shape):
     x, w = rng.standard_normal((2, 3, 4, 4)), rng.standard_normal((3, 2, 3, 3))
     fn = lambda x, w: L.conv_transpose_array(x, w, stride, pads, (1, 1), 1, out_shape)  # noqa: E731
     _assert_same(_values_and_grads(fn, x, w))
+
+
+# ------------------------------------------------------------------ the 2x2 phase layout ('gemm' + max-pool)
+# (C, O, kernel, stride, pads, dilation, H, W): even output sizes, so the GEMM convolution writes 2x2 phases
+PHASE_CASES = [
+    (1, 6, (5, 5), (1, 1), [(0, 0), (0, 0)], (1, 1), (12, 12)),  # LeNet5's first layer, smaller
+    (2, 3, (3, 3), (2, 2), [(1, 1), (1, 1)], (1, 1), (8, 8)),  # strided: phases two strides apart
+    (2, 2, (3, 2), (1, 2), [(0, 1), (2, 0)], (2, 1), (9, 10)),  # dilated, asymmetric padding
+]
+
+
+def _conv_relu_pool(x, w, s, pads, d, pool):
+    y = L.conv2d_array(x, w, s, pads, d, 1)
+    y = jax.nn.relu(y - jax.lax.stop_gradient(jax.numpy.quantile(y, 0.9)))  # zero windows: ties
+    return L.block_max_pool(y, *pool) if pool else y
+
+
+@pytest.mark.parametrize("case", PHASE_CASES)
+def test_gemm_conv_in_phases_matches_lax_autodiff(case):
+    """The GEMM convolution writing its output in 2x2 phases, alone and under a ReLU and a 2x2 max-pool
+    (windows of ties after the ReLU: the first maximum takes the gradient): values and both gradients
+    equal those of lax.conv + reduce_window's autodiff and of the layout without phases."""
+    c, o, k, s, pads, d, hw = case
+    rng = np.random.default_rng(sum(hw))
+    x, w = rng.standard_normal((2, c, *hw)), rng.standard_normal((o, c, *k))
+    out = {}
+    with jax.enable_x64():
+        for name, kw in {
+            "plain": dict(conv="plain", maxpool="plain"),
+            "phases": dict(conv="gemm"),
+            "nophase": dict(conv="gemm", phases=False),
+        }.items():
+            with L.force_lowering(**kw):
+                fn = lambda x, w: _conv_relu_pool(x, w, s, pads, d, (2, 2))  # noqa: E731
+                if name != "plain":  # the convolution alone: [O, 2, 2, B, OH / 2, OW / 2] or [O, 1, 1, B, OH, OW]
+                    conv = jax.make_jaxpr(lambda x, w: L.conv2d_array(x, w, s, pads, d, 1))(x, w)
+                    assert ("2,2,2" if name == "phases" else "1,1,2") in str(conv).replace(" ", "")
+                y = jax.jit(fn)(x, w)
+                probe = np.random.default_rng(3).standard_normal(y.shape)
+                grads = jax.jit(jax.grad(lambda x, w: (fn(x, w) * probe).sum(), (0, 1)))(x, w)
+            out[name] = [np.asarray(y), *map(np.asarray, grads)]
+    assert (out["plain"][0] == 0).mean() > 0.3
+    for name in ("phases", "nophase"):
+        for got, want in zip(out[name], out["plain"]):
+            assert got.shape == want.shape
+            np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-10)
+
+
+@pytest.mark.parametrize("k", [(2, 2), (3, 2)])
+def test_phase_maxpool_sends_ties_to_the_first_element(k):
+    """MindSpore 2.10's max-pool backward (checked on its CPU wheel) gives a window's gradient to the first
+    maximum in row-major order; the phase-layout pool does too, also for NaN-free all-equal windows."""
+    x = np.zeros((1, 2, 2 * k[0], 2 * k[1]))
+    x[0, 1, 0, 1] = x[0, 1, 1, 0] = 1.0  # window (0, 0) of channel 1: the first of two maxima is (0, 1)
+    g = np.asarray(
+        jax.jit(jax.grad(lambda v: (L.block_max_pool(v, *k) * np.arange(1, 9).reshape(1, 2, 2, 2)).sum()))(x)
+    )
+    want = np.zeros_like(x)
+    want[0, 0, :: k[0], :: k[1]] = np.arange(1, 5).reshape(2, 2)
+    want[0, 1, :: k[0], :: k[1]] = np.arange(5, 9).reshape(2, 2)
+    want[0, 1, 0, 0], want[0, 1, 0, 1] = 0, 5
+    np.testing.assert_array_equal(g, want)
+
+
+def test_phase_maxpool_integers():
+    x = np.random.default_rng(0).integers(-50, 50, (2, 3, 4, 6)).astype(np.int32)
+    y = np.asarray(jax.jit(lambda v: L.block_max_pool(v, 2, 3))(x))
+    np.testing.assert_array_equal(y, x.reshape(2, 3, 2, 2, 2, 3).max((3, 5)))
