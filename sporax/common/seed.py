@@ -11,7 +11,9 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -25,6 +27,8 @@ __all__ = [
     "host_rng",
     "get_rng_state",
     "set_rng_state",
+    "traced_call",
+    "replaying_draws",
 ]
 
 _seed: list[int | None] = [None]
@@ -95,9 +99,82 @@ def next_key(seed: int | None = None) -> Any:
         k = (int(seed) ^ ((_seed[0] or 0) << 32)) & 0xFFFFFFFFFFFFFFFF
         holder = _op_keys.get(k) or _op_keys.setdefault(k, _KeyHolder(k))
     data = state.read(holder)
+    journal = _traced.journal
+    if journal is not None:
+        journal.append((holder, data))
     k1, k2 = jax.random.split(jax.random.wrap_key_data(data))
     state.write(holder, jax.random.key_data(k1))
     return k2
+
+
+# A traced Cell call's draws, for the gradient of that same call to draw them again. In a compiled step (GRAPH
+# mode), MindSpore's ``loss = net(x); grads = grad(net, weights)(x, sens)`` differentiates the forward the
+# step ran: its gradient sees the dropout masks its loss saw (checked on MindSpore 2.10 with a train-step
+# Cell of this form; in PyNative mode its gradient draws new masks, as here, where nothing is traced).
+class _Traced(threading.local):
+    def __init__(self) -> None:
+        self.journal: list[tuple[Any, Any]] | None = None  # (holder, key before a draw) while a call is open
+        self.depth = 0  # open traced Cell calls
+        # id(trace frame) -> (frame, {id(cell): (cell, args, {holder: key before the call's first draw})})
+        self.calls: dict[int, tuple[Any, dict[int, tuple[Any, tuple[Any, ...], dict[Any, Any]]]]] = {}
+
+
+_traced = _Traced()
+
+
+def _open_frames() -> list[Any]:
+    return state.thread_state().stack
+
+
+def traced_call(cell: Any, run: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """``run(*args, **kwargs)``, a Cell's call inside a trace, remembering the draws it made (see above)."""
+    t = _traced
+    if t.journal is None:
+        t.journal = []
+    mark = len(t.journal)
+    t.depth += 1
+    try:
+        out = run(*args, **kwargs)
+    finally:
+        t.depth -= 1
+        journal = t.journal
+        if len(journal) > mark and not kwargs:
+            draws: dict[Any, Any] = {}
+            for holder, data in journal[mark:]:
+                draws.setdefault(holder, data)
+            frames = _open_frames()
+            live = {id(f) for f in frames}
+            for k in [k for k in t.calls if k not in live]:  # records of finished traces go
+                del t.calls[k]
+            frame = frames[-1]
+            t.calls.setdefault(id(frame), (frame, {}))[1][id(cell)] = (cell, args, draws)
+        if not t.depth:
+            t.journal = None
+    return out
+
+
+@contextmanager
+def replaying_draws(fn: Any, args: tuple[Any, ...]) -> Iterator[None]:
+    """Inside a trace, while the gradient of ``fn`` on ``args`` runs its forward: if ``fn`` was called on
+    these very inputs earlier in the trace, its random ops draw what that call drew; the random state
+    after is as before (the step advances it once, by its forward)."""
+    rec = None
+    for frame in reversed(_open_frames()):
+        entry = _traced.calls.get(id(frame))
+        if entry is not None and entry[0] is frame and id(fn) in entry[1]:
+            rec = entry[1][id(fn)]
+            break
+    if rec is None or rec[0] is not fn or len(rec[1]) != len(args) or any(a is not b for a, b in zip(rec[1], args)):
+        yield
+        return
+    now = {holder: state.read(holder) for holder in rec[2]}
+    for holder, data in rec[2].items():
+        state.write(holder, data)
+    try:
+        yield
+    finally:
+        for holder, data in now.items():
+            state.write(holder, data)
 
 
 def get_rng_state() -> dict[str, Any]:

@@ -26,6 +26,7 @@ from .._engine import StatefulJit, custom_vjp_call, remat_call, state
 from ..common import dtype as mstype
 from ..common._compile import call_name, cell_compiles, compile_call
 from ..common.parameter import Parameter, ParameterTuple
+from ..common.seed import traced_call
 from ..common.tensor import Tensor
 from ._cell_hooks import _CellHooksMixin
 from ._cell_state import _CellStateMixin
@@ -534,6 +535,8 @@ class Cell(_CellStateMixin, _CellHooksMixin):
             if compiled is None:
                 compiled = self.__dict__["_compiled"] = compile_call(self._run_construct, call_name(self))
             return compiled(*args, **kwargs)
+        if state.active():  # traced: its draws are kept for a gradient of this same call (common/seed.py)
+            return traced_call(self, self._run_construct, args, kwargs)
         return self._run_construct(*args, **kwargs)
 
     def _run_construct(self, *args: Any, **kwargs: Any) -> Any:

@@ -18,6 +18,7 @@ from typing import Any
 from ... import _checkparam as validator
 from ..._engine import StatefulJit, concrete, jax, jnp, ones_cotangent, state, vjp_stateful, zeros_cotangent
 from ...common.parameter import Parameter, ParameterTuple
+from ...common.seed import replaying_draws
 from ...common.tensor import Tensor
 
 __all__ = ["GradOperation", "grad", "value_and_grad", "vjp", "jvp", "jacfwd", "jacrev", "get_grad"]
@@ -167,8 +168,10 @@ class _GradFunction:
     replays them (``_engine.concrete``), so it follows the same branches.
     """
 
-    def __init__(self, impl: Callable[..., Any], name: str) -> None:
+    def __init__(self, impl: Callable[..., Any], name: str, fn: Any = None, sens_param: bool = False) -> None:
         self._impl = impl
+        self._fn = fn  # the function differentiated, whose earlier traced call the forward replays
+        self._sens = sens_param  # the last input is the sens, not an input of fn
         self._jit = StatefulJit(impl, name=name, warn=self._fallback_note, eager_fn=self._eager)
         self._name = name
 
@@ -183,7 +186,10 @@ class _GradFunction:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if state.active():
-            return self._impl(*args, **kwargs)
+            if self._fn is None or kwargs:
+                return self._impl(*args, **kwargs)
+            with replaying_draws(self._fn, args[:-1] if self._sens and args else args):
+                return self._impl(*args)
         return self._jit(*args, **kwargs)
 
 
@@ -312,6 +318,8 @@ def _cached_grad(
         lambda: _GradFunction(
             _make_grad_impl(fn, grad_position, weights, has_aux, return_ids, get_value, op, sens_param),
             f"{op}({_name(fn)})",
+            fn,
+            sens_param,
         ),
     )
 
@@ -372,7 +380,9 @@ class GradOperation:
         else:
             wlist = []
         key = (_fn_key(fn), tuple(id(w) for w in wlist))
-        return self._fns.get_or(key, lambda: _GradFunction(self._impl(fn, wlist), f"GradOperation({_name(fn)})"))
+        return self._fns.get_or(
+            key, lambda: _GradFunction(self._impl(fn, wlist), f"GradOperation({_name(fn)})", fn, self.sens_param)
+        )
 
     def _impl(self, fn: Callable[..., Any], wlist: list[Parameter]) -> Callable[..., Any]:
         get_all, get_by_list, sens_param = self.get_all, self.get_by_list, self.sens_param

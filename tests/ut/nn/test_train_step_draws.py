@@ -3,11 +3,16 @@ ops.composite._grad.forward_and_grads, which TrainOneStepCell, TrainOneStepWithL
 cells use), as in MindSpore 2.10: there, in GRAPH and PyNative mode, the step of ``sum(dropout(w * 1))``
 returns a loss equal to its gradient w.r.t. ``w`` (checked with MindSpore: 1006 / 1006, 988 / 988, ...)."""
 
+import importlib.util
+import itertools
+import json
+import pathlib
+
 import numpy as np
 import pytest
 
 import sporax as ms
-from sporax import Parameter, Tensor, nn
+from sporax import Parameter, Tensor, compat, nn
 
 
 class _Net(nn.Cell):
@@ -102,3 +107,57 @@ def test_reproducible_and_one_draw_per_step():
     net.set_train()
     x = Tensor(np.ones((1000,), np.float32))
     assert [float(net(x).asnumpy()) for _ in range(3)] == [loss for loss, _ in graph]
+
+
+# A train-step Cell of the user's own (ModelZoo's form: loss = net(x); grads = grad(net, weights)(x, sens)),
+# against what MindSpore 2.10 recorded (tools/make_train_step_draws_reference.py, whose step Cells run here
+# with `mindspore` aliased to sporax). Equal numbers in a step mean one dropout mask.
+_REF = json.loads((pathlib.Path(__file__).parent / "fixtures" / "train_step_draws_ms210.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def ref_cells():
+    compat.alias_mindspore()
+    try:
+        path = pathlib.Path(__file__).resolve().parents[3] / "tools" / "make_train_step_draws_reference.py"
+        spec = importlib.util.spec_from_file_location("make_train_step_draws_reference", path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+    finally:
+        compat.unalias_mindspore()
+    return mod
+
+
+def _same_masks(step):
+    return [a == b for a, b in itertools.combinations(step, 2)]
+
+
+def _run_ref_step(mod, mode, name):
+    ms.set_context(mode=ms.GRAPH_MODE if mode == "graph" else ms.PYNATIVE_MODE)
+    ms.set_seed(1)
+    net = mod.Net()
+    net.set_train()
+    step = getattr(mod, name)(net)
+    x = Tensor(np.ones((1000,), np.float32))
+    args = (x, Tensor(np.ones((1000,), np.float32))) if name == "StepOther" else (x,)
+    return [[float(np.asarray(v.asnumpy()).reshape(-1)[0]) for v in step(*args)] for _ in range(3)]
+
+
+@pytest.mark.parametrize("key", [k for k in _REF if k != "mindspore"])
+def test_user_train_step_masks_as_mindspore(ref_cells, key):
+    mode, name = key.split("/")
+    ours = _run_ref_step(ref_cells, mode, name)
+    theirs = _REF[key]
+    if key == "graph/StepTwice":
+        # MindSpore's graph gives both calls of the network one mask; two calls of a dropout draw two masks
+        # here (as in PyNative, and as R-Drop's two forwards need); the gradient replays the latest call
+        assert [_same_masks(s) for s in theirs] == [[True, True, True]] * 3
+        assert [_same_masks(s) for s in ours] == [[False, False, True]] * 3
+    elif key == "graph/StepOther":
+        # MindSpore's graph gives a gradient on other inputs the call's mask too; here it draws its own
+        assert [_same_masks(s) for s in theirs] == [[True]] * 3
+        assert [_same_masks(s) for s in ours] == [[False]] * 3
+    else:
+        assert [_same_masks(s) for s in ours] == [_same_masks(s) for s in theirs]
+    for s in ours:
+        assert all(400 < v * 0.5 < 600 and v * 0.5 == round(v * 0.5) for v in s)
