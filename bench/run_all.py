@@ -364,6 +364,41 @@ MS_EPOCH_SKIP = (
 )
 
 
+# The ImageNet-style pipeline's findings (bench_dataset.py --pipeline imagenet; printed under its tables).
+PIPELINE_FINDINGS = """\
+What was measured and changed (2026-11-26, 17:15-19:00 UTC; per-process user/sys time, page faults and
+py-spy, one and two cores):
+
+- **The first epochs paid for fresh memory.** With 2 workers sporax's first epoch spent 0.3-0.4 s of system
+  time per 256 images (MindSpore 0.05 s) and the second epoch often 0.15-0.2 s: the pipeline's working set
+  was about 200 MB larger than MindSpore's (blocks of 64 rows: 38 MB of float32 images per block, a
+  window of 6 blocks), and on this VM memory the process has not touched before is slow and uneven to get
+  (256 MB touched for the first time: 0.9-1.1 s, the same again: 0.04 s; numpy's huge pages for arrays over
+  4 MB add compaction stalls). The sources that read one image file per
+  row (ImageFolderDataset, VOC, Coco, CelebA, Manifest, the folder corpora) now cut blocks of 32 rows: peak
+  RSS 600-700 MB -> 420-470 MB (MindSpore 510-525 MB), first-epoch system time 0.05-0.12 s, and a batch of
+  32 is one block (no copy). Not the cause: worker start-up and imports (the map runs on threads of the
+  iterating process), OpenCV's and OpenBLAS's thread pools (OpenCV runs one thread; OpenBLAS's threads use
+  no CPU here, per-thread times from /proc; OPENBLAS_NUM_THREADS=1 changed nothing beyond the noise).
+- **Less Python per image under the GIL.** RandAugment's warps rebuilt OpenCV 4's 224x224 fixed-point maps
+  for every image; the maps depend only on the matrix and the output size and RandAugment repeats a few
+  matrices, so they are cached (vision/_warp.py): CPU per image ~7% lower, and with the smaller blocks the
+  map threads' time holding the GIL fell from 0.26 to 0.11 ms per image (py-spy --gil), the share that 2
+  threads on 2 cores cannot run side by side.
+- **Left as it is:** decoding is 55% of sporax's CPU per image. MindSpore's RandomCropDecodeResize decodes
+  only the crop's rows with libjpeg-turbo; no maintained Python package offers an exact region decode without
+  the system's libturbojpeg (PyTurboJPEG needs it; simplejpeg and imagecodecs decode whole images), so sporax
+  still decodes whole images with OpenCV and is cheaper per image anyway. The first Tensor of each
+  (shape, dtype) costs 10-25 ms (`jnp.asarray` compiles a conversion; `jax.device_put` does not), two of them
+  in every first epoch (sporax/common/tensor.py, outside the dataset package).
+- **The measurement**: 5 epochs per run (4 measured; an epoch of 256 images is a third of a second) and 3
+  alternating rounds per side instead of 3 and 2; each side's best round is still its figure (interference
+  only slows a round down), and the rounds' medians and load averages are printed under the table. Under
+  other processes' load the wall-clock figures of both sides drop unevenly (sporax's two map threads share
+  one GIL), so the per-CPU-second columns are the steadier comparison.
+"""
+
+
 def bench_epoch(quick: bool, log, ms_epoch: bool = False) -> dict:
     """examples/lenet_mnist.py's epoch (bench_lenet_epoch.py) and the seed's input pipeline alone
     (bench_dataset.py), sporax and MindSpore, pinned."""
@@ -373,8 +408,9 @@ def bench_epoch(quick: bool, log, ms_epoch: bool = False) -> dict:
 
     out: dict = {"epoch": {}, "pipeline": {}, "notes": []}
     try:  # the ImageNet-style augmentation pipeline, on JPEGs bench_dataset.py writes itself; on this lane's
-        # core (2 workers share it: the other core is the other lane's), about a minute
-        out["imagenet"] = bench_dataset.imagenet(256, 2 if quick else 3, 1 if quick else 2, (1, 2), CORE, log)
+        # core (2 workers share it: the other core is the other lane's), about a minute; 5 epochs (4 measured,
+        # an epoch of 256 images is a third of a second) and 3 rounds per side: single epochs swing up to 2x
+        out["imagenet"] = bench_dataset.imagenet(256, 3 if quick else 5, 1 if quick else 3, (1, 2), CORE, log)
     except Exception as exc:  # noqa: BLE001
         out["notes"].append(f"imagenet pipeline failed: {str(exc)[:200]}")
     mnist = os.path.join(os.path.dirname(ROOT), "shared", "data", "mnist")
@@ -785,6 +821,7 @@ def write_results(
             if ep.get("imagenet_both")
             else []
         ),
+        *([PIPELINE_FINDINGS] if ep.get("imagenet") or ep.get("imagenet_both") else []),
     ]
     if extra.get("varlen"):
         lines += ["## Variable-length batches", "", *extra["varlen"], ""]
@@ -945,7 +982,7 @@ def main() -> None:
 
         log(f"imagenet pipeline, 2 workers on cores {args.cores}")
         try:
-            extra.setdefault("epoch", {})["imagenet_both"] = bench_dataset.imagenet(256, 3, 2, (2,), args.cores, log)
+            extra.setdefault("epoch", {})["imagenet_both"] = bench_dataset.imagenet(256, 5, 3, (2,), args.cores, log)
         except Exception as exc:  # noqa: BLE001  (reported; the rest of the results stand)
             extra.setdefault("epoch", {}).setdefault("notes", []).append(
                 f"imagenet pipeline on both cores failed: {str(exc)[:200]}"
