@@ -14,10 +14,21 @@ pass (``_layer``) that keeps one stacked residual per step, writes the gate grad
 (``[D, T, B, G]``, so each direction's is one contiguous matrix) and computes every weight gradient as one GEMM
 over all steps after the backward scan; the weights come in and their gradients go out per direction (no
 stacking or slicing around the layer); the LSTM gates take one ``tanh`` over the whole gate block. Unrolling
-the scan was measured (2, 4, 8): no faster, and compile time grows with it. The buffers the scans fill (outputs,
-residuals, input gradients) start from zeros computed from the call's data, not constants: inside sink mode's
-scan over train steps XLA hoists a constant zero buffer out of that loop and copies it in at every step (about
-11 MB per BiLSTM layer and step).
+the scan was measured (2, 4, 8): no faster, and compile time grows with it (fully unrolled: 5x slower). The
+bias is added inside the loop (no pass over the whole projection). The LSTM needs no residual or gradient
+buffers of its own: each forward step writes its gate activations over the projection slots it has just read,
+and each backward step its gate gradients over the activations it has just read, so the gate gradients come
+out in the projection's ``[T, B, D, G]`` layout and the input gradient, the input weights' gradients and the
+biases' are one GEMM (one reduction) over both directions. The other buffers the scans fill (outputs, states,
+GRU/RNN residuals and gradients) start from zeros computed from the call's data, not constants: inside sink
+mode's scan over train steps XLA hoists a constant zero buffer out of that loop and copies it in at every step
+(about 11 MB per BiLSTM layer and step).
+
+Measured without gain on XLA:CPU (jaxlib 0.10): residuals holding the gates' derivatives (``[..., 6, H]``, so
+the backward step is one product per gate element): slower, the fusions that select per gate block over a
+``[4, H]`` view of a ``[4H]`` row are not vectorised; stacking the two directions by a select instead of a
+concatenate; the backward scan indexed by its own int32 counter (the per-step dynamic slices inside the loop's
+fusions reload their start index per element either way, which keeps most backward fusions scalar).
 
 Everything here takes and returns jax arrays; ``ops.function.rnn_func`` keeps MindSpore's semantics.
 """
@@ -87,13 +98,11 @@ def rnn_layer(
     return out.reshape(t_len, batch, -1), h_n, c_n
 
 
-def _gates_in(x: Any, w_ih: Any, b_ih: Any) -> Any:
+def _gates_in(x: Any, w_ih: Any) -> Any:
     """The input projections of every step and direction as one GEMM ``[T * B, I] x [I, D * G]``: ``[T, B, D, G]``
-    in the GEMM's natural layout."""
+    in the GEMM's natural layout (the bias is added inside the loop: no pass over the whole projection)."""
     t_len, batch = x.shape[:2]
     gi = lax.dot_general(x.reshape(t_len * batch, -1), jnp.concatenate(w_ih), (((1,), (1,)), ((), ())))
-    if b_ih is not None:
-        gi = gi + jnp.concatenate(b_ih)
     return gi.reshape(t_len, batch, len(w_ih), -1)
 
 
@@ -169,10 +178,15 @@ def _put_step(buf: Any, t: Any, val: Any) -> Any:
     return buf
 
 
-def _scan_fwd(mode: str, gi: Any, h0: Any, c0: Any, w_hh: Any, b_hh: Any, mask: Any, keep: bool) -> tuple[Any, ...]:
-    """The forward scan; ``(out [T, B, D, H], h_n, c_n, hs, cs, res)`` (the last three, in scan order, only with
-    ``keep``)."""
+def _scan_fwd(
+    mode: str, gi: Any, b_in: Any, h0: Any, c0: Any, w_hh: Any, b_hh: Any, mask: Any, keep: bool
+) -> tuple[Any, ...]:
+    """The forward scan; ``(out [T, B, D, H], h_n, c_n, hs, cs, res)`` (the last three only with ``keep``; ``hs``
+    and ``cs`` in scan order; ``res`` in scan order ``[T, D, B, F]``, or for LSTM in the projection's time-order
+    layout ``[T, B, D, 4H]``: each step writes its gate activations over the projections it has just read, so
+    the residual needs no buffer of its own). ``b_in`` ``[D, G]`` (or None) is added to the projections."""
     lstm = mode == "LSTM"
+    in_place = keep and lstm
     t_len, batch, d = gi.shape[:3]
     w_hh_t = jnp.swapaxes(w_hh, 1, 2)
 
@@ -180,7 +194,11 @@ def _scan_fwd(mode: str, gi: Any, h0: Any, c0: Any, w_hh: Any, b_hh: Any, mask: 
 
     def step(carry: Any, t: Any) -> tuple[Any, None]:
         h, c, out, bufs = carry
-        h_new, c_new, res = _step_fwd(mode, _at_step(gi, t), h, c, w_hh_t, b_hh)
+        src = bufs[2] if in_place else gi
+        g = _at_step(src, t)
+        if b_in is not None:
+            g = g + b_in[:, None, :]
+        h_new, c_new, res = _step_fwd(mode, g, h, c, w_hh_t, b_hh)
         y = h_new
         if mask is not None:
             m = lax.dynamic_index_in_dim(mask, t, 0, keepdims=False)
@@ -190,10 +208,15 @@ def _scan_fwd(mode: str, gi: Any, h0: Any, c0: Any, w_hh: Any, b_hh: Any, mask: 
                 c_new = jnp.where(m, c_new, c)
         out = _put_step(out, t, y)
         if keep:
+            put = (
+                (lambda b, v: _put_step(b, t, v))
+                if in_place
+                else (lambda b, v: lax.dynamic_update_index_in_dim(b, v, t, 0))
+            )
             bufs = tuple(
                 None if b is None else lax.dynamic_update_index_in_dim(b, v, t, 0)
-                for b, v in zip(bufs, (h_new, c_new, res), strict=True)
-            )
+                for b, v in zip(bufs[:2], (h_new, c_new), strict=True)
+            ) + (None if bufs[2] is None else put(bufs[2], res),)
         return (h_new, c_new, out, bufs), None
 
     # every buffer the loop fills starts from a zero that depends on this call's data (a constant one would be
@@ -204,7 +227,7 @@ def _scan_fwd(mode: str, gi: Any, h0: Any, c0: Any, w_hh: Any, b_hh: Any, mask: 
 
     res_like = jax.eval_shape(lambda: _step_fwd(mode, _at_step(gi, 0), h0, c0, w_hh_t, b_hh)[2])
     out0 = jnp.broadcast_to(_variant_zero(gi), (t_len, batch, d, h0.shape[-1]))
-    bufs0 = (buf(h0, 1), buf(c0 if lstm else None, 2), buf(res_like, 3))
+    bufs0 = (buf(h0, 1), buf(c0 if lstm else None, 2), gi if in_place else buf(res_like, 3))
     steps = jnp.arange(t_len, dtype=jnp.int32)
     (h_n, c_n, out, (hs, cs, res)), _ = lax.scan(step, (h0, c0 if lstm else None, out0, bufs0), steps)
     return out, h_n, c_n, hs, cs, res
@@ -231,36 +254,53 @@ def _layer(
     """``(out [T, B, D, H], h_n, c_n)`` of one layer (``out`` in time order; direction 1 runs from ``T - 1`` down);
     ``mask`` ``[T, D, B, 1]`` (scan order) or None: a masked step keeps the state and outputs zeros. ``c_n`` is
     None unless LSTM. The weights and biases are tuples of the directions' arrays."""
-    gi, w_hh_s, b_hh_s = _inputs(mode, x, w_ih, w_hh, b_ih, b_hh)
-    out, h_n, c_n, _, _, _ = _scan_fwd(mode, gi, h0, c0, w_hh_s, b_hh_s, mask, keep=False)
+    gi, b_in, w_hh_s, b_hh_s = _inputs(mode, x, w_ih, w_hh, b_ih, b_hh)
+    out, h_n, c_n, _, _, _ = _scan_fwd(mode, gi, b_in, h0, c0, w_hh_s, b_hh_s, mask, keep=False)
     return out, h_n, c_n
 
 
 def _inputs(mode: str, x: Any, w_ih: Any, w_hh: Any, b_ih: Any, b_hh: Any) -> tuple[Any, Any, Any]:
-    """The scan's inputs: the input projections, the stacked ``w_hh`` and the hidden bias left for the loop.
-    Outside GRU the hidden bias adds to the input projection's (one add before the loop, none per step)."""
+    """The scan's inputs: the input projections (without bias), the bias the loop adds to them ``[D, G]``, the
+    stacked ``w_hh`` and the hidden bias left for the loop. Outside GRU the hidden bias adds to the input
+    projection's (one add per step, not two)."""
     if mode != "GRU" and b_hh is not None:
         b_ih = b_hh if b_ih is None else tuple(a + b for a, b in zip(b_ih, b_hh, strict=True))
         b_hh = None
-    return _gates_in(x, w_ih, b_ih), jnp.stack(w_hh), None if b_hh is None else jnp.stack(b_hh)
+    b_in = None if b_ih is None else jnp.stack(b_ih)
+    return _gates_in(x, w_ih), b_in, jnp.stack(w_hh), None if b_hh is None else jnp.stack(b_hh)
 
 
 def _layer_fwd(
     mode: str, x: Any, h0: Any, c0: Any, w_ih: Any, w_hh: Any, b_ih: Any, b_hh: Any, mask: Any
 ) -> tuple[Any, Any]:
-    gi, w_hh_s, b_hh_s = _inputs(mode, x, w_ih, w_hh, b_ih, b_hh)
-    out, h_n, c_n, hs, cs, res = _scan_fwd(mode, gi, h0, c0, w_hh_s, b_hh_s, mask, keep=True)
+    gi, b_in, w_hh_s, b_hh_s = _inputs(mode, x, w_ih, w_hh, b_ih, b_hh)
+    out, h_n, c_n, hs, cs, res = _scan_fwd(mode, gi, b_in, h0, c0, w_hh_s, b_hh_s, mask, keep=True)
     return (out, h_n, c_n), (x, h0, c0, w_ih, w_hh, b_ih, b_hh, mask, hs, cs, res)
 
 
 def _layer_bwd(mode: str, saved: Any, cts: Any) -> tuple[Any, ...]:
     x, h0, c0, w_ih, w_hh, b_ih, b_hh, mask, hs, cs, res = saved
     dgi, dgh, dh0, dc0, hp_time = _scan_bwd(mode, h0, c0, jnp.stack(w_hh), mask, hs, cs, res, cts)
-    # dgi, dgh, hp_time: [D, T, B, *] in time order, so every direction's slice is one contiguous matrix
-    d, t_len, batch, g = dgi.shape
-    n = t_len * batch
+    d = len(w_ih)
+    n = x.shape[0] * x.shape[1]
     xm = x.reshape(n, -1)
-    dgi_m, dgh_m, hp_m = dgi.reshape(d, n, g), dgh.reshape(d, n, g), hp_time.reshape(d, n, -1)
+    hp_m = hp_time.reshape(d, n, -1)
+    if mode == "LSTM":
+        # dgi (= dgh) [T, B, D, G] in time order, the projection's layout: one GEMM over both directions for the
+        # input gradient, the input weights' gradients and the biases'
+        g = dgi.shape[-1]
+        dgi_all = dgi.reshape(n, d * g)
+        dx = dgi_all @ jnp.concatenate(w_ih)
+        dw_all = _weight_grad(xm, dgi_all)
+        dw_ih = tuple(dw_all[k * g : (k + 1) * g] for k in range(d))
+        db_all = dgi_all.sum(axis=0)
+        db_ih = None if b_ih is None else tuple(db_all[k * g : (k + 1) * g] for k in range(d))
+        db_hh = None if b_hh is None else db_ih
+        dw_hh = tuple(_weight_grad(hp_m[k], dgi[:, :, k].reshape(n, g)) for k in range(d))
+        return dx.reshape(x.shape), dh0, dc0, dw_ih, dw_hh, db_ih, db_hh, None
+    # dgi, dgh, hp_time: [D, T, B, *] in time order, so every direction's slice is one contiguous matrix
+    g = dgi.shape[-1]
+    dgi_m, dgh_m = dgi.reshape(d, n, g), dgh.reshape(d, n, g)
     dx = dgi_m[0] @ w_ih[0]
     for k in range(1, d):
         dx = dx + dgi_m[k] @ w_ih[k]
@@ -287,7 +327,8 @@ def _scan_bwd(
     mode: str, h0: Any, c0: Any, w_hh: Any, mask: Any, hs: Any, cs: Any, res: Any, cts: Any
 ) -> tuple[Any, ...]:
     """The backward scan: ``(dgi, dgh, dh0, dc0, hp_time)``, the gradients of the input and hidden projections
-    and the state before each step, each ``[D, T, B, *]`` in time order."""
+    and the state before each step, each ``[D, T, B, *]`` in time order; for LSTM ``dgi`` (= ``dgh``) is
+    ``[T, B, D, G]``, written over the residual ``res`` (same layout) slot by slot as the steps read it."""
     d_out, d_hn, d_cn = cts
     lstm = mode == "LSTM"
     t_len, d, batch = hs.shape[:3]
@@ -298,6 +339,8 @@ def _scan_bwd(
     def step(carry: Any, inp: Any) -> tuple[Any, Any]:
         dh, dc, dgi_buf, dgh_buf = carry
         t, m, hp, cp, c_t, r_t, h_t = inp
+        if lstm:
+            r_t = _at_step(dgi_buf, t)
         dy = _at_step(d_out, t)
         if m is None:
             dh_new, dh_keep = dh + dy, None
@@ -330,7 +373,7 @@ def _scan_bwd(
         dh = jnp.einsum("dbg,dgh->dbh", dgh, w_hh)
         if dh_direct is not None:
             dh = dh + dh_direct
-        dgi_buf = _put_dir(dgi_buf, t, dgi)
+        dgi_buf = _put_step(dgi_buf, t, dgi) if lstm else _put_dir(dgi_buf, t, dgi)
         if dgh_buf is not None:
             dgh_buf = _put_dir(dgh_buf, t, dgh)
         return (dh, dc, dgi_buf, dgh_buf), None
@@ -341,7 +384,7 @@ def _scan_bwd(
         h_prev if mode == "GRU" else None,
         c_prev,
         cs,
-        res,
+        None if lstm else res,
         hs if mode not in ("LSTM", "GRU") else None,
     )
     g = w_hh.shape[1]
@@ -351,7 +394,7 @@ def _scan_bwd(
     def buf(k: int) -> Any:
         return jnp.broadcast_to(_variant_zero(d_out, k) + _variant_zero(d_hn, k), (d, t_len, batch, g))
 
-    init = (d_hn, d_cn if lstm else None, buf(0), buf(1) if mode == "GRU" else None)
+    init = (d_hn, d_cn if lstm else None, res if lstm else buf(0), buf(1) if mode == "GRU" else None)
     (dh0, dc0, dgi, dgh), _ = lax.scan(step, init, xs, reverse=True)
     dgh = dgi if dgh is None else dgh
     # the state before each step, in time order, for the weight gradient over all steps at once
