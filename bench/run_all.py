@@ -393,9 +393,12 @@ py-spy, one and two cores):
   in every first epoch (sporax/common/tensor.py, outside the dataset package).
 - **The measurement**: 5 epochs per run (4 measured; an epoch of 256 images is a third of a second) and 3
   alternating rounds per side instead of 3 and 2; each side's best round is still its figure (interference
-  only slows a round down), and the rounds' medians and load averages are printed under the table. Under
-  other processes' load the wall-clock figures of both sides drop unevenly (sporax's two map threads share
-  one GIL), so the per-CPU-second columns are the steadier comparison.
+  only slows a round down), and the rounds' medians and load averages are printed under the table. On a
+  shared machine the wall-clock figures depend on who else runs: the kernel shares the CPU between sessions
+  (sched_autogroup is on), so a bench process gets about 2/(n+1) cores while n other sessions are busy,
+  whatever its threads (measured at load 4-5: one side's map threads at 34-50% of a core each, a minute
+  later the other's at 86-90%). The per-CPU-second columns (all threads of the process) do not move with
+  that: the comparison to trust when the load average is not near 0.
 """
 
 
