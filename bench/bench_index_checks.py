@@ -8,15 +8,16 @@ a loop; ``sporax/_engine/_checks.py``), and raises naming the op, the index and 
 
 - ``lenet_b32``: LeNet5 (MindSpore's ModelZoo net) with ``SoftmaxCrossEntropyWithLogits(sparse=True)`` (its
   labels are the checked indices) and Momentum, ``TrainOneStepCell`` compiled by sporax;
-- ``mlp_b1``: the seed's MLP at batch 1 (``CrossEntropyLoss``, SGD, the ``@jit`` step of
-  ``bench_train_step.py``), where the per-call plumbing is most of the step; with its JAX+optax twin.
+- ``mlp_b1``, ``mlp_b256``: the seed's MLP at batch 1 and 256 (``CrossEntropyLoss``: its labels are the checked
+  indices; SGD; the ``@jit`` step of ``bench_train_step.py``; at batch 1 the per-call plumbing is most of the
+  step); with its JAX+optax twin.
 
 Each round runs ``--steps`` steps per side and waits for the last one (``--read-loss``: reads the loss after
 every step instead, as a loop printing it does). Rounds alternate between the sides (the shared machine's drift
 cancels); the median per side, the median of the paired per-round ratios and each side's 10th percentile are
 reported, for wall time and for the process's CPU time per step (steadier on a loaded machine).
 
-    taskset -c 1 env OMP_NUM_THREADS=1 python bench/bench_index_checks.py [--cases lenet_b32,mlp_b1]
+    taskset -c 1 env OMP_NUM_THREADS=1 python bench/bench_index_checks.py [--cases lenet_b32,mlp_b1,mlp_b256]
 """
 
 from __future__ import annotations
@@ -87,12 +88,12 @@ def lenet_sides(batch: int) -> dict:
     return {"checks off": _with_checks(False, build), "checks on": _with_checks(True, build)}
 
 
-def mlp_sides() -> dict:
+def mlp_sides(case: str) -> dict:
     from bench_train_step import build_case  # the seed's MLP @jit step and its JAX+optax twin
 
-    sides = {"checks off": _with_checks(False, lambda: build_case("mlp_b1")["graph"])}
+    sides = {"checks off": _with_checks(False, lambda: build_case(case)["graph"])}
     both = {}
-    sides["checks on"] = _with_checks(True, lambda: both.update(build_case("mlp_b1")) or both["graph"])
+    sides["checks on"] = _with_checks(True, lambda: both.update(build_case(case)) or both["graph"])
     sides["jax twin"] = both["jax"]
     ms.set_context(mode=ms.PYNATIVE_MODE)
     return sides
@@ -120,7 +121,7 @@ def run(sides: dict, steps: int, rounds: int, read_loss: bool) -> dict[str, dict
 
 
 def report(case: str, times: dict[str, dict[str, list[float]]]) -> None:
-    unit, scale = ("us", 1e6) if case == "mlp_b1" else ("ms", 1e3)
+    unit, scale = ("us", 1e6) if case.startswith("mlp") else ("ms", 1e3)
     for clock in ("wall", "cpu"):
         t = {k: v[clock] for k, v in times.items()}
         med = {k: statistics.median(v) for k, v in t.items()}
@@ -144,8 +145,8 @@ def main() -> None:
     args = ap.parse_args()
     print(f"affinity {sorted(os.sched_getaffinity(0))}, read loss every step: {args.read_loss}")
     for case in args.cases.split(","):
-        sides = lenet_sides(args.batch) if case == "lenet_b32" else mlp_sides()
-        steps = 10 if case == "lenet_b32" else 200
+        sides = lenet_sides(args.batch) if case == "lenet_b32" else mlp_sides(case)
+        steps = {"lenet_b32": 10, "mlp_b256": 30}.get(case, 200)
         report(case, run(sides, steps, args.rounds, args.read_loss))
 
 

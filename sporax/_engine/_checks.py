@@ -87,11 +87,16 @@ def check_in_range(idx: Any, lo: Any, hi: Any, message: Callable[[Any], str], al
     if v.size == 0:
         return
     flat = v.reshape(-1)
-    bad = (flat < lo) | (flat >= hi)
-    if allowed is not None:
-        bad = bad & (flat != allowed)
-    first = flat[jnp.argmax(bad)].astype(jnp.int64)
-    checkify.check(~jnp.any(bad), _template(message), b=first)
+
+    def bad(x: Any) -> Any:
+        out = (x < lo) | (x >= hi)
+        return out if allowed is None else out & (x != allowed)
+
+    # One pass over the indices (an argmax; the comparison fuses into it) finds the first bad one, or the first
+    # index when none is bad: the check is that one index, a scalar. ``any(bad)`` besides would be a second
+    # reduction over the indices, which XLA:CPU runs as two more kernels (a tree reduction) at batch 256.
+    first = flat[jnp.argmax(bad(flat))]
+    checkify.check(~bad(first), _template(message), b=first.astype(jnp.int64))
 
 
 def check_nd_in_range(idx: Any, shape: tuple[int, ...], message: Callable[[Any], str]) -> None:
@@ -104,8 +109,12 @@ def check_nd_in_range(idx: Any, shape: tuple[int, ...], message: Callable[[Any],
         return
     rows = v.reshape(-1, v.shape[-1])
     bound = jnp.asarray(shape[: rows.shape[1]], rows.dtype)
-    bad = jnp.any((rows < 0) | (rows >= bound), axis=1)
-    checkify.check(~jnp.any(bad), _template(message), b=jnp.argmax(bad).astype(jnp.int64))
+
+    def bad(r: Any) -> Any:
+        return jnp.any((r < 0) | (r >= bound), axis=-1)
+
+    i = jnp.argmax(bad(rows))  # the first bad row, or row 0: one pass (see check_in_range)
+    checkify.check(~bad(rows[i]), _template(message), b=i.astype(jnp.int64))
 
 
 ACC_SIZE = 16  # a program's error record: [failed, call of the first failure, calls, its trace, checkify's state...]

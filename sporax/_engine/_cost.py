@@ -24,7 +24,7 @@ def _aval(x: Any) -> jax.ShapeDtypeStruct:
 
 
 def _entry_flops(key: Any, entry: Any) -> float:
-    _treedef, dyn_pos, skey, _epoch = key
+    _tree, dyn_pos, skey, _epoch = key
     dyn = [jax.ShapeDtypeStruct(*skey[i]) for i in dyn_pos]
     values = [_aval(h._stored) for h in entry.state]
     nd = entry.n_donated

@@ -52,6 +52,7 @@ class _Retrace(Exception):
 
 
 _ARRAY_TYPE = type(jax.numpy.zeros(()))
+_TRACER = jax.core.Tracer
 _flatten = jax.tree_util.tree_flatten
 
 
@@ -79,6 +80,24 @@ def _fast_forms(args: tuple[Any, ...], leaves: list[Any]) -> tuple[Any, ...] | N
             i += 1
         forms.append(tuple(map(type, a)) if items is a else None)
     return tuple(forms) if i == n else None
+
+
+def _signature(leaves: list[Any]) -> tuple[tuple[int, ...], list[Any], list[Any]]:
+    """The positions of the dynamic leaves (arrays; a NumPy array becomes a jax one), those leaves, and per leaf
+    its shape and dtype or, for a static one, its cache key."""
+    dyn_pos: list[int] = []
+    dyn = []
+    skey = []
+    for i, leaf in enumerate(leaves):
+        if type(leaf) is _ARRAY_TYPE or _is_dynamic(leaf):
+            if isinstance(leaf, np.ndarray):
+                leaf = jax.numpy.asarray(leaf)
+            dyn_pos.append(i)
+            dyn.append(leaf)
+            skey.append((leaf.shape, leaf.dtype))
+        else:
+            skey.append(_static_key(leaf))
+    return tuple(dyn_pos), dyn, skey
 
 
 _NOT_CONSTANT = object()
@@ -227,9 +246,11 @@ class StatefulJit:
         self.unread = 0
         self.uncounted = 0  # calls since then of its programs that carry no record (no op in them checks)
         self.layouts: list[list[Any]] = []
-        # (argument types, treedef, dynamic positions, per argument None or its items' types) of calls whose
-        # arguments each wrap one array or are a tuple or list of such (see _fast_forms)
-        self._fast: tuple[tuple[type, ...], Any, tuple[int, ...], tuple[Any, ...]] | None = None
+        # the cache keys' number for each tree structure of arguments (a number hashes faster than a treedef)
+        self._trees: dict[Any, int] = {}
+        # (argument types, treedef, its number, dynamic positions, per argument None or its items' types) of
+        # calls whose arguments each wrap one array or are a tuple or list of such (see _fast_forms)
+        self._fast: tuple[tuple[type, ...], Any, int, tuple[int, ...], tuple[Any, ...]] | None = None
 
     # ------------------------------------------------------------------ calling
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -237,49 +258,42 @@ class StatefulJit:
             return self.fn(*args, **kwargs)
         if self.eager:
             return self.eager_fn(*args, **kwargs)
+        # The call's signature: its arrays (dynamic leaves), their positions among the leaves, and per leaf its
+        # shape and dtype or, for a static leaf, the leaf itself. Arguments with the forms of the call that
+        # learned them (_fast_forms: each wraps one array, or is a tuple/list of such) are read without tree
+        # flattening; others are flattened as a tree (and their forms learned for the next call).
         fast = self._fast
+        dyn: list[Any] | None = None
         if fast is not None and not kwargs and fast[0] == tuple(map(type, args)):
-            # every argument wraps one array (a Tensor) or is a tuple/list of such (an optimizer's gradients),
-            # as on the call that learned this: no tree flattening
             dyn = []
             skey = []
-            ok = True
-            for a, form in zip(args, fast[3]):
+            for a, form in zip(args, fast[4]):
                 if form is None:
                     items = (a,)
                 elif tuple(map(type, a)) == form:
                     items = a
                 else:
-                    ok = False
+                    dyn = None
                     break
                 for b in items:
                     d = b._data
                     if type(d) is not _ARRAY_TYPE:
-                        ok = False
+                        dyn = None
                         break
                     dyn.append(d)
                     av = d.aval  # one read for the two (Array.shape and .dtype each read it)
                     skey.append((av.shape, av.dtype))
-                if not ok:
+                if dyn is None:
                     break
-            if ok:
-                entry = self._cache.get((fast[1], fast[2], tuple(skey), _state.epoch()))
-                if entry is not None:
-                    return self._run(entry, dyn)
-        leaves, treedef = _flatten((args, kwargs))
-        dyn_pos: list[int] = []
-        dyn = []
-        skey = []
-        for i, leaf in enumerate(leaves):
-            if type(leaf) is _ARRAY_TYPE or _is_dynamic(leaf):
-                if isinstance(leaf, np.ndarray):
-                    leaf = jax.numpy.asarray(leaf)
-                dyn_pos.append(i)
-                dyn.append(leaf)
-                skey.append((leaf.shape, leaf.dtype))
-            else:
-                skey.append(_static_key(leaf))
-        key = (treedef, tuple(dyn_pos), tuple(skey), _state.epoch())
+        if dyn is not None:
+            treedef, tree, dyn_pos, forms = fast[1], fast[2], fast[3], None  # type: ignore[index]
+            leaves: list[Any] = dyn
+        else:
+            leaves, treedef = _flatten((args, kwargs))
+            tree = self._trees.setdefault(treedef, len(self._trees))
+            dyn_pos, dyn, skey = _signature(leaves)
+            forms = None if kwargs else _fast_forms(args, leaves)
+        key = (tree, dyn_pos, tuple(skey), _state.epoch())
         entry = self._cache.get(key)
         if entry is None:
             # The entry keeps static leaves only: no first-call batch stays alive with it.
@@ -293,9 +307,8 @@ class StatefulJit:
             except Exception as err:
                 raise clean_error(err) from None
             self._cache[key] = entry
-        forms = None if kwargs else _fast_forms(args, leaves)
         if forms is not None:
-            self._fast = (tuple(map(type, args)), treedef, key[1], forms)
+            self._fast = (tuple(map(type, args)), treedef, tree, dyn_pos, forms)
         return self._run(entry, dyn)
 
     def _go_eager(self, err: BaseException, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -351,6 +364,8 @@ class StatefulJit:
                 if record is not None:
                     record = _mesh.to_local(record)
         except (RuntimeError, ValueError) as err:
+            if record is None and entry.checked and self.record.is_deleted():  # donated to a call that failed:
+                self.record = _checks.new_record()  # a new one (the call's error is raised instead of what it held)
             if "deleted" in str(err):
                 raise RuntimeError(
                     f"While running '{self.name}': a Parameter's value was deleted. A Tensor that aliased it "
@@ -361,7 +376,7 @@ class StatefulJit:
             new_state = [jax.numpy.array(v, copy=True) if i in entry.copy_state else v for i, v in enumerate(new_state)]
         for h, v in zip(entry.writes, new_state):
             h._stored = v
-        if record is not None and not isinstance(record, jax.core.Tracer):  # read later, never waited for here
+        if record is not None and not isinstance(record, _TRACER):  # read later, never waited for here
             # (_checks). Called inside a plain JAX transformation (jax.make_jaxpr, jax.grad of a sporax op), the
             # record is that trace's value: it cannot be read, and keeping it would leak the tracer
             self.record = record
@@ -517,7 +532,10 @@ class StatefulJit:
         if data_parallel:  # one copy per rank: each rank's checks come back as its part of the error arrays
             program = _mesh.wrap_program(program)
         entry.options = options
-        entry.compiled = jax.jit(program, donate_argnums=(0,) if donated else (), compiler_options=options or None)
+        # the donated state, and the error record: each call's record replaces the last one, in its buffer (a
+        # data-parallel program's record is this rank's part of a mesh array, made for the call: not donated)
+        donate = ((0,) if donated else ()) + ((3,) if entry.checked and not data_parallel else ())
+        entry.compiled = jax.jit(program, donate_argnums=donate, compiler_options=options or None)
         return entry
 
 
