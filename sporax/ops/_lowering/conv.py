@@ -30,7 +30,17 @@ __all__ = [
     "conv_cl",
     "conv_transpose_cl",
     "CL_DIMS",
+    "CPU_CONV_OPTIONS",
 ]
+
+# XLA:CPU's YNNPACK library fusions for programs with channels-last convolutions: jaxlib's default kinds
+# (dots, convolutions, reductions) plus elementwise fusions, which take batch norm's and ReLU's passes
+# between the convolutions (a ResNet basic block at batch 64, 64 channels, 32x32, forward and backward:
+# 179 -> 159 ms, one core). Experimental: re-check on every jaxlib upgrade.
+CPU_CONV_OPTIONS = {
+    "xla_cpu_experimental_ynn_fusion_type": "LIBRARY_FUSION_TYPE_INDIVIDUAL_DOT,LIBRARY_FUSION_TYPE_INDIVIDUAL_CONVOLUTION,"
+    "LIBRARY_FUSION_TYPE_REDUCE,LIBRARY_FUSION_TYPE_ELTWISE"
+}
 
 # canonical channels-last dimension numbers per spatial rank
 CL_DIMS = {
@@ -349,7 +359,37 @@ def _pointwise(x: Any, w: Any, stride: tuple) -> Any:
     interior pad); XLA:CPU's weight-gradient convolution is about 2x slower on those shapes."""
     if any(s != 1 for s in stride):
         x = x[(slice(None), *(slice(None, None, s) for s in stride))]
-    return lax.dot_general(x, w.reshape(w.shape[-2:]), (((x.ndim - 1,), (0,)), ((), ())))
+    return _pointwise_gemm(x, w.reshape(w.shape[-2:])).reshape(*x.shape[:-1], w.shape[-1])
+
+
+# Rows (pixels) per batch group of the 1x1 weight gradient (see _pointwise_gemm).
+_PW_WGRAD_ROWS = 512
+
+
+@jax.custom_vjp
+def _pointwise_gemm(x: Any, w: Any) -> Any:
+    """``x`` [..., C] @ ``w`` [C, O] as one GEMM, its weight gradient as a batched GEMM over groups of
+    about ``_PW_WGRAD_ROWS`` pixels (whole images) summed: the single GEMM contracting over every pixel
+    of the batch runs at a fifth of the GEMM rate on XLA:CPU, the groups 2-4x faster (ResNet-18's
+    strided 1x1 layers, batch 64: 9.0 / 4.2 / 2.8 -> 2.0 / 1.7 / 1.6 ms)."""
+    return lax.dot_general(x, w, (((x.ndim - 1,), (0,)), ((), ())))
+
+
+def _pointwise_gemm_fwd(x: Any, w: Any) -> tuple[Any, Any]:
+    return _pointwise_gemm(x, w), (x, w)
+
+
+def _pointwise_gemm_bwd(res: Any, g: Any) -> tuple[Any, Any]:
+    x, w = res
+    dx = lax.dot_general(g, w, (((g.ndim - 1,), (1,)), ((), ())))
+    n, per_image = x.shape[0], int(np.prod(x.shape[1:-1]))
+    groups = min([d for d in range(1, n + 1) if n % d == 0], key=lambda d: abs(n // d * per_image - _PW_WGRAD_ROWS))
+    xs, gs = x.reshape(groups, -1, x.shape[-1]), g.reshape(groups, -1, g.shape[-1])
+    dw = lax.dot_general(xs, gs, (((1,), (1,)), ((0,), (0,))))
+    return dx, (dw.sum(0) if groups > 1 else dw[0]).astype(w.dtype)
+
+
+_pointwise_gemm.defvjp(_pointwise_gemm_fwd, _pointwise_gemm_bwd)
 
 
 def conv_cl(x: Any, w: Any, stride: tuple, pads: tuple, dilation: tuple) -> Any:

@@ -153,3 +153,44 @@ def test_phase_maxpool_integers():
     x = np.random.default_rng(0).integers(-50, 50, (2, 3, 4, 6)).astype(np.int32)
     y = np.asarray(jax.jit(lambda v: L.block_max_pool(v, 2, 3))(x))
     np.testing.assert_array_equal(y, x.reshape(2, 3, 2, 2, 2, 3).max((3, 5)))
+
+
+def test_pointwise_weight_gradient_in_batch_groups(monkeypatch):
+    """A 1x1 convolution's weight gradient as a batched GEMM over groups of images, summed."""
+    monkeypatch.setattr(C, "_PW_WGRAD_ROWS", 12)  # 2 images of 2x3 output pixels per group: 3 groups
+    rng = np.random.default_rng(8)
+    x, w = rng.standard_normal((6, 4, 4, 6)), rng.standard_normal((3, 4, 1, 1))
+    _assert_same(_values_and_grads(lambda x, w: L.conv2d_array(x, w, (2, 2), [(0, 0), (0, 0)], (1, 1), 1), x, w))
+    jaxpr = jax.make_jaxpr(jax.grad(lambda w: L.conv2d_array(x, w, (2, 2), [(0, 0)] * 2, (1, 1), 1, "nhwc").sum()))(w)
+    assert "3,12,4" in str(jaxpr).replace(" ", "")  # the strided input as [groups, rows, C]
+
+
+def test_compiler_options_follow_the_convolutions(monkeypatch):
+    """Programs with channels-last convolutions ask XLA:CPU for YNNPACK's elementwise fusions too, and so
+    does a max-pool after them in the same program; a pool after GEMM convolutions, or alone, asks for the
+    pool's options."""
+    import sporax as ms
+    from sporax._engine import _jit
+
+    seen = []
+    real_jit = _jit.jax.jit
+
+    def spy(fn, *a, **kw):
+        seen.append(kw.get("compiler_options"))
+        return real_jit(fn, *a, **kw)
+
+    monkeypatch.setattr(_jit.jax, "jit", spy)
+    rng = np.random.default_rng(2)
+    x = ms.Tensor(rng.standard_normal((2, 16, 8, 8)).astype(np.float32))
+    w = ms.Tensor(rng.standard_normal((16, 16, 3, 3)).astype(np.float32))
+    x1, w1 = ms.Tensor(np.ones((2, 1, 8, 8), np.float32)), ms.Tensor(np.ones((4, 1, 3, 3), np.float32))
+    conv = lambda x, w: ms.ops.conv2d(x, w, pad_mode="pad", padding=1)  # noqa: E731
+    pool = lambda v: ms.ops.max_pool2d(ms.ops.relu(v), 2, 2)  # noqa: E731
+    for fn, args, want in [
+        (conv, (x, w), C.CPU_CONV_OPTIONS),  # 16 channels: 'nhwc'
+        (lambda x, w: pool(conv(x, w)), (x, w), C.CPU_CONV_OPTIONS),
+        (pool, (x,), L.CPU_POOL_OPTIONS),  # a new trace: the convolution before does not count
+        (lambda x, w: pool(conv(x, w)), (x1, w1), L.CPU_POOL_OPTIONS),  # one input channel: 'gemm'
+    ]:
+        ms.jit(fn)(*args)
+        assert seen[-1] == want
