@@ -392,12 +392,81 @@ def _pointwise_gemm_bwd(res: Any, g: Any) -> tuple[Any, Any]:
 _pointwise_gemm.defvjp(_pointwise_gemm_fwd, _pointwise_gemm_bwd)
 
 
+# ------------------------------------------------------------------ per-tap GEMMs (tiny images)
+# Share of a padded convolution's multiply-adds that fall on the padding from which "taps" pays: a 3x3
+# convolution with padding 1 on 4x4 images spends 31 % of XLA's work on zeros (ResNet-18's last stage:
+# 25.1 -> 17.1 ms forward at batch 64, 512 channels; on 8x8 images, 16 %, it is no faster).
+_TAPS_MIN_PADDED_SHARE = 0.25
+
+
+def _tap_ranges(ks: tuple, pads: tuple, dilation: tuple, ins: tuple, outs: tuple) -> list[tuple]:
+    """Per kernel tap (i, j) that reaches the image: (i, j, rows, cols, in_rows, in_cols), the output
+    slices it contributes to and the input slices it reads (stride 1)."""
+    taps = []
+    for i in range(ks[0]):
+        for j in range(ks[1]):
+            off = (i * dilation[0] - pads[0][0], j * dilation[1] - pads[1][0])
+            lo = [max(0, -off[a]) for a in range(2)]
+            hi = [min((outs[a], ins[a] - off[a])[k] for k in range(2)) for a in range(2)]
+            if hi[0] > lo[0] and hi[1] > lo[1]:
+                rows, cols = slice(lo[0], hi[0]), slice(lo[1], hi[1])
+                taps.append(
+                    (i, j, rows, cols, slice(lo[0] + off[0], hi[0] + off[0]), slice(lo[1] + off[1], hi[1] + off[1]))
+                )
+    return taps
+
+
+def _padded_share(ks: tuple, pads: tuple, dilation: tuple, ins: tuple, outs: tuple) -> float:
+    valid = sum((t[2].stop - t[2].start) * (t[3].stop - t[3].start) for t in _tap_ranges(ks, pads, dilation, ins, outs))
+    return 1.0 - valid / (ks[0] * ks[1] * outs[0] * outs[1])
+
+
+@functools.partial(jax.custom_vjp, nondiff_argnums=(2, 3))
+def _conv_taps(x: Any, w: Any, pads: tuple, dilation: tuple) -> Any:
+    """Stride-1 convolution of NHWC ``x`` with HWIO ``w`` as one GEMM per kernel tap over the output
+    pixels it reaches (none on the padding), added into the result in place; its VJP the same way (input
+    gradient per tap into the input's slices, weight gradient per tap as one GEMM over the batch)."""
+    ks, ins = w.shape[:2], x.shape[1:3]
+    outs = tuple(ins[a] + pads[a][0] + pads[a][1] - dilation[a] * (ks[a] - 1) for a in range(2))
+    y = jnp.zeros((x.shape[0], *outs, w.shape[-1]), jnp.result_type(x.dtype, w.dtype))
+    for i, j, rows, cols, irows, icols in _tap_ranges(ks, pads, dilation, ins, outs):
+        t = lax.dot_general(x[:, irows, icols], w[i, j], (((3,), (0,)), ((), ())))
+        y = y.at[:, rows, cols].add(t)
+    return y
+
+
+def _conv_taps_fwd(x: Any, w: Any, pads: tuple, dilation: tuple) -> tuple[Any, Any]:
+    return _conv_taps(x, w, pads, dilation), (x, w)
+
+
+def _conv_taps_bwd(pads: tuple, dilation: tuple, res: Any, g: Any) -> tuple[Any, Any]:
+    x, w = res
+    ks, ins, outs = w.shape[:2], x.shape[1:3], g.shape[1:3]
+    # the transposed taps materialised (small): canonical GEMMs instead of transposed-operand ones
+    wt = lax.optimization_barrier(jnp.swapaxes(w, 2, 3))
+    dx = jnp.zeros(x.shape, g.dtype)
+    dw = [[jnp.zeros(w.shape[2:], w.dtype) for _ in range(ks[1])] for _ in range(ks[0])]
+    for i, j, rows, cols, irows, icols in _tap_ranges(ks, pads, dilation, ins, outs):
+        gs = g[:, rows, cols]
+        dx = dx.at[:, irows, icols].add(lax.dot_general(gs, wt[i, j], (((3,), (0,)), ((), ()))))
+        dw[i][j] = lax.dot_general(x[:, irows, icols], gs, (((0, 1, 2), (0, 1, 2)), ((), ()))).astype(w.dtype)
+    return dx, jnp.stack([jnp.stack(row) for row in dw])
+
+
+_conv_taps.defvjp(_conv_taps_fwd, _conv_taps_bwd)
+
+
 def conv_cl(x: Any, w: Any, stride: tuple, pads: tuple, dilation: tuple) -> Any:
     """Convolution of channels-last ``x`` with ``w`` (HWIO / DHWIO), paddings ``pads`` ((lo, hi) per
     spatial dim), canonical for XLA:CPU's kernels in the forward and the VJP; 1x1 ones as a GEMM."""
     nsp = x.ndim - 2
     if all(k == 1 for k in w.shape[:nsp]) and not any(p for pp in pads for p in pp):
         return _pointwise(x, w, stride)
+    if nsp == 2 and stride == (1, 1) and all(p >= 0 for pp in pads for p in pp):
+        ks, ins = w.shape[:2], x.shape[1:3]
+        outs = tuple(ins[a] + pads[a][0] + pads[a][1] - dilation[a] * (ks[a] - 1) for a in range(2))
+        if min(outs) > 0 and _padded_share(ks, pads, dilation, ins, outs) >= _TAPS_MIN_PADDED_SHARE:
+            return _conv_taps(x, w, pads, dilation)
     return _conv_cl(x, w, stride, pads, dilation)
 
 

@@ -194,3 +194,23 @@ def test_compiler_options_follow_the_convolutions(monkeypatch):
     ]:
         ms.jit(fn)(*args)
         assert seen[-1] == want
+
+
+@pytest.mark.parametrize(
+    "k, pads, d, hw",
+    [
+        ((3, 3), [(1, 1), (1, 1)], (1, 1), (4, 4)),  # ResNet-18's last stage: 31 % of the work on padding
+        ((3, 2), [(2, 0), (1, 1)], (1, 2), (3, 5)),  # asymmetric, dilated
+        ((3, 3), [(1, 1), (1, 1)], (1, 1), (2, 2)),  # corner taps reach one pixel
+    ],
+)
+def test_conv2d_tiny_images_per_tap_gemms(k, pads, d, hw):
+    """Stride-1 convolutions whose windows lie largely on the padding run as one GEMM per kernel tap
+    over the pixels it reaches (no convolution op in the program); values and gradients as lax.conv's."""
+    rng = np.random.default_rng(sum(hw))
+    x, w = rng.standard_normal((2, 3, *hw)), rng.standard_normal((4, 3, *k))
+    fn = lambda x, w: L.conv2d_array(x, w, (1, 1), pads, d, 1)  # noqa: E731
+    _assert_same(_values_and_grads(fn, x, w))
+    with L.force_lowering(conv="nhwc"):
+        jaxpr = str(jax.make_jaxpr(jax.grad(lambda x, w: fn(x, w).sum(), (0, 1)))(x, w))
+    assert "conv_general_dilated" not in jaxpr and "dot_general" in jaxpr
