@@ -352,9 +352,15 @@ def _scan_bwd(
             i, f, gg, o = (r4[..., k, :] for k in range(4))
             tc = jnp.tanh(c_t)
             dc_new = dc_new + dh_new * o * (1 - tc * tc)
-            up = jnp.stack([dc_new * gg, dc_new * cp, dc_new * i, dh_new * tc], axis=-2)
-            is_g = (jnp.arange(4) == 2)[:, None]
-            da = (up * jnp.where(is_g, 1 - r4 * r4, r4 * (1 - r4))).reshape(r_t.shape)
+            da = jnp.concatenate(
+                [
+                    dc_new * gg * (i - i * i),
+                    dc_new * cp * (f - f * f),
+                    dc_new * i * (1 - gg * gg),
+                    dh_new * tc * (o - o * o),
+                ],
+                axis=-1,
+            )
             dgi = dgh = da
             dc = dc_new * f if dc_keep is None else dc_new * f + dc_keep
             dh_direct = dh_keep
