@@ -24,7 +24,7 @@ from __future__ import annotations
 import logging
 import threading
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import jax
@@ -399,7 +399,7 @@ class StatefulJit:
         return _mesh.to_global(self.record) if entry.data_parallel else self.record
 
     # ----------------------------------------------------------------- building
-    def _call_fn(self, leaves: list[Any], treedef: Any, dyn_pos: list[int], dyn_vals: list[Any]) -> Any:
+    def _call_fn(self, leaves: list[Any], treedef: Any, dyn_pos: Sequence[int], dyn_vals: list[Any]) -> Any:
         leaves = list(leaves)
         for i, v in zip(dyn_pos, dyn_vals, strict=True):
             leaves[i] = v
@@ -409,7 +409,7 @@ class StatefulJit:
                 return self.fn(*args, **kwargs)
         return self.fn(*args, **kwargs)
 
-    def _build_converting(self, leaves: list[Any], treedef: Any, dyn_pos: list[int], dyn: list[Any]) -> _Entry:
+    def _build_converting(self, leaves: list[Any], treedef: Any, dyn_pos: Sequence[int], dyn: list[Any]) -> _Entry:
         """``_build``, converting the user functions whose Python control flow on tensors failed the trace
         (or that print traced tensors), then tracing again."""
         with _autograph.building():
@@ -437,7 +437,7 @@ class StatefulJit:
                     raise err from None
             return self._build(leaves, treedef, dyn_pos, dyn)
 
-    def _build(self, leaves: list[Any], treedef: Any, dyn_pos: list[int], dyn: list[Any]) -> _Entry:
+    def _build(self, leaves: list[Any], treedef: Any, dyn_pos: Sequence[int], dyn: list[Any]) -> _Entry:
         stack = _requests.__dict__.setdefault("stack", [])
         stack.append(_Requests())
         try:
@@ -468,7 +468,7 @@ class StatefulJit:
                 writes = _merge(writes, miss.writes)
         raise RuntimeError(f"sporax: the state read by '{self.name}' changes from trace to trace.")
 
-    def _discover(self, leaves: list[Any], treedef: Any, dyn_pos: list[int], dyn: list[Any]) -> tuple[list, list]:
+    def _discover(self, leaves: list[Any], treedef: Any, dyn_pos: Sequence[int], dyn: list[Any]) -> tuple[list, list]:
         found: dict[str, list[Any]] = {}
 
         def probe(dyn_vals: list[Any]) -> Any:
@@ -484,7 +484,7 @@ class StatefulJit:
         self,
         leaves: list[Any],
         treedef: Any,
-        dyn_pos: list[int],
+        dyn_pos: Sequence[int],
         reads: list[Any],
         writes: list[Any],
         options: dict[str, Any] | None = None,
