@@ -259,7 +259,7 @@ class StatefulJit:
         if self.eager:
             return self.eager_fn(*args, **kwargs)
         # The call's signature: its arrays (dynamic leaves), their positions among the leaves, and per leaf its
-        # shape and dtype or, for a static leaf, the leaf itself. Arguments with the forms of the call that
+        # shape and dtype or, for a static leaf, its value (_static_key). Arguments with the forms of the call that
         # learned them (_fast_forms: each wraps one array, or is a tuple/list of such) are read without tree
         # flattening; others are flattened as a tree (and their forms learned for the next call).
         fast = self._fast
