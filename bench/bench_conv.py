@@ -29,11 +29,12 @@ Two more modes:
   (``aten.convolution_backward``) on the same shapes and the GEMM of the same size (M = N*OH*OW,
   K = C*kh*kw, N = O), as a fraction of the core's GEMM peak (a 1024^3 matmul, measured in the run).
   ``--lowering`` forces one lowering for the sporax side.
-* ``--ab DIR``: whole train steps (``--cases``: resnet18, i.e. bench_models' example network, and
-  lenet_b32) of the sporax in ``DIR`` (a checkout of the package: ``mkdir DIR && git archive HEAD sporax
-  | tar -x -C DIR``) against this tree's, and PyTorch eager (bench_models' worker) for resnet18: each side a
-  pinned worker process, rounds alternating, medians of process CPU time (PyTorch's worker reports wall
-  time: compared with sporax's wall time); compile seconds of the first step.
+* ``--ab DIR``: whole train steps (``--cases``: resnet18 (batch 64, width 64) and resnet18_small (16, 16),
+  bench_models' example network, and lenet_b32) of the sporax in ``DIR`` (a checkout of the package:
+  ``mkdir DIR && git archive HEAD sporax | tar -x -C DIR``) against this tree's, the JAX twin and PyTorch
+  eager (bench_models' worker): each side a pinned worker process, rounds alternating, medians of process
+  CPU time and of wall time (PyTorch's worker reports wall time: compared on wall time); compile seconds
+  of the first step.
 """
 
 from __future__ import annotations
@@ -134,7 +135,7 @@ def main() -> None:
     ap.add_argument("--lowering", default=None, help="--convs: force this conv lowering on the sporax side")
     ap.add_argument("--only", default=None, help="--convs: only the layers whose name contains this")
     ap.add_argument("--ab", metavar="DIR", default=None, help="train steps: the sporax in DIR against this tree's")
-    ap.add_argument("--cases", default="resnet18,lenet_b32", help="--ab: the workloads")
+    ap.add_argument("--cases", default="resnet18,lenet_b32", help="--ab: resnet18, resnet18_small, lenet_b32")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
@@ -325,36 +326,54 @@ def conv_table(args) -> None:
 
 
 # ------------------------------------------------------------------ train steps, two checkouts (--ab)
-AB_CFG = {"resnet18": {"batch": 64, "width": 64}}
-AB_STEPS = {"resnet18": 1, "lenet_b32": 50}
+# workload -> (example model, its config); lenet_b32 is bench_train_step's case
+AB_CFG = {
+    "resnet18": ("resnet18", {"batch": 64, "width": 64}),
+    "resnet18_small": ("resnet18", {"batch": 16, "width": 16}),
+}
+AB_STEPS = {"resnet18": 1, "resnet18_small": 4, "lenet_b32": 50}
+AB_TORCH = {"resnet18": "resnet18", "resnet18_small": "resnet18", "lenet_b32": "lenet"}
 _STEPS: dict = {}
 
 
 def _step_worker(req: dict) -> dict:
-    """Build (first request: compile seconds) and time ``steps`` train steps of ``case``."""
+    """Build (first request: compile seconds) and time ``steps`` train steps of ``case`` (``side`` 'graph':
+    sporax's GRAPH step; 'jax': its hand-written JAX twin, checked against sporax's first losses)."""
     import sporax
 
-    case, n = req["case"], req["steps"]
+    case, n, side = req["case"], req["steps"], req.get("side", "graph")
     reply = {"sporax": os.path.dirname(sporax.__file__)}
     if case not in _STEPS:
         if case == "lenet_b32":
-            _STEPS[case] = bench_models.small_sides(case, sporax)["graph"]
+            import bench_train_step
+
+            _STEPS[case] = bench_train_step.build_case(case, twin=True)
         else:
-            _STEPS[case] = bench_models.sporax_sides(case, AB_CFG[case])["graph"]
+            import jax_twins
+
+            model, cfg = AB_CFG[case]
+            _STEPS[case] = jax_twins.twin_sides(model, cfg, bench_models.sporax_sides(model, cfg))
         t = time.perf_counter()
-        _STEPS[case]().asnumpy()
+        _STEPS[case]["graph"]().asnumpy()
         reply["compile_s"] = time.perf_counter() - t
-    step = _STEPS[case]
+        if "jax" in _STEPS[case]:
+            np.asarray(_STEPS[case]["jax"]())
+    if side not in _STEPS[case]:
+        return {**reply, "error": f"no {side} side: {_STEPS[case].get('check')}"}
+    step = _STEPS[case][side]
     c, t = time.process_time(), time.perf_counter()
     for _ in range(n):
         loss = step()
-    reply["loss"] = float(loss.asnumpy())
+    reply["loss"] = float(np.asarray(loss.asnumpy() if hasattr(loss, "asnumpy") else loss))
     reply["seconds"] = (time.process_time() - c) / n
     reply["wall"] = (time.perf_counter() - t) / n
     return reply
 
 
 def ab_steps(args) -> None:
+    """Rounds alternating: the sporax in DIR ('before'), this tree's ('after'), the JAX twin (in the
+    'after' worker) and PyTorch eager; CPU seconds per step for the sporax sides and the twin, wall
+    seconds for all (PyTorch's worker reports wall time). Load average before and after."""
     here = os.path.abspath(__file__)
     sides = {
         "before": _common.Worker([sys.executable, here, "--worker"], env={"PYTHONPATH": os.path.abspath(args.ab)}),
@@ -364,34 +383,43 @@ def ab_steps(args) -> None:
     torch = (
         _common.Worker([_common.TORCH_PYTHON, bm, "--torch-worker"]) if os.path.exists(_common.TORCH_PYTHON) else None
     )
-    print(f"rounds {args.rounds}; median process CPU seconds per train step; before = {args.ab}")
+    print(f"rounds {args.rounds}; median per train step; before = {args.ab}; load {os.getloadavg()[0]:.2f}")
     for case in args.cases.split(","):
         n = AB_STEPS[case]
-        times: dict = {k: [] for k in (*sides, "torch", "after wall")}
+        cpu: dict = {}
+        wall: dict = {}
         compile_s, where = {}, {}
         for _ in range(args.rounds):
-            for side, wk in sides.items():
-                r = wk.ask(case=case, steps=n)
+            for name, wk, side in (
+                ("before", sides["before"], "graph"),
+                ("after", sides["after"], "graph"),
+                ("jax", sides["after"], "jax"),
+            ):
+                r = wk.ask(case=case, steps=n, side=side)
                 if "error" in r:
-                    raise SystemExit(f"{side}: {r['error']}")
-                compile_s.setdefault(side, r.get("compile_s"))
-                where[side] = r["sporax"]
-                times[side].append(r["seconds"])
-                if side == "after":
-                    times["after wall"].append(r["wall"])
-            if torch is not None and case in AB_CFG:
-                r = torch.ask(model=case, steps=n, cfg={**AB_CFG[case], "steps": n})
+                    if name == "jax":
+                        continue
+                    raise SystemExit(f"{name}: {r['error']}")
+                compile_s.setdefault(name, r.get("compile_s"))
+                where[name] = r["sporax"]
+                cpu.setdefault(name, []).append(r["seconds"])
+                wall.setdefault(name, []).append(r["wall"])
+            if torch is not None:
+                cfg = {**AB_CFG[case][1], "steps": n} if case in AB_CFG else {"batch": 32, "steps": n}
+                r = torch.ask(model=AB_TORCH[case], steps=n, cfg=cfg)
                 if "seconds" in r:
-                    times["torch"].append(r["seconds"])
-        med = {k: statistics.median(v) for k, v in times.items() if v}
-        line = f"{case:<10} before {med['before'] * 1e3:9.2f} ms  after {med['after'] * 1e3:9.2f} ms "
-        line += f"({med['after'] / med['before']:.2f}x)"
-        if "torch" in med:
-            # bench_models' worker times wall clock: compare with the after side's wall clock
-            line += f"  wall: after {med['after wall'] * 1e3:.2f} ms, torch eager {med['torch'] * 1e3:.2f} ms"
-            line += f" ({med['after wall'] / med['torch']:.2f}x)"
-        line += f"  compile s before {compile_s['before']:.1f} / after {compile_s['after']:.1f}"
+                    wall.setdefault("torch", []).append(r["seconds"])
+        med = {k: statistics.median(v) * 1e3 for k, v in cpu.items()}
+        mwall = {k: statistics.median(v) * 1e3 for k, v in wall.items()}
+        line = f"{case:<15} cpu ms: before {med['before']:.2f}, after {med['after']:.2f} ({med['after'] / med['before']:.2f}x)"
+        if "jax" in med:
+            line += f", jax twin {med['jax']:.2f} (after/twin {med['after'] / med['jax']:.2f}x)"
+        line += " | wall ms: " + ", ".join(f"{k} {v:.2f}" for k, v in mwall.items())
+        if "torch" in mwall:
+            line += f" (after/torch {mwall['after'] / mwall['torch']:.2f}x, before/torch {mwall['before'] / mwall['torch']:.2f}x)"
+        line += f" | compile s before {compile_s['before']:.1f} / after {compile_s['after']:.1f}"
         print(line, f"[{where['before']} vs {where['after']}]", flush=True)
+    print(f"load {os.getloadavg()[0]:.2f}")
     for wk in (*sides.values(), *([torch] if torch else [])):
         wk.close()
 

@@ -18,8 +18,9 @@ Convolutions (``conv2d_array``, ``conv_nd_array``, ``conv_transpose_array``; ker
   patches leave the cache, and inside a while loop (sink mode, ``scan_steps``) XLA:CPU skips the pass that
   canonicalises convolutions: autodiff's backward convolutions then run as naive loops, 10-100x slower.
 * CPU, grouped convolutions: "gemm" up to ``_GEMM_MAX_PATCH_CAP`` (2-D), "plain" beyond.
-* A program with "nhwc" convolutions compiles with ``conv.CPU_CONV_OPTIONS`` (YNNPACK's elementwise
-  fusions added: batch norm's and ReLU's passes), and so does a max-pool after them in the same trace.
+* A program with "nhwc" convolutions on inputs of ``_CONV_OPTIONS_MIN_BYTES`` or more compiles with
+  ``conv.CPU_CONV_OPTIONS`` (YNNPACK's elementwise fusions added: batch norm's and ReLU's passes), and so
+  does a max-pool after them in the same trace.
 
 Pooling (``block_max_pool``; kernels in ``pool.py``): a non-overlapping max-pool is a reshape + max with
 an elementwise mask VJP on every backend; on CPU in the phase layout (``layout.to_phases``: each window's
@@ -73,6 +74,10 @@ _GEMM_MAX_PATCH_CAP = 1 << 22
 # b16 w16 step -20 %); few input channels into at least _GEMM_CL_MIN_OUT (an RGB stem feeding them) run as
 # im2col + GEMM in channels-last order, "gemm_cl".
 _GEMM_CBHW_MAX_CHANNELS = 8
+# "nhwc" convolutions with inputs from this size on ask for ``conv.CPU_CONV_OPTIONS``: ResNet-18 at batch
+# 64, width 64 (16 MiB activations) 3 % faster, a 4-layer CNN (2 MiB) 12 %; at batch 16, width 16 (1 MiB)
+# 3 % slower.
+_CONV_OPTIONS_MIN_BYTES = 2 << 20
 _GEMM_CL_MIN_OUT = 16
 _LOWERINGS = ("auto", "plain", "gemm", "gemm_cl", "nhwc")
 # the physical orders of the CPU convolutions' results (``layout.tag``): channels last, [C, B, H, W]
@@ -191,7 +196,7 @@ def conv2d_array(
         if groups != 1:
             raise ValueError("conv2d_array: the 'nhwc' lowering takes groups == 1.")
         y = _conv.conv_cl(_channels_last(x), _spatial_first_weight(w), stride, pads_t, dilation)
-        if backend() == "cpu":
+        if backend() == "cpu" and x.size * x.dtype.itemsize >= _CONV_OPTIONS_MIN_BYTES:
             request_compiler_options(_conv.CPU_CONV_OPTIONS)
             _note_conv(x, "nhwc")
         return _layout.from_physical(y, _NHWC)

@@ -166,8 +166,8 @@ def test_pointwise_weight_gradient_in_batch_groups(monkeypatch):
 
 
 def test_compiler_options_follow_the_convolutions(monkeypatch):
-    """Programs with channels-last convolutions ask XLA:CPU for YNNPACK's elementwise fusions too, and so
-    does a max-pool after them in the same program; a pool after GEMM convolutions, or alone, asks for the
+    """Programs with channels-last convolutions on large inputs ask XLA:CPU for YNNPACK's elementwise
+    fusions too, and so does a max-pool after them in the same program; a pool after GEMM convolutions, or alone, asks for the
     pool's options."""
     import sporax as ms
     from sporax._engine import _jit
@@ -186,6 +186,9 @@ def test_compiler_options_follow_the_convolutions(monkeypatch):
     x1, w1 = ms.Tensor(np.ones((2, 1, 8, 8), np.float32)), ms.Tensor(np.ones((4, 1, 3, 3), np.float32))
     conv = lambda x, w: ms.ops.conv2d(x, w, pad_mode="pad", padding=1)  # noqa: E731
     pool = lambda v: ms.ops.max_pool2d(ms.ops.relu(v), 2, 2)  # noqa: E731
+    ms.jit(conv)(x, w)
+    assert seen[-1] is None  # small activations: jaxlib's defaults
+    monkeypatch.setattr(L, "_CONV_OPTIONS_MIN_BYTES", x.nbytes)
     for fn, args, want in [
         (conv, (x, w), C.CPU_CONV_OPTIONS),  # 16 channels: 'nhwc'
         (lambda x, w: pool(conv(x, w)), (x, w), C.CPU_CONV_OPTIONS),
