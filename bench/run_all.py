@@ -390,7 +390,8 @@ py-spy, one and two cores):
   the system's libturbojpeg (PyTurboJPEG needs it; simplejpeg and imagecodecs decode whole images), so sporax
   still decodes whole images with OpenCV and is cheaper per image anyway. The first Tensor of each
   (shape, dtype) costs 10-25 ms (`jnp.asarray` compiles a conversion; `jax.device_put` does not), two of them
-  in every first epoch (sporax/common/tensor.py, outside the dataset package).
+  in every first epoch: with the two conversions made before the epoch its CPU per image fell from 1.35-1.87
+  to 1.34-1.36 ms (MindSpore 1.45-1.57) (sporax/common/tensor.py, outside the dataset package).
 - **The measurement**: 5 epochs per run (4 measured; an epoch of 256 images is a third of a second) and 3
   alternating rounds per side instead of 3 and 2; each side's best round is still its figure (interference
   only slows a round down), and the rounds' medians and load averages are printed under the table. On a
