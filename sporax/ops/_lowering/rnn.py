@@ -110,8 +110,27 @@ def _weight_grad(a: Any, dy: Any) -> Any:
     """``dy.T @ a`` (``a`` ``[N, K]``, ``dy`` ``[N, G]``) -> ``[G, K]``. XLA:CPU's fast GEMM takes ``[M, K] x [K, N]``
     and ``[M, K] x [N, K]``; a dot contracting the leading axis of both falls back to a slow kernel. Transposing
     the small operand ``a`` (not ``dy``), behind barriers so XLA folds neither transpose back into the dot, keeps
-    it on the fast kernel."""
-    return lax.optimization_barrier(lax.optimization_barrier(a.T) @ dy).T
+    it on the fast kernel; the GEMM's ``[K, G]`` result is then transposed once into its own buffer (see
+    ``_materialized_transpose``)."""
+    return _materialized_transpose(lax.optimization_barrier(lax.optimization_barrier(a.T) @ dy))
+
+
+def _materialized_transpose(w: Any) -> Any:
+    """``w.T`` in a row-major buffer of its own. On CPU XLA would fuse the transpose into every consumer (each
+    of the optimizer's passes over the weight gradient then reads it strided, 2-4x slower than in order) or
+    give the gradient a column-major layout that those passes transpose again; the flat result of a
+    conditional (its two branches the same) can only be produced by one transposing pass. Other backends: the
+    plain transpose (a conditional there would wait for its predicate on the host)."""
+    from . import backend
+
+    if backend() != "cpu":
+        return w.T
+    flat = lax.cond(_variant_zero(w) == 0, _flat_transpose, _flat_transpose, w)
+    return flat.reshape(w.shape[::-1])
+
+
+def _flat_transpose(w: Any) -> Any:
+    return w.T.reshape(-1)
 
 
 # ------------------------------------------------------------------------------------------------ recurrence

@@ -173,3 +173,15 @@ def test_a_nan_in_one_sequence_stays_in_that_sequence(mode):
     np.testing.assert_allclose(nan_out[:, 1:], clean_out[:, 1:], rtol=1e-6)
     np.testing.assert_allclose(nan_dx[:, 1:], clean_dx[:, 1:], rtol=1e-6)
     assert np.all(nan_out[3:, 1] == 0) and np.all(nan_out[2:, 2] == 0)
+
+
+def test_weight_gradient_transpose_is_the_plain_transpose_even_with_nan():
+    # on CPU the weight gradients are transposed inside a conditional (both branches the same, the predicate
+    # computed from the data): any predicate, NaN included, gives w.T
+    w = jnp.asarray(np.arange(12, dtype=np.float32).reshape(3, 4))
+    for v in (w, w.at[0, 0].set(jnp.nan)):
+        got = jax.jit(rnn._materialized_transpose)(v)
+        np.testing.assert_array_equal(np.asarray(got), np.asarray(v).T)
+    a = jnp.asarray(np.random.default_rng(4).standard_normal((6, 3)).astype(np.float32))
+    dy = jnp.asarray(np.random.default_rng(5).standard_normal((6, 5)).astype(np.float32))
+    np.testing.assert_allclose(np.asarray(jax.jit(rnn._weight_grad)(a, dy)), np.asarray(dy.T @ a), rtol=1e-5)
