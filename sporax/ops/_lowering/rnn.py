@@ -9,26 +9,31 @@ and the reverse direction reads each sequence's valid prefix reversed (MindSpore
 
 How it runs on XLA:CPU (each choice measured on the 2-layer BiLSTM train step, b32, T32, H128): the
 projection's output stays in its natural ``[T, B, D, G]`` layout and the scan reads direction 1 at ``T - 1 - t``
-and writes its outputs there (no flipped or transposed copies of the sequence); the layer has its own backward
-pass (``_layer``) that keeps one stacked residual per step, writes the gate gradients per direction
-(``[D, T, B, G]``, so each direction's is one contiguous matrix) and computes every weight gradient as one GEMM
-over all steps after the backward scan; the weights come in and their gradients go out per direction (no
-stacking or slicing around the layer); the LSTM gates take one ``tanh`` over the whole gate block. Unrolling
-the scan was measured (2, 4, 8): no faster, and compile time grows with it (fully unrolled: 5x slower). The
-bias is added inside the loop (no pass over the whole projection). The LSTM needs no residual or gradient
-buffers of its own: each forward step writes its gate activations over the projection slots it has just read,
-and each backward step its gate gradients over the activations it has just read, so the gate gradients come
-out in the projection's ``[T, B, D, G]`` layout and the input gradient, the input weights' gradients and the
-biases' are one GEMM (one reduction) over both directions. The other buffers the scans fill (outputs, states,
-GRU/RNN residuals and gradients) start from zeros computed from the call's data, not constants: inside sink
-mode's scan over train steps XLA hoists a constant zero buffer out of that loop and copies it in at every step
-(about 11 MB per BiLSTM layer and step).
+and writes its outputs there (no flipped or transposed copies of the sequence); the bias is added inside the
+loop (no pass over the whole projection). The layer has its own backward pass (``_layer``) that computes every
+weight gradient as one GEMM over all steps after the backward scan; the weights come in and their gradients go
+out per direction (no stacking or slicing around the layer). The LSTM needs no residual or gradient buffers of
+its own: each forward step writes its gate activations (one ``tanh`` over the whole gate block) over the
+projection slots it has just read, each backward step its gate gradients over the activations it has just
+read, so the gate gradients come out in the projection's layout and the input gradient, the input weights'
+gradients and the biases' are one GEMM (one reduction) over both directions. The backward step builds the
+gate gradients as one concatenate of the four gates' products along the ``4H`` axis (a stack on a ``[4, H]``
+view times a derivative select ran at ~1.1 ns per element). On CPU each weight gradient is transposed once
+into its own row-major buffer (``_materialized_transpose``) before the optimizer reads it. GRU/RNN keep one
+stacked residual per step and write the gate gradients per direction (``[D, T, B, G]``). The other buffers the
+scans fill (outputs, states, GRU/RNN residuals and gradients) start from zeros computed from the call's data,
+not constants: inside sink mode's scan over train steps XLA hoists a constant zero buffer out of that loop and
+copies it in at every step (about 11 MB per BiLSTM layer and step).
 
-Measured without gain on XLA:CPU (jaxlib 0.10): residuals holding the gates' derivatives (``[..., 6, H]``, so
-the backward step is one product per gate element): slower, the fusions that select per gate block over a
-``[4, H]`` view of a ``[4H]`` row are not vectorised; stacking the two directions by a select instead of a
-concatenate; the backward scan indexed by its own int32 counter (the per-step dynamic slices inside the loop's
-fusions reload their start index per element either way, which keeps most backward fusions scalar).
+Measured without gain on XLA:CPU (jaxlib 0.10): unrolling the scan (2, 4, 8: no faster, compile time grows;
+fully: 5x slower); residuals holding the gates' derivatives (``[..., 6, H]``, the backward step one product per
+gate element: 20 % slower, XLA:CPU does not vectorise a fusion that selects per gate block over a ``[4, H]``
+view of a ``[4H]`` row); stacking the two directions by a select instead of a concatenate (45 % slower); the
+backward scan indexed by its own int32 counter or a carried index (a dynamic slice's start index inside a
+loop-body fusion is reloaded per element either way); the LSTM residual in a buffer of its own, or the bias
+added before the loop (same time); ``w_hh`` untransposed in the loop's dot (3 % slower); the weight gradients
+from the gate gradients transposed once (XLA:CPU transposes the 4 MB matrix at ~2 ms: 23 % slower); a dot
+contracting both operands' leading axes for the weight gradients (15 % slower).
 
 Everything here takes and returns jax arrays; ``ops.function.rnn_func`` keeps MindSpore's semantics.
 """
