@@ -155,14 +155,17 @@ def test_phase_maxpool_integers():
     np.testing.assert_array_equal(y, x.reshape(2, 3, 2, 2, 2, 3).max((3, 5)))
 
 
-def test_pointwise_weight_gradient_in_batch_groups(monkeypatch):
-    """A 1x1 convolution's weight gradient as a batched GEMM over groups of images, summed."""
-    monkeypatch.setattr(C, "_PW_WGRAD_ROWS", 12)  # 2 images of 2x3 output pixels per group: 3 groups
+def test_pointwise_forward_mode():
+    """1x1 convolutions (a plain 2-D GEMM, no custom VJP) keep forward-mode differentiation."""
     rng = np.random.default_rng(8)
-    x, w = rng.standard_normal((6, 4, 4, 6)), rng.standard_normal((3, 4, 1, 1))
-    _assert_same(_values_and_grads(lambda x, w: L.conv2d_array(x, w, (2, 2), [(0, 0), (0, 0)], (1, 1), 1), x, w))
-    jaxpr = jax.make_jaxpr(jax.grad(lambda w: L.conv2d_array(x, w, (2, 2), [(0, 0)] * 2, (1, 1), 1, "nhwc").sum()))(w)
-    assert "3,12,4" in str(jaxpr).replace(" ", "")  # the strided input as [groups, rows, C]
+    x, w, t = rng.standard_normal((3, 4, 4, 6)), rng.standard_normal((3, 4, 1, 1)), rng.standard_normal((3, 4, 4, 6))
+    out = {}
+    for lowering in ("plain", "nhwc"):
+        with L.force_lowering(conv=lowering):
+            fn = lambda x: L.conv2d_array(x, w, (2, 2), [(0, 0), (0, 0)], (1, 1), 1)  # noqa: E731
+            out[lowering] = [np.asarray(v) for v in jax.jvp(fn, (x,), (t,))]
+    for got, want in zip(out["nhwc"], out["plain"]):
+        np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-10)
 
 
 def test_compiler_options_follow_the_convolutions(monkeypatch):
