@@ -318,8 +318,8 @@ def _layer_bwd(mode: str, saved: Any, cts: Any) -> tuple[Any, ...]:
         dw_all = _weight_grad(xm, dgi_all)
         dw_ih = tuple(dw_all[k * g : (k + 1) * g] for k in range(d))
         db_all = dgi_all.sum(axis=0)
-        db_ih = None if b_ih is None else tuple(db_all[k * g : (k + 1) * g] for k in range(d))
-        db_hh = None if b_hh is None else db_ih
+        db = tuple(db_all[k * g : (k + 1) * g] for k in range(d))
+        db_ih, db_hh = (None if b is None else db for b in (b_ih, b_hh))
         dw_hh = tuple(_weight_grad(hp_m[k], dgi[:, :, k].reshape(n, g)) for k in range(d))
         return dx.reshape(x.shape), dh0, dc0, dw_ih, dw_hh, db_ih, db_hh, None
     # dgi, dgh, hp_time: [D, T, B, *] in time order, so every direction's slice is one contiguous matrix

@@ -185,3 +185,15 @@ def test_weight_gradient_transpose_is_the_plain_transpose_even_with_nan():
     a = jnp.asarray(np.random.default_rng(4).standard_normal((6, 3)).astype(np.float32))
     dy = jnp.asarray(np.random.default_rng(5).standard_normal((6, 5)).astype(np.float32))
     np.testing.assert_allclose(np.asarray(jax.jit(rnn._weight_grad)(a, dy)), np.asarray(dy.T @ a), rtol=1e-5)
+
+
+def test_lstm_with_only_the_hidden_bias_gets_its_gradient():
+    x, h0, c0, (w_ih, w_hh, _, b_hh) = _lstm_args(6)
+
+    def loss(impl, b):
+        out, h_n, c_n = impl("LSTM", x, h0, c0, w_ih, w_hh, None, b, None)
+        return (out**2).sum() + h_n.sum() + c_n.sum()
+
+    got = jax.jit(jax.grad(lambda b: loss(rnn.rnn_layer, b)))(b_hh)
+    want = jax.grad(lambda b: loss(reference_layer, b))(b_hh)
+    np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-4, atol=1e-5)
