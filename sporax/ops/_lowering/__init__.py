@@ -14,9 +14,11 @@ Convolutions (``conv2d_array``, ``conv_nd_array``, ``conv_transpose_array``; ker
 * CPU, larger 2-D convolutions and every 3-D and transposed one (groups == 1): "nhwc", Eigen convolutions
   with canonical channels-last dimension numbers in the forward *and* both backward convolutions (a
   custom VJP; the padding inside the windows, which XLA:CPU runs 2-4x faster than on a padded copy; 1x1
-  convolutions without padding as one GEMM). im2col stops paying once the
-  patches leave the cache, and inside a while loop (sink mode, ``scan_steps``) XLA:CPU skips the pass that
-  canonicalises convolutions: autodiff's backward convolutions then run as naive loops, 10-100x slower.
+  convolutions without padding as one GEMM; stride-1 ones whose windows lie a quarter or more on the
+  padding, 3x3 on 4x4 images, as one GEMM per kernel tap over the pixels it reaches). im2col stops
+  paying once the patches leave the cache, and inside a while loop (sink mode, ``scan_steps``) XLA:CPU
+  skips the pass that canonicalises convolutions: autodiff's backward convolutions then run as naive
+  loops, 10-100x slower.
 * CPU, grouped convolutions: "gemm" up to ``_GEMM_MAX_PATCH_CAP`` (2-D), "plain" beyond.
 * A program with "nhwc" convolutions on inputs of ``_CONV_OPTIONS_MIN_BYTES`` or more compiles with
   ``conv.CPU_CONV_OPTIONS`` (YNNPACK's elementwise fusions added: batch norm's and ReLU's passes), and so

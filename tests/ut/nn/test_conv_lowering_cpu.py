@@ -172,17 +172,11 @@ def test_compiler_options_follow_the_convolutions(monkeypatch):
     """Programs with channels-last convolutions on large inputs ask XLA:CPU for YNNPACK's elementwise
     fusions too, and so does a max-pool after them in the same program; a pool after GEMM convolutions, or alone, asks for the
     pool's options."""
+    from _compile_spy import spy_compiler_options
+
     import sporax as ms
-    from sporax._engine import _jit
 
-    seen = []
-    real_jit = _jit.jax.jit
-
-    def spy(fn, *a, **kw):
-        seen.append(kw.get("compiler_options"))
-        return real_jit(fn, *a, **kw)
-
-    monkeypatch.setattr(_jit.jax, "jit", spy)
+    seen = spy_compiler_options(monkeypatch)
     rng = np.random.default_rng(2)
     x = ms.Tensor(rng.standard_normal((2, 16, 8, 8)).astype(np.float32))
     w = ms.Tensor(rng.standard_normal((16, 16, 3, 3)).astype(np.float32))

@@ -325,16 +325,11 @@ def test_conv_train_steps_in_scan_steps_match_a_python_loop(lowering):
 def test_reshape_maxpool_requests_cpu_compiler_options(monkeypatch):
     """A compiled function with a reshape max-pool asks for the CPU fusion options (DESIGN §5); ones this
     jaxlib rejects are dropped, explicit compiler_options win."""
+    from _compile_spy import spy_compiler_options
+
     from sporax._engine import _jit
 
-    seen = []
-    real_jit = _jit.jax.jit
-
-    def spy(fn, *a, **kw):
-        seen.append(kw.get("compiler_options"))
-        return real_jit(fn, *a, **kw)
-
-    monkeypatch.setattr(_jit.jax, "jit", spy)
+    seen = spy_compiler_options(monkeypatch)
     rng = np.random.default_rng(4)
     x = T(rng.standard_normal((2, 3, 4, 4)).astype(np.float32))
     pool = lambda v: ops.max_pool2d(v, 2, 2)
