@@ -264,3 +264,34 @@ def test_scan_steps_carries_state_like_a_python_loop():
         ws.append(ref)
     np.testing.assert_allclose(outs.asnumpy()[:, 0], ws)
     assert float(w) == ws[-1] and float(seen) == 4.0 and float(c) == 2.0
+
+
+def test_parameter_passed_to_the_step_that_writes_it():
+    # a written Parameter passed as the argument, a Tensor argument, then one array held by two written
+    # Parameters: XLA refuses to donate it twice, the step copies it and runs; later calls check before calling
+    p = Parameter(Tensor(np.ones(3, np.float32)), name="p")
+    q = Parameter(Tensor(np.zeros(3, np.float32)), name="q")
+
+    @ms.jit
+    def step(x):
+        ops.assign(p, p + x)
+        ops.assign(q, q + 1)
+        return x * 2
+
+    out = step(p)  # ``x`` is the Parameter: read after its assignment
+    np.testing.assert_allclose(out.asnumpy(), [4, 4, 4])
+    np.testing.assert_allclose(p.asnumpy(), [2, 2, 2])
+    out = step(p)
+    np.testing.assert_allclose(out.asnumpy(), [8, 8, 8])
+    np.testing.assert_allclose(p.asnumpy(), [4, 4, 4])
+    x = Tensor(np.ones(3, np.float32))
+    step(x)
+    np.testing.assert_allclose(x.asnumpy(), [1, 1, 1])
+    np.testing.assert_allclose(p.asnumpy(), [5, 5, 5])
+    q._stored = p._stored  # two written Parameters holding one array
+    step(x)
+    np.testing.assert_allclose(p.asnumpy(), [6, 6, 6])
+    np.testing.assert_allclose(q.asnumpy(), [6, 6, 6])
+    step(x)
+    np.testing.assert_allclose(p.asnumpy(), [7, 7, 7])
+    np.testing.assert_allclose(q.asnumpy(), [7, 7, 7])
