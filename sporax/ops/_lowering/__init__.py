@@ -85,7 +85,7 @@ _LOWERINGS = ("auto", "plain", "gemm", "gemm_cl", "nhwc")
 # the physical orders of the CPU convolutions' results (``layout.tag``): channels last, [C, B, H, W]
 _NHWC, _CBHW = (0, 2, 3, 1), (1, 0, 2, 3)
 # What ``force_lowering`` sets for code traced inside it (benchmarks and tests): None = per backend.
-_FORCED: dict[str, Any] = {"conv": None, "maxpool": None, "phases": None}
+_FORCED: dict[str, Any] = {"conv": None, "maxpool": None, "phases": None, "rnn": None}
 # The kind of the 2-D convolution traced last on CPU ('gemm' or 'nhwc') and a weak reference to the trace
 # it was traced in: which YNNPACK fusion options a max-pool after it in the same trace asks for (a program
 # compiles with the options requested last). Only a performance hint.
@@ -126,6 +126,25 @@ def force_lowering(conv: str | None = None, maxpool: str | None = None, phases: 
         yield
     finally:
         _FORCED.update(old)
+
+
+@contextlib.contextmanager
+def forward_mode() -> Iterator[None]:
+    """Trace the code inside with the lowerings JAX differentiates in forward mode: the chosen convolution,
+    max-pool and RNN kernels have hand-written backward passes (``jax.custom_vjp``), which forward mode
+    cannot go through, so sporax's forward-mode transforms (``jvp``, ``jacfwd``, ``linearize``, ``jet``)
+    trace ``lax.conv``, ``reduce_window`` and the RNN scan as they are. Same values; only their speed differs."""
+    old = dict(_FORCED)
+    _FORCED.update(conv="plain", maxpool="plain", rnn="plain")
+    try:
+        yield
+    finally:
+        _FORCED.update(old)
+
+
+def rnn_differentiated_by_jax() -> bool:
+    """Whether the RNN scan is traced as it is (inside ``forward_mode``) rather than with its own backward."""
+    return _FORCED["rnn"] == "plain"
 
 
 def _cpu_float(x: Any, w: Any) -> bool:

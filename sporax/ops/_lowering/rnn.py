@@ -44,6 +44,7 @@ import functools
 from typing import Any
 
 from ..._engine import jax, jnp, lax
+from . import rnn_differentiated_by_jax
 
 __all__ = ["GATES", "rnn_layer", "cell_step", "lstm_gates_sequence", "gru_gates_sequence"]
 
@@ -99,7 +100,9 @@ def rnn_layer(
         steps = [t < n] + ([t >= t_len - n] if d == 2 else [])
         mask = jnp.stack(steps, axis=1)[..., None]  # [T, D, B, 1], in scan order
     ws = tuple(None if w is None else tuple(w[k] for k in range(d)) for w in (w_ih, w_hh, b_ih, b_hh))
-    out, h_n, c_n = _layer(mode, x, h0, c0, *ws, mask)
+    # inside ``forward_mode`` (jvp, jacfwd...) the scan as it is: its own backward is a custom VJP
+    layer = _layer.fun if rnn_differentiated_by_jax() else _layer
+    out, h_n, c_n = layer(mode, x, h0, c0, *ws, mask)
     return out.reshape(t_len, batch, -1), h_n, c_n
 
 
@@ -283,7 +286,7 @@ def _layer(
     return out, h_n, c_n
 
 
-def _inputs(mode: str, x: Any, w_ih: Any, w_hh: Any, b_ih: Any, b_hh: Any) -> tuple[Any, Any, Any]:
+def _inputs(mode: str, x: Any, w_ih: Any, w_hh: Any, b_ih: Any, b_hh: Any) -> tuple[Any, Any, Any, Any]:
     """The scan's inputs: the input projections (without bias), the bias the loop adds to them ``[D, G]``, the
     stacked ``w_hh`` and the hidden bias left for the loop. Outside GRU the hidden bias adds to the input
     projection's (one add per step, not two)."""

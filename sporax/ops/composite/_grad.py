@@ -10,6 +10,7 @@ inlined. Gradient functions are cached per (function, weights), so building one 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -20,6 +21,7 @@ from ..._engine import StatefulJit, concrete, jax, jnp, ones_cotangent, state, v
 from ...common.parameter import Parameter, ParameterTuple
 from ...common.seed import replaying_draws
 from ...common.tensor import Tensor
+from .._lowering import forward_mode
 
 __all__ = ["GradOperation", "grad", "value_and_grad", "vjp", "jvp", "jacfwd", "jacrev", "get_grad"]
 
@@ -483,9 +485,11 @@ def jvp(fn: Callable[..., Any], inputs: Any, v: Any, has_aux: bool = False) -> A
             out = _traced(fn)(*a)
             return out[0], out[1:] if len(out) > 2 else out[1]
 
-        out, tangent, aux = jax.jvp(main, ins, vs, has_aux=True)
+        with forward_mode():
+            out, tangent, aux = jax.jvp(main, ins, vs, has_aux=True)
         return out, tangent, aux
-    return jax.jvp(_traced(fn), ins, vs)
+    with forward_mode():
+        return jax.jvp(_traced(fn), ins, vs)
 
 
 def _jac(kind: str, fn: Callable[..., Any], grad_position: Any, has_aux: bool) -> Callable[..., Any]:
@@ -505,7 +509,8 @@ def _jac(kind: str, fn: Callable[..., Any], grad_position: Any, has_aux: bool) -
             return leaves
 
         raw = [a._data if isinstance(a, Tensor) else a for a in args]
-        res = transform(pure, argnums=argnums, has_aux=has_aux)(*raw)
+        with forward_mode() if kind == "jacfwd" else contextlib.nullcontext():
+            res = transform(pure, argnums=argnums, has_aux=has_aux)(*raw)
         wrap = lambda t: jax.tree_util.tree_map(Tensor._from_data, t)  # noqa: E731
         if has_aux:
             jac, aux = res

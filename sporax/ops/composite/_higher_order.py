@@ -10,6 +10,7 @@ from typing import Any
 from ... import _checkparam as validator
 from ..._engine import jax
 from ...common.tensor import Tensor
+from .._lowering import forward_mode
 from ._grad import _traced
 
 __all__ = ["linearize", "derivative", "jet"]
@@ -27,7 +28,8 @@ def _pure(fn: Callable[..., Any]) -> Callable[..., Any]:
     run = _traced(fn)
 
     def pure(*raw: Any) -> Any:
-        out = run(*[Tensor._from_data(r) for r in raw])
+        with forward_mode():  # the lowerings forward mode differentiates (no custom VJPs)
+            out = run(*[Tensor._from_data(r) for r in raw])
         return jax.tree_util.tree_map(lambda t: t._data, out, is_leaf=lambda t: isinstance(t, Tensor))
 
     return pure
