@@ -29,14 +29,20 @@ class Net(nn.Cell):
         return self.drop(self.w * x).sum()
 
 
-class StepSens(nn.Cell):
-    """loss = net(x); grads = grad(net, weights)(x, sens): the ModelZoo train-step form."""
+class _Step(nn.Cell):
+    sens_param = False
 
     def __init__(self, net):
         super().__init__()
         self.net = net
         self.weights = net.trainable_params()
-        self.grad = ops.GradOperation(get_by_list=True, sens_param=True)
+        self.grad = ops.GradOperation(get_by_list=True, sens_param=self.sens_param)
+
+
+class StepSens(_Step):
+    """loss = net(x); grads = grad(net, weights)(x, sens): the ModelZoo train-step form."""
+
+    sens_param = True
 
     def construct(self, x):
         loss = self.net(x)
@@ -44,27 +50,15 @@ class StepSens(nn.Cell):
         return loss, g[0]
 
 
-class StepNoSens(nn.Cell):
-    def __init__(self, net):
-        super().__init__()
-        self.net = net
-        self.weights = net.trainable_params()
-        self.grad = ops.GradOperation(get_by_list=True)
-
+class StepNoSens(_Step):
     def construct(self, x):
         loss = self.net(x)
         g = self.grad(self.net, self.weights)(x)
         return loss, g[0]
 
 
-class StepTwice(nn.Cell):
+class StepTwice(_Step):
     """Two calls of the network, then its gradient."""
-
-    def __init__(self, net):
-        super().__init__()
-        self.net = net
-        self.weights = net.trainable_params()
-        self.grad = ops.GradOperation(get_by_list=True)
 
     def construct(self, x):
         loss = self.net(x)
@@ -73,14 +67,8 @@ class StepTwice(nn.Cell):
         return loss, g[0], loss2
 
 
-class StepOther(nn.Cell):
+class StepOther(_Step):
     """The gradient on other inputs than the call's."""
-
-    def __init__(self, net):
-        super().__init__()
-        self.net = net
-        self.weights = net.trainable_params()
-        self.grad = ops.GradOperation(get_by_list=True)
 
     def construct(self, x, y):
         loss = self.net(x)

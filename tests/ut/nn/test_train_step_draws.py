@@ -12,17 +12,24 @@ import numpy as np
 import pytest
 
 import sporax as ms
-from sporax import Parameter, Tensor, compat, nn
+from sporax import Tensor, compat, nn
 
 
-class _Net(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.w = Parameter(Tensor(np.ones((1,), np.float32)), name="w")
-        self.drop = nn.Dropout(p=0.5)
+def _load_tool():
+    """tools/make_train_step_draws_reference.py with `mindspore` aliased to sporax: its Cells, run here."""
+    compat.alias_mindspore()
+    try:
+        path = pathlib.Path(__file__).resolve().parents[3] / "tools" / "make_train_step_draws_reference.py"
+        spec = importlib.util.spec_from_file_location("make_train_step_draws_reference", path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+    finally:
+        compat.unalias_mindspore()
+    return mod
 
-    def construct(self, x):
-        return self.drop(self.w * x).sum()
+
+_TOOL = _load_tool()
+_Net = _TOOL.Net  # sum(dropout(w * x)), w = 1, p = 0.5
 
 
 def _steps(mode, n=3):
@@ -117,15 +124,7 @@ _REF = json.loads((pathlib.Path(__file__).parent / "fixtures" / "train_step_draw
 
 @pytest.fixture(scope="module")
 def ref_cells():
-    compat.alias_mindspore()
-    try:
-        path = pathlib.Path(__file__).resolve().parents[3] / "tools" / "make_train_step_draws_reference.py"
-        spec = importlib.util.spec_from_file_location("make_train_step_draws_reference", path)
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-    finally:
-        compat.unalias_mindspore()
-    return mod
+    return _TOOL
 
 
 def _same_masks(step):
