@@ -6,12 +6,12 @@ alternate between the two (this machine is noisy), each round in the other order
 per-side median over rounds is reported.
 
 The twin donates its parameters and optimizer state (``donate_argnums``), as good JAX code does. What sporax's
-MLP step costs beyond it (one core, 2026-11-26, load ~1.5; twin 36.4 us at b1, 374 us at b256): the Python
-host path around the executable (``StatefulJit.__call__``/``_run``: the signature key, the donated-buffer
-alias check, the state write-back, the result Tensor) ~2.7 us; and three more state buffers in and out
-(SGD's ``global_step`` counter and ``learning_rate`` Parameter, the index-check record), ~2.5 us at b1 (a
-twin given the same three leaves: 39.2 us; sporax's executable called directly: 39.1 us). The loss's
-``ignore_index`` handling measured no cost (a twin with it: 39.2 vs 39.2 us at b1, 381.7 vs 383.0 at b256).
+MLP step costs beyond it (one core, 2026-11-26, load ~2; twin ~36.7 us at b1, sporax 41.1): the Python host
+path around the executable (``StatefulJit.__call__``/``_run``: the signature key, the state read and
+write-back, the error record's bookkeeping, the result Tensor) ~2.5 us; and three more state buffers in and
+out (SGD's ``global_step`` counter and ``learning_rate`` Parameter, the index-check record), ~2 us at b1 (a
+twin given the same three leaves: 38.6-39.2 us; sporax's executable called directly: 38.6-39.1 us). The loss's
+``ignore_index`` handling measured no cost at b1 and within the noise (+-5 us) at b256.
 
 Run pinned to one core, as the numbers in the README were measured:
 
