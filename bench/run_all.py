@@ -474,7 +474,10 @@ STATIC_FINDINGS = """\
   139 after). The step now takes the loss and the gradients from one forward
   (`ops.composite._grad.forward_and_grads`), which is also MindSpore's behaviour: its loss is the loss of
   the dropout masks its gradients come from (checked on MindSpore 2.10, GRAPH and PyNative:
-  tests/ut/nn/test_train_step_draws.py).
+  tests/ut/nn/test_train_step_draws.py). The loss-scale and boost train cells use it too (03d2e58), and
+  in GRAPH mode a user's own train cell of ModelZoo's form (`loss = net(x); grads = grad(net, w)(x, sens)`)
+  replays the call's random draws in the gradient, as MindSpore's graph does, so XLA merges its two
+  forwards (5738c00: a 3-layer MLP with dropout and layer norm, b256, one core: 7.7 -> 4.0 ms a step).
 - **torch.compile on ResNet-18**: not timed (see the notes: its compile alone took 474 s at batch 16, width 16).
 - **Variable-length batches**: `bucket_batch_by_length(..., pad_info={"ids": ([None], 0)},
   pad_to_bucket_boundary=True)` pads every unspecified dimension to the bucket boundary minus 1, as MindSpore
@@ -517,18 +520,21 @@ def findings(results: list[dict], facts: dict, gemm: float) -> str:
             f"against the JAX twin's {t('mlp_b1', 'jax')} ({ratio('mlp_b1', 'graph', 'jax')}); compiled with "
             f"`SPORAX_INDEX_CHECKS=0` {t('mlp_b1', 'graph, no index checks')} "
             f"({ratio('mlp_b1', 'graph, no index checks', 'jax')}){cost}. Since ac31fe5 a step's index-check flag "
-            "is read when it is ready or at the program's next call instead of right after each call (in the run "
-            "of 10:50, before that change, the step was 1.70x the twin with the checks and 1.10x without). "
-            "What is left against the twin is sporax's host-side call path around XLA's executable: a GRAPH "
-            "call's Python time with XLA stubbed out is 3.2 us (ea54fdd). PyNative runs the step as two compiled "
-            "programs (gradients, then the optimizer); XLA:CPU's fixed cost per kernel and per output buffer "
-            "(about 0.8 us an output) is most of it, so since ea54fdd a program without index checks (every "
-            "optimizer update) runs without the error record, and a tuple of Tensors (`optimizer(grads)`) takes "
-            "the call fast path (PyNative / GRAPH 1.64x -> 1.41x in run_all; JAX's own gradient-then-update "
-            "split of the same MLP measured 1.45-1.5x). On the loaded machine the checks cost more (a quick run at 13:05, load "
-            "average 9: 194 us with them, 70 us without, twin 66 us; cProfile of 3,000 steps then put 94% of "
-            "the step in `StatefulJit._run`'s own frame and counted 11 flag reads, so that cost was not in "
-            "reading the flag)."
+            "is read when it is ready or at the program's next call instead of right after each call, and since "
+            "e7566a7 a check finds its first bad index in one reduction and each call donates the record it "
+            "replaces. The twins donate their parameters and optimizer state (cbbb2f4: `donate_argnums`, as "
+            "JAX code is written; before that the MLP twin was 12% slower at b1 and 2-3% at b256, and this "
+            "table read about 1.00x). Against the donating twin what is left at b1 is about 4.4 us "
+            "(bench_train_step.py's docstring has the breakdown): the Python call path around XLA's "
+            "executable, 2.5 us with XLA stubbed out (3.2 us before ca741b9 moved the donated-buffer aliasing "
+            "check behind XLA's own), and three more state buffers than the twin, about 2 us: SGD's "
+            "`global_step` (MindSpore's SGD advances it every step), its `learning_rate` Parameter and the "
+            "index-check record (0.85 us per donated-and-returned buffer on XLA:CPU; the twin given the same "
+            "three buffers runs as fast as sporax's executable called directly). The optimized HLO otherwise "
+            "matches the twin's: no extra copies of the weights. Next lever: packing the counter and the record "
+            "into one buffer (about 0.8 us). PyNative runs the step as two compiled programs (gradients, then "
+            "the optimizer); XLA:CPU's fixed cost per kernel and per output buffer is most of its overhead "
+            "(JAX's own gradient-then-update split of the same MLP measured 1.45-1.5x)."
         )
     la = facts.get("load average (1/5/15 min) at start", "?").split(" / ")[0]
     if "mlp_b1" in by or "lenet_b32" in by:
@@ -539,7 +545,10 @@ def findings(results: list[dict], facts: dict, gemm: float) -> str:
             f"- **MLP b1 <= 50 us, LeNet5 b32 <= 1.5 ms** are absolute figures: MLP b1 took {t('mlp_b1', 'graph')}, "
             f"LeNet5 b32 {t('lenet_b32', 'graph')}{frac} (JAX twin in NHWC with XLA's convolutions: "
             f"{t('lenet_b32', 'jax')}). The core measured {gemm:.0f} GFLOP/s in this run (load average {la} at "
-            "the start; 241 GFLOP/s in the run of 10:50): the machine's load moves both."
+            "the start; 241 GFLOP/s in the run of 10:50): the machine's load moves both. LeNet5's 2x2 max-pools "
+            "now run in the phase layout its GEMM convolutions write (each window's four pixels as four "
+            "contiguous blocks; a1af71e: pool1 forward 91 -> 21 us, its backward mask 262 -> 64 us, the step "
+            "1.57 -> 1.44 ms), at the price of a longer first compile (100 patch slices instead of 25)."
         )
     for name in ("resnet18", "resnet18_small"):
         if name not in by:
@@ -551,13 +560,20 @@ def findings(results: list[dict], facts: dict, gemm: float) -> str:
             f"{ratio(name, 'graph', 'torch eager')}), the JAX twin with XLA's NHWC convolutions "
             f"{t(name, 'jax')} (GRAPH / twin {ratio(name, 'graph', 'jax')})."
             + (
-                " Batch norm now computes in the order its convolution left the data in (7ac6953, "
-                "`ops/_lowering/layout.py`: XLA cancels the NCHW round-trip transposes, which also lets the loss "
-                "forward and the gradient forward merge), layers wider than 8 channels stay channels last and "
-                "RGB stems run as im2col + GEMM (e9c452c). The convolutions themselves are level with "
-                "PyTorch's (`bench_conv.py --convs`: 1.34 s vs 1.36 s per b64 step); what is left is the "
-                "transposes feeding XLA's weight-gradient convolution, batch norm, ReLU and the residual adds "
-                "as separate passes, and the batch-chunked weight-gradient loops (the `while` row)."
+                " Batch norm computes in the order its convolution left the data in (7ac6953, "
+                "`ops/_lowering/layout.py`), layers wider than 8 channels stay channels last and RGB stems run as "
+                "im2col + GEMM (e9c452c). This session: programs with channels-last convolutions on inputs of "
+                "2 MiB or more ask XLA:CPU for YNNPACK's elementwise fusions too (batch norm's and ReLU's passes; a "
+                "ResNet block b64 179 -> 159 ms), stride-1 convolutions whose windows lie largely on the padding "
+                "(3x3 on 4x4 images) run as one GEMM per kernel tap (the last stage's layers 25.8/29.9/30.8 -> "
+                "17.5/20.5/21.1 ms forward / input gradient / weight gradient, faster than PyTorch's), and 1x1 "
+                "convolutions are one 2-D GEMM (strided 1x1 layers 7.8/4.0/2.7 -> 2.8/1.6/1.3 ms). What is left "
+                "against PyTorch is the 3x3 convolutions on 16x16 and 8x8 images: XLA's weight gradient reaches "
+                "63-64% of the GEMM peak there (about 32 ms a step) against oneDNN's 93-94% (21-22 ms), its "
+                "forward about 80% against 95-100%, plus the strided 3x3 weight gradients (about 16 ms). Tried "
+                "without gain: batch-split forward and input gradient on 8x8/16x16 layers (noise), other "
+                "weight-gradient chunk sizes, per-tap GEMMs on 8x8/16x16 images (5-70% slower), dropping "
+                "YNNPACK's reduce fusion (1.32x slower)."
                 if name == "resnet18"
                 else ""
             )
@@ -585,14 +601,19 @@ def findings(results: list[dict], facts: dict, gemm: float) -> str:
             f"eager {t('lstm', 'torch eager')} (GRAPH / eager {ratio('lstm', 'graph', 'torch eager')}), torch.compile "
             f"{t('lstm', 'torch.compile')}, sink {ratio('lstm', 'sink', 'graph')} of GRAPH. The RNN lowering "
             "(`ops/_lowering/rnn.py`: input projection hoisted as one GEMM, reverse direction indexed, its own "
-            "backward pass) no longer has its loop buffers hoisted out of sink's scan and copied in every step "
-            "(92aea35: ~11 MB per layer per step; copies 7.8% -> 2.6% of the profile), keeps the gate "
-            "gradients per direction (no 4 MB transposes) and adds the hidden bias once. Per step (bench_lstm.py, "
-            "ops' lowest times): GEMMs about 17 ms (those outside the loops at the core's peak), the "
-            "elementwise gate fusions inside the loops about 6 ms at 1-1.4 ns per element (XLA:CPU's loop code, "
-            "not vectorised like PyTorch's oneDNN LSTM cell), Adam 1.8 ms. Tried without gain: scan unrolling (2, "
-            "4), one dot per direction, pre-reversed projections, other XLA:CPU dot libraries (30% slower). Sink "
-            "and step by step now run the same work: sink saves only the host call, under 1% of the step. "
+            "backward pass) has, since 19aa54c/45417de/0055106, each forward step write its gate activations over "
+            "the projection it read and each backward step its gate gradients over those (no buffers to zero, "
+            "the bias added in the loop), the backward gate gradients as one concatenate along the gate axis "
+            "(the old stack times a derivative select ran unvectorised at 1.1 ns per element), and on CPU each "
+            "weight gradient transposed once into its own buffer (XLA had folded the transpose into Adam's "
+            "passes, which then read it strided: 290 -> under 60 us per [512, 256] pass): about 15% off the "
+            "step. What is left: the elementwise work inside the loops, about 4.5 ms a step on top of 4.9 ms "
+            "of recurrent GEMMs (a per-step dynamic slice indexed by the loop counter reloads its index per "
+            "element in XLA:CPU's loop code), and the GEMMs outside the loops, about 10.7 ms near the core's "
+            "peak. Tried without gain: scan unrolling (2, 4; full: 5.2x slower), residuals holding the gates' "
+            "derivatives, stacking the directions with a select, a carried index, `w_hh` untransposed in the "
+            "loop's dot, one transpose of the 4 MB gate-gradient matrix, other XLA:CPU dot libraries. PyTorch "
+            "eager's own time moved 25.4-31.9 ms between today's runs. "
             f"Top operators: {_top(by['lstm'])} (the `while` row also counts the operators inside the loop)."
         )
     ms_rows = []
