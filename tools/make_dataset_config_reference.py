@@ -46,20 +46,18 @@ def _load_cases(cfg) -> dict:
 
     d = tempfile.mkdtemp()
     good = os.path.join(d, "good.json")
+    written = {
+        "logFilePath": "/tmp",
+        "numParallelWorkers": 1,
+        "seed": 77,
+        "monitorSamplingInterval": 30,
+        "opConnectorSize": 5,
+        "workerConnectorSize": 9,
+        "callbackTimeout": 9,
+        "enableSharedMem": False,
+    }
     with open(good, "w", encoding="utf-8") as f:
-        json.dump(
-            {
-                "logFilePath": "/tmp",
-                "numParallelWorkers": 1,
-                "seed": 77,
-                "monitorSamplingInterval": 30,
-                "opConnectorSize": 5,
-                "workerConnectorSize": 9,
-                "callbackTimeout": 9,
-                "enableSharedMem": False,
-            },
-            f,
-        )
+        json.dump(written, f)
     before = {"num_parallel_workers": cfg.get_num_parallel_workers(), "callback_timeout": cfg.get_callback_timeout()}
     cfg.load(good)
     after = {
@@ -87,7 +85,7 @@ def _load_cases(cfg) -> dict:
     cfg.set_num_parallel_workers(before["num_parallel_workers"])
     cfg.set_prefetch_size(16)
     cfg.set_monitor_sampling_interval(1000)
-    return {"after": after, "errors": errors, "cpu_count": os.cpu_count()}
+    return {"file": written, "after": after, "errors": errors, "cpu_count": os.cpu_count()}
 
 
 def main() -> None:

@@ -377,20 +377,7 @@ def test_debug_mode_seed_is_one():
 # ---------------------------------------------------------------- load
 def test_load(tmp_path):
     good = tmp_path / "good.json"
-    good.write_text(
-        json.dumps(
-            {
-                "logFilePath": "/tmp",
-                "numParallelWorkers": 1,
-                "seed": 77,
-                "monitorSamplingInterval": 30,
-                "opConnectorSize": 5,
-                "workerConnectorSize": 9,
-                "callbackTimeout": 9,
-                "enableSharedMem": False,
-            }
-        )
-    )
+    good.write_text(json.dumps(REF["load"]["file"]))  # the file MindSpore loaded
     ds.config.load(str(good))
     after = REF["load"]["after"]
     assert ds.config.get_num_parallel_workers() == after["num_parallel_workers"]
