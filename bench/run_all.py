@@ -250,6 +250,21 @@ def sporax_worker(name: str, wl: dict, mode: str) -> None:
     serve(handle, ready=ready)
 
 
+def bench_lock(path: str | None, log):
+    """The open file holding an exclusive ``flock(2)`` on ``path`` (the lock `flock PATH cmd` takes; closing
+    the file releases it), or None without a path: ``--lock`` holds it only while a workload's sides are
+    timed, not while they build and compile."""
+    if not path:
+        return None
+    import fcntl
+
+    t = time.perf_counter()
+    f = open(path, "a")  # noqa: SIM115  (held across the rounds, closed by the caller)
+    fcntl.flock(f, fcntl.LOCK_EX)
+    log(f"  took {path} after {time.perf_counter() - t:.1f}s, load average {os.getloadavg()[0]:.2f}")
+    return f
+
+
 def gemm_worker() -> None:
     from _common import gemm_peak_gflops
 
@@ -257,7 +272,9 @@ def gemm_worker() -> None:
 
 
 # ------------------------------------------------------------------------------------------------ driver
-def bench_workload(name: str, wl: dict, rounds: int, torch_compile: bool, log, core: str = CORE) -> dict:
+def bench_workload(
+    name: str, wl: dict, rounds: int, torch_compile: bool, log, core: str = CORE, lock: str | None = None
+) -> dict:
     res: dict = {"name": name, "cfg": wl["cfg"], "steps": wl["steps"], "sink": wl["sink"], "times": {}, "notes": []}
     res["ms_steps"] = wl.get("ms_steps")
     t0 = time.perf_counter()
@@ -291,7 +308,18 @@ def bench_workload(name: str, wl: dict, rounds: int, torch_compile: bool, log, c
     if "check" in sp.ready:
         res["notes"].append(f"JAX twin, same numbers before timing: {sp.ready['check']}")
     times = res["times"]
+    held = None
     try:
+        for label, cfg in list(torch_sides):  # built, warmed up and compiled before the rounds (and --lock)
+            t1 = time.perf_counter()
+            rep = tw.ask(model=wl["torch"], steps=1, cfg=cfg)
+            if "error" in rep:
+                res["notes"].append(f"{label}: {rep['error']}")
+                torch_sides.remove((label, cfg))
+                continue
+            res.setdefault("torch_warmup_s", {})[label] = rep["warmup_s"]
+            log(f"  {name}: {label} ready in {time.perf_counter() - t1:.1f}s (build + 2 steps {rep['warmup_s']:.1f}s)")
+        held = bench_lock(lock, log)
         for r in range(rounds):
             pairs = [(sp, s) for s in sp.ready["sides"]] + [(pn, "pynative")]
             if nc is not None:
@@ -314,8 +342,6 @@ def bench_workload(name: str, wl: dict, rounds: int, torch_compile: bool, log, c
                     if r == 0:
                         res["notes"].append(f"{label}: {rep['error']}")
                     continue
-                if "warmup_s" in rep:
-                    res.setdefault("torch_warmup_s", {})[label] = rep["warmup_s"]
                 times.setdefault(label, []).append(rep["seconds"])
                 res["torch_rss_mb"] = rep["maxrss_mb"]
         prof_steps = max(2, min(20, wl["steps"]))
@@ -330,6 +356,8 @@ def bench_workload(name: str, wl: dict, rounds: int, torch_compile: bool, log, c
             w.close()
         if tw is not None:
             tw.close()
+        if held is not None:
+            held.close()
     res["median"] = {k: statistics.median(v) for k, v in times.items() if v}
     log(f"  {name}: " + ", ".join(f"{k} {v * 1e3:.3f} ms" for k, v in res["median"].items()))
     return res
@@ -705,6 +733,8 @@ def compile_times(r: dict) -> dict[str, float]:
         ("sporax sink", ready.get("sink_compile_s"), "sink", r.get("sink", 1)),
         ("jax twin", ready.get("jax_first_step_s"), "jax", 1),
         ("MindSpore GRAPH", r.get("ready_ms_graph", {}).get("first_step_s"), "mindspore graph", 1),
+        # built, then two warm-up steps (bench_models.torch_worker): the compile is what exceeds two steps
+        ("torch.compile", r.get("torch_warmup_s", {}).get("torch.compile"), "torch.compile", 2),
     ):
         if first is not None and side in med:
             out[label] = max(0.0, first - n * med[side])
@@ -733,7 +763,7 @@ def step_table(results: list[dict], gemm: float) -> list[str]:
 
 
 def work_table(results: list[dict], gemm: float) -> list[str]:
-    labels = ["sporax GRAPH", "sporax sink", "jax twin", "MindSpore GRAPH"]
+    labels = ["sporax GRAPH", "sporax sink", "jax twin", "MindSpore GRAPH", "torch.compile"]
     lines = [
         "| workload | GFLOP/step | % of GEMM peak (GRAPH) | compile s: " + " / ".join(labels) + " | peak RSS MiB: "
         "sporax / torch / MindSpore |",
@@ -810,7 +840,8 @@ def write_results(
         "GFLOP/step: XLA's cost analysis of the compiled GRAPH step; % of GEMM peak: that work over the GRAPH "
         "step's median time, against the core's GEMM rate above. Compile s: each side's first step minus its "
         "median step (sporax GRAPH and the JAX twin: tracing, lowering and XLA's compile; sporax sink: the first "
-        "call of the scanned program minus its steps; MindSpore GRAPH: its graph compile).",
+        "call of the scanned program minus its steps; MindSpore GRAPH: its graph compile; torch.compile: building "
+        "the model and its first two steps minus two steps, i.e. Dynamo's trace and Inductor's compile).",
         "",
         *work_table(results, gemm),
     ]
@@ -917,7 +948,8 @@ def run_lanes(names: list[str], args, log, done=None) -> tuple[list[dict], dict]
             wl.update(QUICK.get(part, {}))
         try:
             rounds = min(args.rounds, 3) if wl["kind"] == "model" else args.rounds
-            results[part] = bench_workload(part, wl, rounds, not wl.get("big"), log, core)
+            tc = not wl.get("big") or (args.torch_compile_resnet and "tc_skip" in wl)
+            results[part] = bench_workload(part, wl, rounds, tc, log, core, args.lock)
         except Exception as exc:  # noqa: BLE001
             log(f"  {part} failed: {exc}")
             results[part] = {
@@ -968,6 +1000,16 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=None)
     ap.add_argument("--no-epoch", action="store_true", help="skip the MNIST epoch and pipeline")
     ap.add_argument("--ms-epoch", action="store_true", help="also MindSpore's MNIST epoch (minutes)")
+    ap.add_argument(
+        "--torch-compile-resnet",
+        action="store_true",
+        help="also time torch.compile on resnet18 and resnet18_small (its compile takes minutes per size)",
+    )
+    ap.add_argument(
+        "--lock",
+        help="hold an exclusive flock on this file while each workload's sides are timed (not while they "
+        "build and compile), e.g. /tmp/sporax_bench.lock",
+    )
     ap.add_argument("--json", help="also write the raw results to this JSON file")
     ap.add_argument("--out", default=os.path.join(HERE, "RESULTS.md"))
     ap.add_argument(
