@@ -53,8 +53,8 @@ class _Retrace(Exception):
 
 _ARRAY_TYPE = type(jax.numpy.zeros(()))
 _DONATION_REFUSED = "INVALID_ARGUMENT"  # with "donate": XLA's refusal of a call donating an aliased buffer
-_TRACER = jax.core.Tracer
 _flatten = jax.tree_util.tree_flatten
+_TLS = _state.thread_state()  # this thread's frames (``.stack``), read on every call
 
 
 def _is_dynamic(x: Any) -> bool:
@@ -112,6 +112,16 @@ def _immutable(out: Any) -> bool:
     return type(out) in _SCALARS
 
 
+def _wrapper(out: Any, leaves: list[Any], tree: Any) -> Callable[[Any], Any] | None:
+    """For a result that is one array inside a one-array wrapper type with a ``_from_data`` constructor (a
+    Tensor): that constructor, which makes the result from the program's output without unflattening a tree
+    (0.3 us a call); else None."""
+    make = getattr(type(out), "_from_data", None)
+    if make is None or len(leaves) != 1 or not _is_dynamic(leaves[0]):
+        return None
+    return make if jax.tree_util.tree_structure(make(leaves[0])) == tree else None
+
+
 def _static_key(x: Any) -> Any:
     try:
         hash(x)
@@ -138,6 +148,7 @@ class _Entry:
         "options",
         "constant",
         "aliased",
+        "wrap",
     )
 
     def __init__(self) -> None:
@@ -157,6 +168,7 @@ class _Entry:
         self.options: dict[str, Any] | None = None  # the XLA compiler options it is compiled with
         self.constant: Any = _NOT_CONSTANT  # the result, when it holds no array and nothing mutable
         self.aliased = False  # a call was refused for donating an aliased buffer: checked at every call (_run)
+        self.wrap: Callable[[Any], Any] | None = None  # the result is one array in this wrapper (a Tensor)
 
 
 # ---- requests from the ops traced: compiler options (DESIGN §5), a data-parallel program (§6) --------
@@ -171,19 +183,26 @@ _accepted: dict[tuple[str, str], bool] = {}
 
 
 class _Requests:
-    __slots__ = ("options", "data_parallel")
+    __slots__ = ("options", "defaults", "data_parallel")
 
     def __init__(self) -> None:
         self.options: dict[str, str] = {}
+        self.defaults: dict[str, str] = {}  # requested with default=True: give way to ``options``
         self.data_parallel = False
 
+    def compiler_options(self) -> dict[str, str]:
+        return {**self.defaults, **self.options}
 
-def request_compiler_options(options: dict[str, str]) -> None:
+
+def request_compiler_options(options: dict[str, str], *, default: bool = False) -> None:
     """Called while tracing: compile the enclosing StatefulJit's executable with ``options`` (where this
-    jaxlib accepts them, and unless the StatefulJit was given explicit ``compiler_options``)."""
+    jaxlib accepts them, and unless the StatefulJit was given explicit ``compiler_options``).
+
+    ``default=True``: only for the keys no op of the same program requests without it, whichever is traced
+    first (a max-pool's fusion options give way to those of channels-last convolutions in its program)."""
     stack = getattr(_requests, "stack", None)
     if stack:
-        stack[-1].options.update(options)
+        (stack[-1].defaults if default else stack[-1].options).update(options)
 
 
 def request_data_parallel() -> bool:
@@ -257,7 +276,7 @@ class StatefulJit:
 
     # ------------------------------------------------------------------ calling
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if _state.active():
+        if _TLS.stack:  # a trace or a gradient is running (_state.active()): inlined into it
             return self.fn(*args, **kwargs)
         if self.eager:
             return self.eager_fn(*args, **kwargs)
@@ -267,24 +286,32 @@ class StatefulJit:
         # flattening; others are flattened as a tree (and their forms learned for the next call).
         fast = self._fast
         dyn: list[Any] | None = None
-        if fast is not None and not kwargs and fast[0] == tuple(map(type, args)):
+        if fast is not None and not kwargs and len(args) == len(fast[0]):
             dyn = []
             skey = []
-            for a, form in zip(args, fast[4]):
-                if form is None:
-                    items = (a,)
-                elif tuple(map(type, a)) == form:
-                    items = a
-                else:
+            for a, t, form in zip(args, fast[0], fast[4]):
+                if type(a) is not t:
                     dyn = None
                     break
-                for b in items:
-                    d = b._data
+                if form is None:  # a Tensor (the common case, unrolled)
+                    d = a._data
                     if type(d) is not _ARRAY_TYPE:
                         dyn = None
                         break
                     dyn.append(d)
                     av = d.aval  # one read for the two (Array.shape and .dtype each read it)
+                    skey.append((av.shape, av.dtype))
+                    continue
+                if tuple(map(type, a)) != form:
+                    dyn = None
+                    break
+                for b in a:
+                    d = b._data
+                    if type(d) is not _ARRAY_TYPE:
+                        dyn = None
+                        break
+                    dyn.append(d)
+                    av = d.aval
                     skey.append((av.shape, av.dtype))
                 if dyn is None:
                     break
@@ -360,7 +387,8 @@ class StatefulJit:
                 if self.uncounted:  # calls of this function's programs without checks, in the record's count
                     self.record = self.record.at[2].add(self.uncounted)
                     self.uncounted = 0
-                record, result = entry.compiled(*inputs, self._record_in(entry))  # type: ignore[misc]
+                rec = _mesh.to_global(self.record) if entry.data_parallel else self.record  # (_record_in)
+                record, result = entry.compiled(*inputs, rec)  # type: ignore[misc]
             else:
                 result = entry.compiled(*inputs)  # type: ignore[misc]
                 if self.record is not None:
@@ -392,7 +420,7 @@ class StatefulJit:
             new_state = [jax.numpy.array(v, copy=True) if i in entry.copy_state else v for i, v in enumerate(new_state)]
         for h, v in zip(entry.writes, new_state):
             h._stored = v
-        if record is not None and not isinstance(record, _TRACER):  # read later, never waited for here
+        if type(record) is _ARRAY_TYPE:  # read later, never waited for here
             # (_checks). Called inside a plain JAX transformation (jax.make_jaxpr, jax.grad of a sporax op), the
             # record is that trace's value: it cannot be read, and keeping it would leak the tracer
             self.record = record
@@ -401,6 +429,8 @@ class StatefulJit:
                 _checks.UNREAD.append(self)
             elif self.unread >= _checks.MAX_UNREAD:
                 _checks.read(self)
+        if entry.wrap is not None:
+            return entry.wrap(out_dyn[0])
         if entry.all_dynamic:
             return entry.out_tree.unflatten(out_dyn)
         if entry.constant is not _NOT_CONSTANT:  # (True,) * n of an optimizer, None
@@ -460,7 +490,7 @@ class StatefulJit:
             reads, writes = self._discover(leaves, treedef, dyn_pos, dyn)
         finally:
             requested = stack.pop()
-        options = _supported(requested.options) if self.compiler_options is None else self.compiler_options
+        options = _supported(requested.compiler_options()) if self.compiler_options is None else self.compiler_options
         _autograph.retrying()  # the trace below prints again what the discovery pass printed
         for _ in range(3):
             entry = self._compile(leaves, treedef, dyn_pos, reads, writes, options, requested.data_parallel)
@@ -530,6 +560,7 @@ class StatefulJit:
             entry.out_static = [None if _is_dynamic(x) else x for x in out_leaves]
             entry.all_dynamic = len(entry.out_dyn_idx) == len(out_leaves)
             entry.constant = out if _immutable(out) else _NOT_CONSTANT
+            entry.wrap = _wrapper(out, out_leaves, entry.out_tree)
             new_vals = [fr.value(h) for h in entry.writes]
             # New state that is an input or an output buffer as well must be copied after the call, or
             # the next call's donation would delete the caller's array.

@@ -21,14 +21,15 @@ Convolutions (``conv2d_array``, ``conv_nd_array``, ``conv_transpose_array``; ker
   loops, 10-100x slower.
 * CPU, grouped convolutions: "gemm" up to ``_GEMM_MAX_PATCH_CAP`` (2-D), "plain" beyond.
 * A program with "nhwc" convolutions on inputs of ``_CONV_OPTIONS_MIN_BYTES`` or more compiles with
-  ``conv.CPU_CONV_OPTIONS`` (YNNPACK's elementwise fusions added: batch norm's and ReLU's passes), and so
-  does a max-pool after them in the same trace.
+  ``conv.CPU_CONV_OPTIONS`` (YNNPACK's elementwise fusions added: batch norm's and ReLU's passes), also
+  when it has max-pools (their options are a default request, ``request_compiler_options(default=True)``).
 
 Pooling (``block_max_pool``; kernels in ``pool.py``): a non-overlapping max-pool is a reshape + max with
 an elementwise mask VJP on every backend; on CPU in the phase layout (``layout.to_phases``: each window's
 pixels in contiguous blocks, the max and its argmax over whole blocks), with the compiler options of
-``pool.CPU_POOL_OPTIONS``. GEMM convolutions (groups == 1) with even output sizes write their result in
-2x2 phases, so the common 2x2 pool after them (and its backward) reads blocks without any transpose
+``pool.CPU_POOL_OPTIONS`` unless channels-last convolutions in the same program ask for theirs. GEMM
+convolutions (groups == 1) with even output sizes write their result in 2x2 phases, so the common 2x2
+pool after them (and its backward) reads blocks without any transpose
 (LeNet5 b32 step: 1.57 -> 1.44 ms, one core); their result carries no layout hint then (batch norm after
 such a convolution computes in NCHW, the transposes fused into its loops).
 
@@ -39,7 +40,6 @@ DESIGN §5. ``force_lowering`` overrides the choice for code traced inside it (b
 from __future__ import annotations
 
 import contextlib
-import weakref
 from collections.abc import Iterator
 from typing import Any
 
@@ -86,26 +86,6 @@ _LOWERINGS = ("auto", "plain", "gemm", "gemm_cl", "nhwc")
 _NHWC, _CBHW = (0, 2, 3, 1), (1, 0, 2, 3)
 # What ``force_lowering`` sets for code traced inside it (benchmarks and tests): None = per backend.
 _FORCED: dict[str, Any] = {"conv": None, "maxpool": None, "phases": None, "rnn": None}
-# The kind of the 2-D convolution traced last on CPU ('gemm' or 'nhwc') and a weak reference to the trace
-# it was traced in: which YNNPACK fusion options a max-pool after it in the same trace asks for (a program
-# compiles with the options requested last). Only a performance hint.
-_LAST_CONV: list[Any] = [None, None]
-
-
-def _note_conv(x: Any, kind: str) -> None:
-    trace = getattr(x, "_trace", None)  # a tracer's trace (None for concrete arrays: nothing to compile)
-    try:
-        _LAST_CONV[:] = [kind, weakref.ref(trace)] if trace is not None else [None, None]
-    except TypeError:
-        _LAST_CONV[:] = [None, None]
-
-
-def _last_conv(x: Any) -> str | None:
-    trace = getattr(x, "_trace", None)
-    ref = _LAST_CONV[1]
-    return _LAST_CONV[0] if trace is not None and ref is not None and ref() is trace else None
-
-
 def backend() -> str:
     """The backend the lowerings are chosen for ('cpu', 'gpu', 'tpu', ...)."""
     return jax.default_backend()
@@ -219,7 +199,6 @@ def conv2d_array(
         y = _conv.conv_cl(_channels_last(x), _spatial_first_weight(w), stride, pads_t, dilation)
         if backend() == "cpu" and x.size * x.dtype.itemsize >= _CONV_OPTIONS_MIN_BYTES:
             request_compiler_options(_conv.CPU_CONV_OPTIONS)
-            _note_conv(x, "nhwc")
         return _layout.from_physical(y, _NHWC)
     if lowering == "gemm_cl":
         if groups != 1:
@@ -228,7 +207,6 @@ def conv2d_array(
     # [C, B, H, W] inside: the GEMMs' long dimension is B*OH*OW and needs no transposes. XLA fuses
     # these boundary transposes into the neighbouring patch/activation fusions.
     xt = jnp.transpose(x, (1, 0, 2, 3))
-    _note_conv(x, "gemm")
     split = _phase_split(xt, w, stride, pads_t, dilation, groups)
     y = _conv.conv_cbhw(xt, w, stride, pads_t, dilation, int(groups), split)
     if split != (1, 1):
@@ -302,8 +280,8 @@ def block_max_pool(x: Any, kh: int, kw: int) -> Any:
             y = _pool.blockmax(jnp.transpose(x, (1, 0, 2, 3)), kh, kw)
         else:
             y = _pool.phasemax(_layout.to_phases(x, kh, kw))
-        # after channels-last convolutions their options serve the pool too (a 4-layer CNN with one pool:
-        # 16.8 -> 14.9 ms); after GEMM ones (LeNet5) the pool's own (2.0 -> 1.4 ms)
-        request_compiler_options(_conv.CPU_CONV_OPTIONS if _last_conv(x) == "nhwc" else CPU_POOL_OPTIONS)
+        # the pool's own options (LeNet5, GEMM convolutions: 2.0 -> 1.4 ms) give way to those of
+        # channels-last convolutions in the same program (a 4-layer CNN with one pool: 16.8 -> 14.9 ms)
+        request_compiler_options(CPU_POOL_OPTIONS, default=True)
         return jnp.transpose(y, (1, 0, 2, 3))
     return _pool.blockmax(x, kh, kw)

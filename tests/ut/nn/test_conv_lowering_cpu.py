@@ -170,8 +170,8 @@ def test_pointwise_forward_mode():
 
 def test_compiler_options_follow_the_convolutions(monkeypatch):
     """Programs with channels-last convolutions on large inputs ask XLA:CPU for YNNPACK's elementwise
-    fusions too, and so does a max-pool after them in the same program; a pool after GEMM convolutions, or alone, asks for the
-    pool's options."""
+    fusions too, also when they have max-pools, in whichever order they are traced (the pool's request is
+    a default); a pool after GEMM convolutions, or alone, asks for the pool's options."""
     from _compile_spy import spy_compiler_options
 
     import sporax as ms
@@ -191,9 +191,51 @@ def test_compiler_options_follow_the_convolutions(monkeypatch):
         (lambda x, w: pool(conv(x, w)), (x, w), C.CPU_CONV_OPTIONS),
         (pool, (x,), L.CPU_POOL_OPTIONS),  # a new trace: the convolution before does not count
         (lambda x, w: pool(conv(x, w)), (x1, w1), L.CPU_POOL_OPTIONS),  # one input channel: 'gemm'
+        (lambda x, w: (pool(x), conv(x, w)), (x, w), C.CPU_CONV_OPTIONS),  # the pool traced first
+        # a pool after a GEMM convolution in a program with 'nhwc' ones, also inside a gradient
+        (lambda x, w, a, b: (conv(x, w), pool(conv(a, b))), (x, w, x1, w1), C.CPU_CONV_OPTIONS),
+        (
+            lambda x, w, a, b: (conv(x, w), ms.grad(lambda v: pool(conv(v, b)).sum())(a)),
+            (x, w, x1, w1),
+            C.CPU_CONV_OPTIONS,
+        ),
     ]:
         ms.jit(fn)(*args)
         assert seen[-1] == want
+
+
+def test_lenet_step_compiler_options(monkeypatch):
+    """LeNet5's train step (GEMM convolutions, 2x2 max-pools in their phase layout) compiles with the
+    pool's options, one program per step."""
+    from _compile_spy import spy_compiler_options
+
+    import sporax as ms
+    from sporax import nn
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.conv1, self.conv2 = nn.Conv2d(1, 6, 5, pad_mode="valid"), nn.Conv2d(6, 16, 5, pad_mode="valid")
+            self.pool, self.relu, self.fc = nn.MaxPool2d(2, 2), nn.ReLU(), nn.Dense(16 * 5 * 5, 10)
+
+        def construct(self, x):
+            x = self.pool(self.relu(self.conv1(x)))
+            return self.fc(self.pool(self.relu(self.conv2(x))).reshape(x.shape[0], -1))
+
+    seen = spy_compiler_options(monkeypatch)
+    net = Net()
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    opt = nn.SGD(net.trainable_params(), 0.01)
+    grad_fn = ms.value_and_grad(lambda x, y: loss(net(x), y), None, opt.parameters)
+
+    @ms.jit
+    def step(x, y):
+        value, grads = grad_fn(x, y)
+        opt(grads)
+        return value
+
+    step(ms.Tensor(np.ones((2, 1, 32, 32), np.float32)), ms.Tensor(np.array([1, 2], np.int32)))
+    assert seen == [L.CPU_POOL_OPTIONS]
 
 
 @pytest.mark.parametrize(
