@@ -94,3 +94,26 @@ def test_a_train_step_with_class_labels_reports_a_bad_label_after_good_steps():
     step(x, T(np.array([1, 3], np.int32)))
     with pytest.raises(RuntimeError, match=r"but got 3\. .*call 4;"):
         step(x, T(np.array([0, 1], np.int32))).asnumpy()
+
+
+def test_a_one_tensor_result_is_made_without_unflattening_and_equals_the_tree_form():
+    """A result that is one Tensor is built by Tensor's own constructor from the program's output (no tree
+    unflattening per call); other results keep their tree form."""
+    one = ms.jit(lambda x: x * 2)
+    two = ms.jit(lambda x: (x * 2, x + 1))
+    nested = ms.jit(lambda x: {"a": x * 2})
+    x = T(np.arange(3, dtype=np.float32))
+    for _ in range(2):  # the first call compiles, the second takes the per-call path
+        r = one(x)
+        assert type(r) is T
+        np.testing.assert_allclose(r.asnumpy(), [0, 2, 4])
+        r2 = two(x)
+        assert type(r2) is tuple and all(type(t) is T for t in r2)
+        np.testing.assert_allclose(r2[1].asnumpy(), [1, 2, 3])
+        r3 = nested(x)
+        assert type(r3) is dict and type(r3["a"]) is T
+    (entry,) = one.__sporax_jit__._cache.values()
+    assert entry.wrap is not None
+    for f in (two, nested):
+        (entry,) = f.__sporax_jit__._cache.values()
+        assert entry.wrap is None
