@@ -144,6 +144,7 @@ def small_sides(case: str, ms, lr: float = 1e-3) -> dict:
         "step": step,
         "batch": (x, y),
         "net": net,
+        "optimizer": optimizer,
     }
 
 
@@ -220,12 +221,14 @@ def sporax_step(name: str, cfg: dict):
 
 # ------------------------------------------------------------------------------------------ PyTorch side
 def torch_step(name: str, cfg: dict):
-    """The same model and step in PyTorch (runs in the PyTorch venv)."""
+    """The same model and step in PyTorch (runs in the PyTorch venv). ``cfg`` may name a ``device`` (default
+    ``"cpu"``) and an ``amp`` dtype (``"bf16"``, or ``"fp16"`` with a ``GradScaler``) for ``torch.autocast``."""
     import torch
     from torch import nn
 
     torch.manual_seed(0)
-    data = {k: torch.from_numpy(v) for k, v in batch_inputs(name, cfg).items()}
+    device = cfg.get("device", "cpu")
+    data = {k: torch.from_numpy(v).to(device) for k, v in batch_inputs(name, cfg).items()}
     if name == "lstm":
 
         class SentimentNet(nn.Module):
@@ -303,14 +306,41 @@ def torch_step(name: str, cfg: dict):
     else:
         return torch_dcgan_step(cfg, data)
     net.train()
+    net.to(device)  # the parameters keep their identity: the optimizer built above still holds them
     if cfg.get("compile"):
         net = torch.compile(net)
+    if cfg.get("amp"):
+        return _autocast_step(cfg["amp"], device, opt, loss_fn)
 
     def step():
         opt.zero_grad(set_to_none=True)
         loss = loss_fn()
         loss.backward()
         opt.step()
+        return loss
+
+    return step
+
+
+def _autocast_step(amp: str, device: str, opt, loss_fn):
+    """PyTorch's mixed-precision step: the forward and the loss under ``torch.autocast`` in bfloat16, or in
+    float16 with a ``GradScaler`` (dynamic loss scaling, the update skipped on overflow)."""
+    import torch
+
+    dtype = {"bf16": torch.bfloat16, "fp16": torch.float16}[amp]
+    scaler = torch.amp.GradScaler(device) if amp == "fp16" else None
+
+    def step():
+        opt.zero_grad(set_to_none=True)
+        with torch.autocast(device, dtype=dtype):
+            loss = loss_fn()
+        if scaler is None:
+            loss.backward()
+            opt.step()
+        else:
+            scaler.scale(loss).backward()
+            scaler.step(opt)
+            scaler.update()
         return loss
 
     return step

@@ -978,6 +978,9 @@ def write_results(
     ]
     if extra.get("varlen"):
         lines += ["## Variable-length batches", "", *extra["varlen"], ""]
+    from run_gpu import gpu_section  # bench/RESULTS_gpu.md (run_gpu.py on a lent GPU), or how to make it
+
+    lines += gpu_section()
     lines += ["## Where the time goes (sporax profiler, GRAPH step)", ""]
     lines += [
         "`sporax.profiler.Profiler` around a few GRAPH steps, `analyse()`'s op_statistic.csv: the top operator "
