@@ -371,9 +371,20 @@ def bench_workload(
             if nc is not None:
                 pairs += [(nc, s) for s in nc.ready["sides"]]
             pairs += [(w, s) for w in ms_workers for s in w.ready["sides"]]
+            pairs += [(tw, side) for side in torch_sides]
             if r % 2:  # the side timed first in a round reads 2-4% slow (cold caches): alternate the order
                 pairs.reverse()
             for worker, side in pairs:
+                if worker is tw:  # a PyTorch side: (label, cfg)
+                    label, cfg = side
+                    rep = tw.ask(model=wl["torch"], steps=wl["steps"], cfg=cfg)
+                    if "error" in rep:
+                        if r == 0:
+                            res["notes"].append(f"{label}: {rep['error']}")
+                        continue
+                    times.setdefault(label, []).append(rep["seconds"])
+                    res["torch_rss_mb"] = rep["maxrss_mb"]
+                    continue
                 steps = wl.get("ms_steps", wl["steps"]) if side.startswith("mindspore") else wl["steps"]
                 rep = worker.ask(side=side, steps=steps)
                 if "error" in rep:
@@ -382,14 +393,6 @@ def bench_workload(
                 times.setdefault(side, []).append(rep["seconds"])
                 if side.startswith("mindspore"):
                     res["ms_rss_mb"] = max(res.get("ms_rss_mb", 0), rep["maxrss_mb"])
-            for label, cfg in torch_sides:
-                rep = tw.ask(model=wl["torch"], steps=wl["steps"], cfg=cfg)
-                if "error" in rep:
-                    if r == 0:
-                        res["notes"].append(f"{label}: {rep['error']}")
-                    continue
-                times.setdefault(label, []).append(rep["seconds"])
-                res["torch_rss_mb"] = rep["maxrss_mb"]
         prof_steps = max(2, min(20, wl["steps"]))
         res["profile"] = sp.ask(cmd="profile", steps=prof_steps)
         res["rss_mb"] = sp.ask(cmd="rss")["maxrss_mb"]
