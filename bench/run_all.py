@@ -1,7 +1,7 @@
 """The whole bench suite in one command; regenerates bench/RESULTS.md.
 
     python bench/run_all.py [--quick] [--only mlp_b1,lenet_b32] [--no-epoch] [--ms-epoch] [--cores 1,0]
-                            [--out bench/RESULTS.md] [--json results.json] [--torch-compile-resnet] [--lock FILE]
+                            [--out bench/RESULTS.md] [--json results.json] [--lock FILE]
 
 Every workload runs in pinned child processes (``taskset -c``, one OpenMP thread, XLA's CPU client on one
 thread): a sporax GRAPH worker (the GRAPH step, sink mode, and the hand-written JAX+optax twin: the MLP's and
@@ -13,10 +13,9 @@ seconds per step and its ratio to sporax's GRAPH step, each side's compile time 
 step) and what stands in the way of each goal. Peers that are absent are skipped with a message. Parts run in
 one lane per core (``--cores``, default both cores of a 2-core machine): a workload's processes all sit on its
 lane's core. ``--quick`` runs fewer rounds and steps, a smaller ResNet-18, and no torch.compile or MindSpore
-for the large models. torch.compile on the ResNets is timed only with ``--torch-compile-resnet`` (Inductor's
-compile adds 26-42 s per size on one core at load average 2-5, minutes on a heavily loaded one; otherwise RESULTS.md quotes
-TC_RESNET_HAND, a run of it by hand). ``--lock FILE`` holds an exclusive flock on FILE only while a workload's
-sides are timed, not while its workers build and compile.
+for the large models (Inductor's compile of a ResNet-18 step takes 26-42 s per size on one core at load average
+2-5). ``--lock FILE`` holds an exclusive flock on FILE only while a workload's sides are timed, not while its
+workers build and compile.
 """
 
 from __future__ import annotations
@@ -46,56 +45,6 @@ from _common import (  # noqa: E402
     serve,
     timed,
 )
-
-# torch.compile on the ResNet-18 workloads, timed by hand with the opt-in --torch-compile-resnet (a default run
-# skips it to stay under 15 minutes): the same rounds, core and medians as the run's other sides, each run with
-# an empty Inductor cache (TORCHINDUCTOR_CACHE_DIR) so that its compile is a cold one. ms per step; compile_s:
-# torch.compile's first two steps minus two steps. RESULTS.md quotes these (goals, notes, 'What stands in the
-# way') whenever a run did not time torch.compile itself. Re-measure when the ResNet lowering changes.
-TC_RESNET_HAND = {
-    "command": "BENCH_CORE=0 TORCHINDUCTOR_CACHE_DIR=<empty dir> python bench/run_all.py --cores 0 --only "
-    "resnet18_small,resnet18 --no-epoch --torch-compile-resnet --lock /tmp/sporax_bench.lock",
-    "runs": [
-        {
-            "when": "2026-11-26 19:21 UTC",
-            "load": "0.7 at the start, 2.8-4.5 while timed, 4.8 at the end",
-            "resnet18": {"graph": 1214.0, "torch eager": 1289.0, "torch.compile": 1115.0, "compile_s": 41.5},
-            "resnet18_small": {"graph": 40.7, "torch eager": 38.9, "torch.compile": 27.8, "compile_s": 26.4},
-        },
-        {
-            "when": "2026-11-26 19:28 UTC",
-            "load": "2.5 at the start, 2.3-3.1 while timed, 3.2 at the end",
-            "resnet18": {"graph": 1205.3, "torch eager": 1244.4, "torch.compile": 1044.4, "compile_s": 33.2},
-            "resnet18_small": {"graph": 45.1, "torch eager": 45.6, "torch.compile": 34.0, "compile_s": 33.1},
-        },
-    ],
-}
-
-
-def _tc_hand(name: str) -> str:
-    """The hand-timed torch.compile figures of one workload, run by run."""
-    return "; ".join(
-        f"{run['when']}: GRAPH {run[name]['graph']:g} ms, torch.compile {run[name]['torch.compile']:g} ms "
-        f"(GRAPH / torch.compile {run[name]['graph'] / run[name]['torch.compile']:.2f}x), torch eager "
-        f"{run[name]['torch eager']:g} ms, compile {run[name]['compile_s']:.0f} s (load average {run['load']})"
-        for run in TC_RESNET_HAND["runs"]
-        if name in run
-    )
-
-
-def _tc_skip(name: str) -> str:
-    """The note of a run that did not time torch.compile on ``name``: what the hand-timed runs measured."""
-    ratios = ", ".join(
-        f"{run[name]['graph'] / run[name]['torch.compile']:.2f}x ({run['when']})"
-        for run in TC_RESNET_HAND["runs"]
-        if name in run
-    )
-    return (
-        "torch.compile not timed in this run (`run_all.py --torch-compile-resnet` times it: Inductor's compile "
-        "took 26-42 s per size on one core with an empty cache at load average 2-5, 474 s once at about 12); "
-        f"timed by hand: GRAPH / torch.compile {ratios}, see 'What stands in the way'"
-    )
-
 
 # name: (builder kind, builder case / model, config, steps per round, sink size, torch model)
 WORKLOADS: dict[str, dict] = {
@@ -154,7 +103,6 @@ WORKLOADS: dict[str, dict] = {
         "big": True,
         "ms": False,
         "ms_skip": "not run at this size (one MindSpore CPU step takes minutes on one core); see resnet18_small",
-        "tc_skip": _tc_skip("resnet18"),
     },
     # ResNet-18 at 1/4 of the batch and 1/4 of the width (about 1/64 of the work): every peer runs it
     "resnet18_small": {
@@ -166,7 +114,6 @@ WORKLOADS: dict[str, dict] = {
         "sink": 4,
         "ms_steps": 1,
         "big": True,
-        "tc_skip": _tc_skip("resnet18_small"),
     },
 }
 QUICK = {
@@ -348,7 +295,7 @@ def bench_workload(
         if torch_compile:
             torch_sides.append(("torch.compile", dict(wl["cfg"], compile=True)))
         else:
-            res["notes"].append(wl.get("tc_skip", "torch.compile skipped for this size (--quick)"))
+            res["notes"].append("torch.compile skipped for this size (--quick)")
     else:
         res["notes"].append(f"PyTorch skipped: {TORCH_PYTHON} absent")
     if "check" in sp.ready:
@@ -689,15 +636,8 @@ def findings(results: list[dict], facts: dict, gemm: float) -> str:
             for n in tc_names
             if m(n, "torch.compile")
         )
-        out.append(
-            "- **torch.compile on ResNet-18** (timed only with `--torch-compile-resnet`, off by default: Inductor's "
-            "compile took 26-42 s per size here, sporax's GRAPH step 6-9 s, and once 474 s on a loaded machine). "
-            + (f"This run: {here}. " if here else "")
-            + f"By hand (`{TC_RESNET_HAND['command']}`, one core, 3 rounds, medians): "
-            + "; ".join(f"{n}, {_tc_hand(n)}" for n in tc_names)
-            + ". "
-            + TC_RESNET_WHY
-        )
+        if here:
+            out.append(f"- **torch.compile on ResNet-18**: {here}. " + TC_RESNET_WHY)
     if "transformer" in by:
         out.append(
             f"- **Transformer**: GRAPH {t('transformer', 'graph')}, JAX twin {t('transformer', 'jax')} "
@@ -777,14 +717,6 @@ def goal_lines(results: list[dict], extra: dict) -> list[str]:
             r = ratio(name, "graph", peer)
             if r is not None:
                 out.append(f"| faster than {peer} | {name} | {r:.2f}x | {_verdict(r < 1)} |")
-        if "torch.compile" not in med[name]:  # the ResNets' torch.compile, timed by hand with the opt-in flag
-            for run in TC_RESNET_HAND["runs"]:
-                if name in run:
-                    r = run[name]["graph"] / run[name]["torch.compile"]
-                    out.append(
-                        f"| faster than torch.compile (by hand, `--torch-compile-resnet`, {run['when']}) | {name} | "
-                        f"{r:.2f}x | {_verdict(r < 1)} |"
-                    )
     for name, limit in (("lenet_b32", 1.5e-3), ("mlp_b1", 50e-6)):
         g = med.get(name, {}).get("graph")
         if g is not None:
@@ -1049,7 +981,7 @@ def run_lanes(names: list[str], args, log, done=None) -> tuple[list[dict], dict]
             wl.update(QUICK.get(part, {}))
         try:
             rounds = min(args.rounds, 3) if wl["kind"] == "model" else args.rounds
-            tc = not wl.get("big") or (args.torch_compile_resnet and "tc_skip" in wl)
+            tc = not (args.quick and wl.get("big"))
             results[part] = bench_workload(part, wl, rounds, tc, log, core, args.lock)
         except Exception as exc:  # noqa: BLE001
             log(f"  {part} failed: {exc}")
@@ -1101,11 +1033,6 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=None)
     ap.add_argument("--no-epoch", action="store_true", help="skip the MNIST epoch and pipeline")
     ap.add_argument("--ms-epoch", action="store_true", help="also MindSpore's MNIST epoch (minutes)")
-    ap.add_argument(
-        "--torch-compile-resnet",
-        action="store_true",
-        help="also time torch.compile on resnet18 and resnet18_small (its compile takes minutes per size)",
-    )
     ap.add_argument(
         "--lock",
         help="hold an exclusive flock on this file while each workload's sides are timed (not while they "
