@@ -168,7 +168,7 @@ def test_smoke_run_on_cpu_writes_the_section(tmp_path):
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     text = out.read_text()
-    assert text.startswith("## GPU: ")
+    assert text.startswith("## GPU part, smoke run on the CPU")
     row = next(line for line in text.splitlines() if line.startswith("| mlp_b1 | batch=1"))
     assert row.split("|")[3].strip() not in ("", "-")  # sporax GRAPH timed
     assert row.split("|")[4].strip() not in ("", "-")  # sporax sink timed
