@@ -10,7 +10,6 @@ import gzip
 import struct
 import zlib
 
-import google_crc32c
 import numpy as np
 
 __all__ = ["crc32c", "masked_crc", "read_records", "write_record", "parse_example", "encode_example"]
@@ -18,6 +17,8 @@ __all__ = ["crc32c", "masked_crc", "read_records", "write_record", "parse_exampl
 
 def crc32c(data) -> int:
     """CRC-32C (Castagnoli) of ``data``."""
+    import google_crc32c  # imported when a TFRecord or summary file is read or written, not with sporax
+
     return google_crc32c.value(bytes(data))
 
 
