@@ -207,11 +207,17 @@ def _callee_pairs(line: str) -> list[tuple[str, str]]:
 
 
 def conv_verdict(rep: dict, backend: str) -> str:
+    """One line on :func:`conv_report`'s counts: do the loop body's convolutions run on cuDNN?"""
     body = rep["while_body"]
     cudnn = body["cudnn_conv_calls"] + body["cudnn_fusion_convs"]
     plain = body["plain_convs"] + body["other_conv_calls"]
-    if not rep["whiles"]:
-        return "no while loop in the program"
+    if not rep["whiles"]:  # XLA may unroll a loop of few steps: then say what the whole program does
+        out = rep["outside"]
+        total_cudnn = out["cudnn_conv_calls"] + out["cudnn_fusion_convs"]
+        return (
+            f"no while loop left in the program (unrolled?); {total_cudnn} cuDNN convolution(s), "
+            f"{out['plain_convs'] + out['other_conv_calls']} not"
+        )
     if backend != "gpu":
         return (
             f"{backend}: no cuDNN on this backend (the loop body has {plain} XLA convolution(s) and "

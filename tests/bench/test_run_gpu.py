@@ -87,7 +87,10 @@ def test_conv_report_regions_and_targets():
     # a plain convolution moved into the loop body: only partly on cuDNN
     moved = HLO.replace("  %dot.1 =", "  %convolution.7 = f32[1] convolution(%x, %k)\n  %dot.1 =")
     assert run_gpu.conv_verdict(run_gpu.conv_report(moved), "gpu") == "partly: 3 cuDNN, 1 not"
-    assert run_gpu.conv_verdict(run_gpu.conv_report(HLO.replace("while(", "tuple(")), "gpu").startswith("no while")
+    unrolled = run_gpu.conv_report(HLO.replace("while(", "tuple("))  # no loop: everything counts as outside
+    assert unrolled["outside"]["cudnn_conv_calls"] == 2 and unrolled["while_body"]["cudnn_conv_calls"] == 0
+    verdict = run_gpu.conv_verdict(unrolled, "gpu")
+    assert verdict == "no while loop left in the program (unrolled?); 3 cuDNN convolution(s), 1 not"
 
 
 def test_hlo_computations_names_the_entry():
