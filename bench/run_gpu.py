@@ -12,9 +12,9 @@ per precision for the whole run) builds the workload's step, one after the other
 side for timing rounds in turn, alternating the order every round. The sides:
 
 - sporax fp32: the workload's own GRAPH step (as run_all times it), its sink (``scan_steps`` over ``sink``
-  steps in one compiled program, what ``data_sink``/``dataset_sink_mode`` run; per step), the GRAPH step
-  compiled with ``SPORAX_INDEX_CHECKS=0``, and the hand-written JAX + optax twin (bench_train_step.py /
-  jax_twins.py, checked against sporax's first steps before it is timed);
+  steps in one compiled program, what ``data_sink``/``dataset_sink_mode`` run; per step), for the MLP and
+  LeNet5 the GRAPH step compiled with ``SPORAX_INDEX_CHECKS=0``, and the hand-written JAX + optax twin
+  (bench_train_step.py / jax_twins.py, checked against sporax's first steps before it is timed);
 - sporax bf16 / fp16: MindSpore's mixed precision on the workload's network-with-loss and optimizer:
   ``amp.auto_mixed_precision(net, amp_level, dtype)`` (``--amp-level``, default O2) and
   ``amp.build_train_network(net, optimizer, level="O0", loss_scale_manager=...)``: for fp16 a
@@ -30,24 +30,26 @@ float32 matrix products: JAX/XLA uses TF32 on the GPU by default; the PyTorch si
 runs both in full float32 instead.
 
 The cuDNN check: for lenet_b32 and resnet18_small, each precision's sink program's optimized HLO (the
-executable the sink ran, from JAX's in-process compile cache) goes through :func:`conv_report`: per region (the ``while`` loop's body and what it
-calls, against the rest of the program) the convolutions that are cuDNN custom calls
-(``custom_call_target="__cudnn$conv..."``, or convolutions in a ``__cudnn$fusion``) against plain
-``convolution`` instructions (on CPU, where there is no cuDNN, it says so and counts what is there).
+executable the sink ran, from JAX's in-process compile cache) goes through :func:`conv_report`: per region
+(the ``while`` loop's body and what it calls, against the rest of the program) the convolutions that are
+cuDNN custom calls (``custom_call_target="__cudnn$conv..."``, or convolutions in a ``__cudnn$fusion``)
+against plain ``convolution`` instructions (on CPU, where there is no cuDNN, it says so and counts what is
+there).
 
 On a lent GPU the whole run is one device call, nothing carried (the image has python3 3.12 with
 torch+cu130, jax 0.11.2 with jax-cuda13-plugin, optax, opencv, scipy, protobuf; sporax runs from the working
 tree through PYTHONPATH and nothing is installed: sporax's pyproject pins jax<0.11, so ``pip install -e .``
 would fail offline; google-crc32c, absent there, is replaced by :func:`_crc32c_fallback`). Estimated 4-6
-minutes on an H100, compiles included (``--budget-s`` stops starting workloads after 330 s, the largest,
-resnet18, last; the call's 480 s limit leaves device time for a second call with ``--only``; RESULTS_gpu.md is rewritten after each workload, so a run cut short returns what it
-measured; ``--rev`` states the commit, as the device's copy of the tree has no git history)::
+minutes on an H100, compiles included: ``--budget-s`` stops starting workloads after 330 s (the largest,
+resnet18, runs last) and the call's 480 s limit leaves device time for a second call with ``--only``;
+RESULTS_gpu.md is rewritten after each workload, so a run cut short returns what it measured; ``--rev``
+states the commit where the device's copy of the tree has no git history. The call (one line)::
 
     run(command="set -o pipefail; PYTHONUNBUFFERED=1 PYTHONPATH=. python3 bench/run_gpu.py --out $OUT/RESULTS_gpu.md 2>&1 | tee $OUT/run_gpu.log", timeout_s=480)
 
-then copy the returned RESULTS_gpu.md to bench/RESULTS_gpu.md and rerun run_all.py's writer (or run_all.py).
-On CPU (a smoke run of the same code, no cuDNN): ``python bench/run_gpu.py --platform cpu --quick --only
-mlp_b1``.
+then copy the returned RESULTS_gpu.md (under the reply's ``files_at``) to bench/RESULTS_gpu.md, commit it
+and rerun run_all.py (its RESULTS.md includes the file). On CPU (a smoke run of the same code, no cuDNN):
+``python bench/run_gpu.py --platform cpu --quick --only mlp_b1``.
 """
 
 from __future__ import annotations
@@ -69,7 +71,7 @@ from _common import CORE, ROOT, TORCH_PYTHON, Worker, serve, timed  # noqa: E402
 
 RUN_COMMAND = (
     'run(command="set -o pipefail; PYTHONUNBUFFERED=1 PYTHONPATH=. python3 bench/run_gpu.py '
-    '--out $OUT/RESULTS_gpu.md 2>&1 | tee $OUT/run_gpu.log", timeout_s=480)  (no carry)'
+    '--out $OUT/RESULTS_gpu.md 2>&1 | tee $OUT/run_gpu.log", timeout_s=480)'
 )
 PRECISIONS = ("fp32", "bf16", "fp16")
 CUDNN_CHECK = ("lenet_b32", "resnet18_small")
@@ -512,7 +514,8 @@ def bench_workload(name: str, wl: dict, args, log, torch_workers: dict[str, Work
     me = [sys.executable, os.path.abspath(__file__), "--worker", "sporax", "--wl", json.dumps({"name": name, **wl})]
     starts = [] if args.no_twin else [("jax twin", [*me, "--prec", "twin"])]
     starts += [(f"sporax {prec}", [*me, "--prec", prec, "--amp-level", args.amp_level]) for prec in args.precisions]
-    if "fp32" in args.precisions:  # the GRAPH step without the index checks' error record (SPORAX_INDEX_CHECKS=0)
+    if "fp32" in args.precisions and wl["kind"] == "small":  # as run_all.py: the small steps, where a per-step
+        # cost shows, also without the index checks' error record (SPORAX_INDEX_CHECKS=0)
         starts.append(("sporax fp32 no checks", [*me, "--prec", "fp32"]))
     t0 = time.perf_counter()
     workers: dict[str, Worker] = {}
@@ -710,7 +713,8 @@ def gpu_section(path: str = os.path.join(HERE, "RESULTS_gpu.md")) -> list[str]:
         "Not run yet: no session that wrote these results was lent an NVIDIA GPU. A session that is lent one "
         "(the `device` tool) runs the whole GPU part (sporax on JAX's CUDA plugin against PyTorch CUDA, float32, "
         "bf16 and fp16 mixed precision, and the check that sink mode's convolutions reach cuDNN) as one call, "
-        "about 4-6 minutes on an H100, then saves the returned file as bench/RESULTS_gpu.md:",
+        "about 4-6 minutes on an H100 (no `carry`: sporax travels in the working tree), then saves the returned "
+        "file as bench/RESULTS_gpu.md:",
         "",
         f"    {RUN_COMMAND}",
         "",

@@ -162,6 +162,15 @@ def test_crc32c_fallback_matches_the_standard_check_value(monkeypatch):
     assert sys.modules["google_crc32c"].value(b"123456789") == 0xE3069283  # CRC-32C's check value
 
 
+def test_gpu_section_without_results_gives_the_run_command(tmp_path):
+    lines = run_gpu.gpu_section(str(tmp_path / "absent.md"))
+    assert lines[0] == "## GPU" and f"    {run_gpu.RUN_COMMAND}" in lines
+    assert run_gpu.RUN_COMMAND in run_gpu.__doc__  # the docstring states the same call
+    made = tmp_path / "RESULTS_gpu.md"
+    made.write_text("## GPU: NVIDIA H100 80GB HBM3\n\n| table |\n")
+    assert run_gpu.gpu_section(str(made)) == ["## GPU: NVIDIA H100 80GB HBM3\n\n| table |", ""]
+
+
 def test_smoke_run_on_cpu_writes_the_section(tmp_path):
     """The whole script, forced to CPU, one small workload in float32 (the PyTorch side when a torch is
     importable, else noted): the markdown section is written with the timed sides."""
