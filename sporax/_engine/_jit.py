@@ -271,7 +271,7 @@ class StatefulJit:
         self._trees: dict[Any, int] = {}
         # (argument types, treedef, its number, dynamic positions, per argument None or its items' types) of
         # calls whose arguments each wrap one array or are a tuple or list of such (see _fast_forms)
-        self._fast: tuple[tuple[type, ...], Any, int, tuple[int, ...], tuple[Any, ...]] | None = None
+        self._fast: tuple[tuple[Any, ...], Any, int, tuple[int, ...], tuple[Any, ...]] | None = None
 
     # ------------------------------------------------------------------ calling
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
