@@ -27,6 +27,7 @@ from . import _concrete as concrete  # noqa: E402
 from . import _state as state  # noqa: E402
 from ._autograph import run_if, traced_text  # noqa: E402
 from ._autodiff import custom_vjp_call, ones_cotangent, remat_call, vjp_stateful, zeros_cotangent  # noqa: E402
+from ._device import to_device  # noqa: E402
 from ._errors import TRACE_ERRORS, is_trace_error  # noqa: E402
 from ._jit import StatefulJit, request_compiler_options, warn_user  # noqa: E402
 from ._loops import scan_steps  # noqa: E402
@@ -44,6 +45,7 @@ __all__ = [
     "StatefulJit",
     "request_compiler_options",
     "scan_steps",
+    "to_device",
     "TRACE_ERRORS",
     "is_trace_error",
     "warn_user",

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .._engine import concrete, is_tracer, jax, jnp, traced_text
+from .._engine import concrete, is_tracer, jax, jnp, to_device, traced_text
 from . import dtype as mstype
 from ._op_registry import ops as _ops
 from ._tensor_methods import TensorMethods
@@ -84,7 +84,7 @@ def to_array(data: Any, dtype: Any = None) -> Any:
         )
     if np_dtype is not None and arr.dtype != np_dtype:
         arr = arr.astype(np_dtype)
-    return jnp.asarray(arr)
+    return to_device(arr)
 
 
 class _DynamicShape:
