@@ -322,6 +322,21 @@ def amp_step(name: str, wl: dict, sides: dict, prec: str, level: str):
     return ms.amp.build_train_network(net, opt, None, level="O0", loss_scale_manager=manager)
 
 
+def _jax_platform_version() -> str:
+    """The JAX backend's own words on its runtime (on a GPU: the CUDA version), and the cuDNN version JAX
+    loaded where its CUDA plugin says (a private module: absent on CPU and perhaps in other versions)."""
+    import jax
+
+    out = " ".join(str(jax.devices()[0].client.platform_version).split())
+    try:
+        from jax._src.lib import cuda_versions
+
+        out += f", cuDNN {cuda_versions.cudnn_get_version()}" if cuda_versions is not None else ""
+    except Exception:  # noqa: BLE001  (only a fact for the report)
+        pass
+    return out
+
+
 def device_memory() -> dict:
     import jax
 
@@ -343,6 +358,7 @@ def sporax_worker(name: str, wl: dict, prec: str, level: str) -> None:
 
     ready: dict = {"backend": jax.default_backend(), "device_kind": jax.devices()[0].device_kind}
     ready["versions"] = {"jax": jax.__version__, "jaxlib": __import__("jaxlib").__version__}
+    ready["platform_version"] = _jax_platform_version()
     if prec == "twin":
         return _twin_worker(wl, ready)
     if wl["kind"] == "small":
@@ -582,11 +598,13 @@ def facts_of(results: list[dict], args) -> dict[str, str]:
             if label.startswith("sporax") and "device_kind" in ready:
                 facts.setdefault("JAX device", f"{ready['device_kind']} (backend {ready['backend']})")
                 facts.setdefault("jax / jaxlib", " / ".join(ready["versions"].values()))
+                facts.setdefault("JAX runtime", ready.get("platform_version", "?"))
             if label.startswith("torch"):
                 if "device_name" in ready:
                     facts.setdefault("PyTorch device", ready["device_name"])
                     facts.setdefault("CUDA / cuDNN (PyTorch's)", f"{ready['cuda']} / {ready['cudnn']}")
                 facts.setdefault("torch", ready.get("torch", "?"))
+    facts.setdefault("torch", "absent: the PyTorch processes did not start (the log says why)")
     facts["sporax rev"] = args.rev or "?"
     facts["mixed precision"] = (
         f"sporax: `amp.auto_mixed_precision(net_with_loss, '{args.amp_level}', dtype)` + "
