@@ -563,6 +563,9 @@ def bench_workload(name: str, wl: dict, args, log, torch_workers: dict[str, Work
             workers[label] = w
             w.ready = res["ready"][label] = rep
         log(f"  {name}: ready in {time.perf_counter() - t0:.1f}s")
+        for label, ready in res["ready"].items():
+            if "cudnn" in ready:
+                log(f"  {name}: {label} sink, cuDNN: {ready['cudnn'].get('verdict') or ready['cudnn'].get('error')}")
         pairs = [(label, w, s) for label, w in workers.items() for s in w.ready["sides"]]
         times: dict[str, list[float]] = {}
         for r in range(args.rounds):
