@@ -48,7 +48,9 @@ states the commit where the device's copy of the tree has no git history. The ca
     run(command="set -o pipefail; PYTHONUNBUFFERED=1 PYTHONPATH=. python3 bench/run_gpu.py --out $OUT/RESULTS_gpu.md 2>&1 | tee $OUT/run_gpu.log", timeout_s=480)
 
 then copy the returned RESULTS_gpu.md (under the reply's ``files_at``) to bench/RESULTS_gpu.md, commit it
-and rerun run_all.py (its RESULTS.md includes the file). On CPU (a smoke run of the same code, no cuDNN):
+and rerun run_all.py (its RESULTS.md includes the file). A short second call for what a first one missed:
+``--only resnet18 --out $OUT/RESULTS_gpu_2.md`` (merge the rows by hand), or the cuDNN check alone in about a
+minute: ``--only lenet_b32,resnet18_small --no-twin --rounds 1``. On CPU (a smoke run of the same code, no cuDNN):
 ``python bench/run_gpu.py --platform cpu --quick --only mlp_b1``.
 """
 
