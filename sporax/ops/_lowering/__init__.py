@@ -31,7 +31,10 @@ pixels in contiguous blocks, the max and its argmax over whole blocks), with the
 convolutions (groups == 1) with even output sizes write their result in 2x2 phases, so the common 2x2
 pool after them (and its backward) reads blocks without any transpose
 (LeNet5 b32 step: 1.57 -> 1.44 ms, one core); their result carries no layout hint then (batch norm after
-such a convolution computes in NCHW, the transposes fused into its loops).
+such a convolution computes in NCHW, the transposes fused into its loops). Stride-1 ones with at most
+``_S2D_MAX_K`` patch rows (LeNet5's first layer, K = 25) go through space-to-depth (``conv.conv_s2d``: a
+2.8x smaller patch matrix for 1.44x the multiply-adds; the step 0.91-0.95x; with LeNet5's second layer too,
+K = 150, 1.06x: that GEMM is bound by arithmetic, the first by memory traffic).
 
 Measured on the LeNet5 b32 train step and a 4-layer 3x3 CNN, one core: see bench/bench_conv.py and
 DESIGN §5. ``force_lowering`` overrides the choice for code traced inside it (benchmarks, tests).
@@ -81,11 +84,16 @@ _GEMM_CBHW_MAX_CHANNELS = 8
 # 3 % slower.
 _CONV_OPTIONS_MIN_BYTES = 2 << 20
 _GEMM_CL_MIN_OUT = 16
+# Stride-1 GEMM convolutions into 2x2 phases with at most this many patch rows (C * kh * kw) run through
+# space-to-depth (``conv.conv_s2d``): LeNet5's first layer (K = 25).
+_S2D_MAX_K = 25
 _LOWERINGS = ("auto", "plain", "gemm", "gemm_cl", "nhwc")
 # the physical orders of the CPU convolutions' results (``layout.tag``): channels last, [C, B, H, W]
 _NHWC, _CBHW = (0, 2, 3, 1), (1, 0, 2, 3)
 # What ``force_lowering`` sets for code traced inside it (benchmarks and tests): None = per backend.
 _FORCED: dict[str, Any] = {"conv": None, "maxpool": None, "phases": None, "rnn": None}
+
+
 def backend() -> str:
     """The backend the lowerings are chosen for ('cpu', 'gpu', 'tpu', ...)."""
     return jax.default_backend()
@@ -208,7 +216,10 @@ def conv2d_array(
     # these boundary transposes into the neighbouring patch/activation fusions.
     xt = jnp.transpose(x, (1, 0, 2, 3))
     split = _phase_split(xt, w, stride, pads_t, dilation, groups)
-    y = _conv.conv_cbhw(xt, w, stride, pads_t, dilation, int(groups), split)
+    if split == (2, 2) and stride == dilation == (1, 1) and w.shape[1] * w.shape[2] * w.shape[3] <= _S2D_MAX_K:
+        y = _conv.conv_s2d(xt, w, pads_t)
+    else:
+        y = _conv.conv_cbhw(xt, w, stride, pads_t, dilation, int(groups), split)
     if split != (1, 1):
         return _layout.from_phases(y)
     return _layout.from_physical(y.reshape(y.shape[0], *y.shape[3:]), _CBHW)

@@ -133,6 +133,40 @@ def test_gemm_conv_in_phases_matches_lax_autodiff(case):
             np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-10)
 
 
+@pytest.mark.parametrize(
+    "c, o, k, pads, hw",
+    [
+        (1, 6, (5, 5), [(0, 0), (0, 0)], (12, 12)),  # LeNet5's first layer, smaller
+        (3, 2, (4, 2), [(1, 0), (0, 1)], (10, 12)),  # even kernel: an odd padded size, extended by a zero row
+        (2, 3, (3, 3), [(1, 1), (1, 1)], (6, 8)),
+    ],
+)
+def test_space_to_depth_conv_matches_lax_autodiff(c, o, k, pads, hw, monkeypatch):
+    """Stride-1 GEMM convolutions into 2x2 phases through space-to-depth (``conv.conv_s2d``, chosen for
+    K = C * kh * kw <= ``_S2D_MAX_K``; forced here for every size): values and both gradients equal lax.conv's
+    autodiff, under a ReLU and a 2x2 max-pool too."""
+    calls = []
+    real = C.conv_s2d
+    monkeypatch.setattr(C, "conv_s2d", lambda *a: calls.append(1) or real(*a))
+    monkeypatch.setattr(L, "_S2D_MAX_K", 10**6)
+    rng = np.random.default_rng(sum(hw))
+    x, w = rng.standard_normal((2, c, *hw)), rng.standard_normal((o, c, *k))
+    out = {}
+    with jax.enable_x64():
+        for name in ("plain", "gemm"):
+            with L.force_lowering(conv=name, maxpool="plain" if name == "plain" else None):
+                for pool in (None, (2, 2)):
+                    fn = lambda x, w: _conv_relu_pool(x, w, (1, 1), pads, (1, 1), pool)  # noqa: E731
+                    y = jax.jit(fn)(x, w)
+                    probe = np.random.default_rng(3).standard_normal(y.shape)
+                    grads = jax.jit(jax.grad(lambda x, w: (fn(x, w) * probe).sum(), (0, 1)))(x, w)
+                    out[name, pool] = [np.asarray(y), *map(np.asarray, grads)]
+    assert calls
+    for pool in (None, (2, 2)):
+        for got, want in zip(out["gemm", pool], out["plain", pool]):
+            np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-10)
+
+
 @pytest.mark.parametrize("k", [(2, 2), (3, 2)])
 def test_phase_maxpool_sends_ties_to_the_first_element(k):
     """MindSpore 2.10's max-pool backward (checked on its CPU wheel) gives a window's gradient to the first
