@@ -39,7 +39,7 @@ there).
 On a lent GPU the whole run is one device call, nothing carried (the image has python3 3.12 with
 torch+cu130, jax 0.11.2 with jax-cuda13-plugin, optax, opencv, scipy, protobuf; sporax runs from the working
 tree through PYTHONPATH and nothing is installed: sporax's pyproject pins jax<0.11, so ``pip install -e .``
-would fail offline; google-crc32c, absent there, is replaced by :func:`_crc32c_fallback`). Estimated 4-6
+would fail offline; google-crc32c, absent there, is imported only when a TFRecord or summary file is written). Estimated 4-6
 minutes on an H100, compiles included: ``--budget-s`` stops starting workloads after 330 s (the largest,
 resnet18, runs last) and the call's 480 s limit leaves device time for a second call with ``--only``;
 RESULTS_gpu.md is rewritten after each workload, so a run cut short returns what it measured; ``--rev``
@@ -251,30 +251,6 @@ def program_hlo(sjit) -> str:
 
 
 # ------------------------------------------------------------------------------------------ sporax side
-def _crc32c_fallback() -> None:
-    """sporax.train imports google-crc32c (TFRecord and summary files), which the GPU image lacks; the bench
-    never writes either: a pure-Python CRC-32C stands in when the package is absent."""
-    try:
-        import google_crc32c  # noqa: F401
-    except ImportError:
-        import types
-
-        table = []
-        for i in range(256):
-            c = i
-            for _ in range(8):
-                c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
-            table.append(c)
-
-        def value(data: bytes) -> int:
-            c = 0xFFFFFFFF
-            for b in bytes(data):
-                c = table[(c ^ b) & 0xFF] ^ (c >> 8)
-            return c ^ 0xFFFFFFFF
-
-        sys.modules["google_crc32c"] = types.SimpleNamespace(value=value, __name__="google_crc32c")
-
-
 def _first_leaf(out):
     while isinstance(out, tuple | list):
         out = out[0]
@@ -349,7 +325,6 @@ def device_memory() -> dict:
 def sporax_worker(name: str, wl: dict, prec: str, level: str) -> None:
     """Build, compile and serve one workload's sporax sides in one precision (see the module docstring);
     ``prec="twin"``: the hand-written JAX twin alone (its own process, as run_all.py builds it)."""
-    _crc32c_fallback()
     import jax
     import numpy as np
 

@@ -115,6 +115,22 @@ def test_tfrecord(tmp_path):
         ds.TFRecordDataset([str(p)], compression_type="LZ4")
 
 
+def test_sporax_imports_and_trains_without_google_crc32c():
+    # google-crc32c is imported when a TFRecord or summary file is read or written (an image without it, as
+    # the GPU machine's, still imports sporax, its dataset and train packages)
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['google_crc32c'] = None\n"
+        "import sporax, sporax.dataset, sporax.train, sporax.mindrecord\n"
+        "from sporax.mindrecord import _tfrecord\n"
+        "try:\n    _tfrecord.crc32c(b'1')\nexcept ImportError:\n    print('lazy')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "lazy"
+
+
 def _make_voc(root):
     for d in ["ImageSets/Main", "ImageSets/Segmentation", "JPEGImages", "SegmentationClass", "Annotations"]:
         os.makedirs(os.path.join(root, d), exist_ok=True)
