@@ -4,8 +4,8 @@
   elementwise first-max mask as its VJP. XLA's ``select_and_scatter`` (the autodiff of
   ``reduce_window``) is slow on CPU (DESIGN §5).
 * ``phasemax``: the same pool of an array in the GEMM convolutions' phase layout
-  (``layout.to_phases``: each window's pixels in kh * kw contiguous blocks): the max of the blocks, and as
-  its VJP the gradient where the block index equals the first maximum's (an argmax over the blocks): both
+  (``layout.to_phases``: each window's pixels in kh * kw contiguous blocks): the max of the blocks, written
+  in NCHW order, and as its VJP the gradient where the block index equals the first maximum's (an argmax over the blocks): both
   vectorised loops over whole blocks (LeNet5's first pool, forward + backward: 274 -> 120 us).
 * ``CPU_POOL_OPTIONS``: XLA:CPU's YNNPACK "reduce" library fusion (on by default) slows the reshape
   max-pool and its mask fusions; executables that trace one ask the engine to keep library fusion to dots
@@ -68,9 +68,17 @@ blockmax.defvjp(_blockmax_fwd, _blockmax_bwd)
 
 @jax.custom_vjp
 def phasemax(z: Any) -> Any:
-    """Max over axes 1 and 2 of phase-layout ``z`` [C, kh, kw, B, OH, OW]: [C, B, OH, OW]."""
+    """Max over axes 1 and 2 of phase-layout ``z`` [C, kh, kw, B, OH, OW]: [B, C, OH, OW] (NCHW)."""
+    return jnp.max(_blocks_last(z), axis=2)  # one reduced axis: a vectorised loop
+
+
+def _blocks_last(z: Any) -> Any:
+    """[B, C, kh * kw, OH, OW] of phase-layout ``z``: a reduction over the blocks writes NCHW, which a
+    flatten into a Dense layer (LeNet5's second pool) reads as it is, and a GEMM convolution after it
+    ([C, B, H, W]) takes the transpose into its patch slices. Written in the phase layout's [C, B] order
+    the flatten was a separate transpose (25 us of LeNet5 b32's step; the step 0.97x without it, one core)."""
     c, kh, kw = z.shape[:3]
-    return jnp.max(z.reshape(c, kh * kw, *z.shape[3:]), axis=1)  # one reduced axis: a vectorised loop
+    return jnp.moveaxis(z.reshape(c, kh * kw, *z.shape[3:]), 2, 0)
 
 
 def _first_max(a: tuple, b: tuple) -> tuple:
@@ -82,23 +90,23 @@ def _first_max(a: tuple, b: tuple) -> tuple:
 
 
 def _phasemax_fwd(z: Any) -> tuple[Any, Any]:
-    c, kh, kw = z.shape[:3]
-    flat = z.reshape(c, kh * kw, *z.shape[3:])
+    flat = _blocks_last(z)
     lowest = -np.inf if jnp.issubdtype(z.dtype, jnp.floating) else jnp.iinfo(z.dtype).min
     # the max and the first maximum's block (row-major in the window, where select_and_scatter and
-    # MindSpore send the gradient) in one reduction
+    # MindSpore send the gradient) in one reduction over a whole-block axis (a vectorised loop)
     init = (np.array(lowest, z.dtype), np.array(0, np.int32))
-    y, first = lax.reduce((flat, lax.broadcasted_iota(np.int32, flat.shape, 1)), init, _first_max, (1,))
+    y, first = lax.reduce((flat, lax.broadcasted_iota(np.int32, flat.shape, 2)), init, _first_max, (2,))
     return y, (first, z.shape)
 
 
 def _phasemax_bwd(res: Any, g: Any) -> tuple[Any]:
     first, shape = res
     c, kh, kw = shape[:3]
-    hit = lax.broadcasted_iota(np.int32, (c, kh * kw, *shape[3:]), 1) == first[:, None]
-    # g materialised: a producer fused in here would run kh * kw times per element
-    g = lax.optimization_barrier(g)
-    return (jnp.where(hit, g[:, None], jnp.zeros((), g.dtype)).reshape(shape),)
+    hit = lax.broadcasted_iota(np.int32, (c, kh * kw, *shape[3:]), 1) == jnp.swapaxes(first, 0, 1)[:, None]
+    # XLA:CPU fuses g's producer into this select (an optimization_barrier is dropped before fusion): it
+    # runs kh * kw times per element. Materialising g first (a reduction over a stacked copy) was slower
+    # (LeNet5 b32 step 1.04x): this loop is bound by its 1.5 MB of traffic, not by the producer.
+    return (jnp.where(hit, jnp.swapaxes(g, 0, 1)[:, None], jnp.zeros((), g.dtype)).reshape(shape),)
 
 
 phasemax.defvjp(_phasemax_fwd, _phasemax_bwd)
