@@ -20,6 +20,8 @@ Convolutions (``conv2d_array``, ``conv_nd_array``, ``conv_transpose_array``; ker
   skips the pass that canonicalises convolutions: autodiff's backward convolutions then run as naive
   loops, 10-100x slower.
 * CPU, grouped convolutions: "gemm" up to ``_GEMM_MAX_PATCH_CAP`` (2-D), "plain" beyond.
+* CPU, float16 and bfloat16 convolutions (amp): the float32 lowering of the widened operands, the result
+  rounded back (``_widened_on_cpu``): XLA:CPU has no fast low-precision convolution.
 * A program with "nhwc" convolutions on inputs of ``_CONV_OPTIONS_MIN_BYTES`` or more compiles with
   ``conv.CPU_CONV_OPTIONS`` (YNNPACK's elementwise fusions added: batch norm's and ReLU's passes), also
   when it has max-pools (their options are a default request, ``request_compiler_options(default=True)``).
@@ -139,6 +141,18 @@ def _cpu_float(x: Any, w: Any) -> bool:
     return backend() == "cpu" and x.dtype in (np.float32, np.float64) and w.dtype == x.dtype
 
 
+_LOW_FLOATS = (np.dtype(jnp.bfloat16), np.dtype(np.float16))
+
+
+def _widened_on_cpu(x: Any, w: Any) -> bool:
+    """Whether a convolution of these operands computes in float32 (operands widened, the result rounded back
+    once: float32 accumulation, as cuDNN's and oneDNN's half-precision convolutions accumulate): float16 and
+    bfloat16 on CPU, where XLA has no fast low-precision convolution (LeNet5 b32's bfloat16 step took 4.0 ms
+    against 1.1 ms in float32, one core) and its plain convolutions' backward inside a while loop (sink mode)
+    runs as naive loops (the same step sunk: 9.5 ms)."""
+    return backend() == "cpu" and x.dtype in _LOW_FLOATS and w.dtype == x.dtype
+
+
 # ------------------------------------------------------------------ convolution
 def conv_lowering(x: Any, w: Any, stride: tuple[int, int], dilation: tuple[int, int], groups: int) -> str:
     """'gemm', 'gemm_cl', 'nhwc' or 'plain': the lowering ``conv2d_array`` picks for these operands (``x``: the
@@ -190,6 +204,9 @@ def conv2d_array(
     """
     if lowering not in _LOWERINGS:
         raise ValueError(f"conv2d_array: 'lowering' must be one of {_LOWERINGS}, but got {lowering!r}.")
+    if lowering == "auto" and _widened_on_cpu(x, w):
+        f32 = np.float32
+        return conv2d_array(x.astype(f32), w.astype(f32), stride, pads, dilation, groups).astype(x.dtype)
     stride, dilation = (int(stride[0]), int(stride[1])), (int(dilation[0]), int(dilation[1]))
     pads_t = tuple((int(lo), int(hi)) for lo, hi in pads)
     if lowering == "auto" and _FORCED["conv"] is not None and (_FORCED["conv"] in ("plain", "gemm") or groups == 1):
@@ -251,6 +268,8 @@ def conv_nd_array(x: Any, w: Any, stride: tuple, pads: list, dilation: tuple, gr
     nsp = x.ndim - 2
     if nsp == 2:
         return conv2d_array(x, w, stride, pads, dilation, groups)
+    if _widened_on_cpu(x, w):
+        return conv_nd_array(x.astype(np.float32), w.astype(np.float32), stride, pads, dilation, groups).astype(x.dtype)
     stride, dilation = tuple(int(v) for v in stride), tuple(int(v) for v in dilation)
     pads_t = tuple((int(lo), int(hi)) for lo, hi in pads)
     if _nd_lowering(x, w, groups) == "plain":
@@ -267,6 +286,11 @@ def conv_transpose_array(
     the unpadded spatial shape (``pads`` are cropped from the full result; any ``output_padding`` is
     already in ``out_shape``). CPU: canonical channels-last convolutions in forward and VJP (groups == 1);
     elsewhere ``lax.conv`` (its autodiff)."""
+    if _widened_on_cpu(x, w):
+        f32 = np.float32
+        return conv_transpose_array(x.astype(f32), w.astype(f32), stride, pads, dilation, groups, out_shape).astype(
+            x.dtype
+        )
     stride, dilation = tuple(int(v) for v in stride), tuple(int(v) for v in dilation)
     pads_t = tuple((int(lo), int(hi)) for lo, hi in pads)
     if _nd_lowering(x, w, groups) == "plain":
