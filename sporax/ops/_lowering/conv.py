@@ -182,13 +182,20 @@ def _conv_cbhw_fwd(
     return y.reshape(o, *split, b, oh // split[0], ow // split[1]), (p, w, x.shape)
 
 
+# The weight gradient puts the patches first from this ratio of patch rows to output channels (see _wgrad_gemm).
+_WGRAD_PATCHES_FIRST = 4
+
+
 def _wgrad_gemm(g2: Any, p: Any, groups: int) -> Any:
-    """The weight gradient ``g2 @ p.T`` per group ([groups, O / groups, K]), computed as ``(p @ g2.T).T``:
-    both contract their long, contiguous pixel axis, but XLA:CPU's GEMM (YNNPACK) runs it 1.6-1.7x faster
-    with the patches as the left operand (LeNet5 b32: the first layer's [6, 25088] x [25, 25088] 197 -> 115
-    us, the second's [16, 3200] x [150, 3200] 150 -> 93 us, one core; the whole step 0.87x); the transpose
-    of the small result is free."""
-    return jnp.swapaxes(_gemm(p, g2, groups, (2, 2)), 1, 2)
+    """The weight gradient ``g2 @ p.T`` per group ([groups, O / groups, K]). Both operands contract their
+    long, contiguous pixel axis; with K at least ``_WGRAD_PATCHES_FIRST`` times O / groups, XLA:CPU's GEMM
+    (YNNPACK) runs it 1.6x faster as ``(p @ g2.T).T`` (LeNet5 b32: [6, 25088] x [25, 25088] 197 -> 115 us,
+    [16, 3200] x [150, 3200] 131 -> 84 us, one core; the step 0.87x), but 1.18x slower for the space-to-depth
+    first layer's [24, 6272] x [36, 6272] (85 us as it is; the step 0.97x kept so). The transpose of the small
+    result is free."""
+    if p.shape[1] >= _WGRAD_PATCHES_FIRST * g2.shape[1]:
+        return jnp.swapaxes(_gemm(p, g2, groups, (2, 2)), 1, 2)
+    return _gemm(g2, p, groups, (2, 2))
 
 
 def _conv_cbhw_bwd(
@@ -209,9 +216,10 @@ def _conv_cbhw_bwd(
     # w.T @ g with the transposed weight materialised (tiny): a canonical GEMM; XLA would otherwise fold
     # the transpose into a slower transposed-operand dot.
     wt = lax.optimization_barrier(jnp.swapaxes(w.reshape(groups, og, cg * kh * kw), 1, 2))
-    dp = _gemm(wt, g2, groups, (2, 1)).reshape(c, kh, kw, b, oh, ow)
     hp, wp = h + pads[0][0] + pads[0][1], wd + pads[1][0] + pads[1][1]
     offsets = _kernel_offsets((kh, kw), stride, dilation, (1, 1))
+    # (one GEMM per kernel row, each row's patch gradients summed while in cache: LeNet5 b32 step 1.01x)
+    dp = _gemm(wt, g2, groups, (2, 1)).reshape(c, kh, kw, b, oh, ow)
     dx = _col2im(lambda i, j: dp[:, i, j], (c, b, hp, wp), 2, offsets, stride)
     if (hp, wp) != (h, wd):
         dx = dx[:, :, pads[0][0] : pads[0][0] + h, pads[1][0] : pads[1][0] + wd]
