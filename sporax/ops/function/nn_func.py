@@ -276,9 +276,10 @@ def _batch_norm(
         from .norm_func import global_moments
 
         mean, var, n = global_moments(xc, axes)
-    elif training:
-        mean = jnp.mean(xc, axis=axes)
-        var = jnp.mean(jnp.square(xc - mean.reshape(bshape)), axis=axes)
+    elif training:  # the lowering's hand-written VJP: two passes over x each way (see _lowering.norm)
+        w_arr = None if weight is None else as_tensor_array(weight)
+        b_arr = None if bias is None else as_tensor_array(bias)
+        y, mean, var = _norm.batch_norm_train(xc, w_arr, b_arr, axes, eps)
         n = x.size // c
     if training:
         if isinstance(running_mean, Parameter) or isinstance(running_var, Parameter):
@@ -291,12 +292,13 @@ def _batch_norm(
     else:
         mean = as_tensor_array(running_mean).astype(cdt)
         var = as_tensor_array(running_var).astype(cdt)
-    scale = lax.rsqrt(var + jnp.asarray(eps, cdt))
-    if weight is not None:
-        scale = scale * as_tensor_array(weight).astype(cdt)
-    y = (xc - mean.reshape(bshape)) * scale.reshape(bshape)
-    if bias is not None:
-        y = y + as_tensor_array(bias).astype(cdt).reshape(bshape)
+    if not training or sync:
+        scale = lax.rsqrt(var + jnp.asarray(eps, cdt))
+        if weight is not None:
+            scale = scale * as_tensor_array(weight).astype(cdt)
+        y = (xc - mean.reshape(bshape)) * scale.reshape(bshape)
+        if bias is not None:
+            y = y + as_tensor_array(bias).astype(cdt).reshape(bshape)
     y = y.astype(x.dtype)
     return wrap(y if perm is None else _layout.from_physical(y, perm)), mean, var
 
