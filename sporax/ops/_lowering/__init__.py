@@ -164,6 +164,15 @@ def _widened_on_cpu(x: Any, w: Any) -> bool:
     return backend() == "cpu" and x.dtype in _LOW_FLOATS and w.dtype == x.dtype
 
 
+def _rounded(y: Any, dtype: Any) -> Any:
+    """A widened convolution's float32 result ``y`` in ``dtype``, cast in the order it was computed in (its layout
+    hint kept, so batch norm after it computes in that order too)."""
+    perm = _layout.physical_perm(y)
+    if perm is None:
+        return y.astype(dtype)
+    return _layout.from_physical(_layout.to_physical(y, perm).astype(dtype), perm)
+
+
 # ------------------------------------------------------------------ convolution
 def conv_lowering(x: Any, w: Any, stride: tuple[int, int], dilation: tuple[int, int], groups: int) -> str:
     """'gemm', 'gemm_cl', 'nhwc' or 'plain': the lowering ``conv2d_array`` picks for these operands (``x``: the
@@ -217,7 +226,7 @@ def conv2d_array(
         raise ValueError(f"conv2d_array: 'lowering' must be one of {_LOWERINGS}, but got {lowering!r}.")
     if lowering == "auto" and _widened_on_cpu(x, w):
         f32 = np.float32
-        return conv2d_array(x.astype(f32), w.astype(f32), stride, pads, dilation, groups).astype(x.dtype)
+        return _rounded(conv2d_array(x.astype(f32), w.astype(f32), stride, pads, dilation, groups), x.dtype)
     stride, dilation = (int(stride[0]), int(stride[1])), (int(dilation[0]), int(dilation[1]))
     pads_t = tuple((int(lo), int(hi)) for lo, hi in pads)
     if lowering == "auto" and _FORCED["conv"] is not None and (_FORCED["conv"] in ("plain", "gemm") or groups == 1):
@@ -280,7 +289,8 @@ def conv_nd_array(x: Any, w: Any, stride: tuple, pads: list, dilation: tuple, gr
     if nsp == 2:
         return conv2d_array(x, w, stride, pads, dilation, groups)
     if _widened_on_cpu(x, w):
-        return conv_nd_array(x.astype(np.float32), w.astype(np.float32), stride, pads, dilation, groups).astype(x.dtype)
+        f32 = np.float32
+        return _rounded(conv_nd_array(x.astype(f32), w.astype(f32), stride, pads, dilation, groups), x.dtype)
     stride, dilation = tuple(int(v) for v in stride), tuple(int(v) for v in dilation)
     pads_t = tuple((int(lo), int(hi)) for lo, hi in pads)
     if _nd_lowering(x, w, groups) == "plain":
@@ -299,9 +309,8 @@ def conv_transpose_array(
     elsewhere ``lax.conv`` (its autodiff)."""
     if _widened_on_cpu(x, w):
         f32 = np.float32
-        return conv_transpose_array(x.astype(f32), w.astype(f32), stride, pads, dilation, groups, out_shape).astype(
-            x.dtype
-        )
+        y = conv_transpose_array(x.astype(f32), w.astype(f32), stride, pads, dilation, groups, out_shape)
+        return _rounded(y, x.dtype)
     stride, dilation = tuple(int(v) for v in stride), tuple(int(v) for v in dilation)
     pads_t = tuple((int(lo), int(hi)) for lo, hi in pads)
     if _nd_lowering(x, w, groups) == "plain":
