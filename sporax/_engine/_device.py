@@ -179,13 +179,25 @@ _MAX_SEEN = 4096  # (shape, dtype) pairs counted; past that, new pairs always ta
 _seen: dict[tuple[Any, ...], int] = {}
 
 
+_SEVERAL: list[bool] = []
+
+
+def _several_devices() -> bool:
+    """Whether the process sees several devices (a mesh: data and semi-auto parallel). There jnp.asarray places
+    a new array as the parallel context asks, where device_put would put it on the default device alone (the
+    AUTO_PARALLEL step then found no batch to split and all-reduced nothing)."""
+    if not _SEVERAL:
+        _SEVERAL.append(jax.device_count() > 1)
+    return _SEVERAL[0]
+
+
 def to_device(arr: np.ndarray) -> Any:
     """A copy of the host array ``arr`` on the default device, which later writes to ``arr`` never reach.
     device_put is given a private copy: XLA:CPU may share the buffer it is given, and its transfer is
     asynchronous (with ``may_alias=False`` a write right after the call still showed in the result)."""
     key = (arr.shape, arr.dtype)
     n = _seen.get(key, 0)
-    if n >= _COMPILE_AFTER:
+    if n >= _COMPILE_AFTER or _several_devices():
         return jax.numpy.asarray(arr)
     if n or len(_seen) < _MAX_SEEN:
         _seen[key] = n + 1
