@@ -266,9 +266,8 @@ def test_scan_steps_carries_state_like_a_python_loop():
     assert float(w) == ws[-1] and float(seen) == 4.0 and float(c) == 2.0
 
 
-def test_parameter_passed_to_the_step_that_writes_it():
-    # a written Parameter passed as the argument, a Tensor argument, then one array held by two written
-    # Parameters: XLA refuses to donate it twice, the step copies it and runs; later calls check before calling
+def _two_written_parameters():
+    """Parameters ``p`` (ones) and ``q`` (zeros) and a ``@jit`` step writing both: ``p += x; q += 1``, returning 2x."""
     p = Parameter(Tensor(np.ones(3, np.float32)), name="p")
     q = Parameter(Tensor(np.zeros(3, np.float32)), name="q")
 
@@ -278,6 +277,13 @@ def test_parameter_passed_to_the_step_that_writes_it():
         ops.assign(q, q + 1)
         return x * 2
 
+    return p, q, step
+
+
+def test_parameter_passed_to_the_step_that_writes_it():
+    # a written Parameter passed as the argument, a Tensor argument, then one array held by two written
+    # Parameters: XLA refuses to donate it twice, the step copies it and runs; later calls check before calling
+    p, q, step = _two_written_parameters()
     out = step(p)  # ``x`` is the Parameter: read after its assignment
     np.testing.assert_allclose(out.asnumpy(), [4, 4, 4])
     np.testing.assert_allclose(p.asnumpy(), [2, 2, 2])
@@ -301,15 +307,7 @@ def test_a_refused_aliased_donation_is_retried_whatever_the_runtime_says():
     # the retry with copies follows from the buffers (aliased, none deleted), not from the wording of XLA's
     # refusal: a runtime that words it differently is handled the same; an error of a call whose buffers do
     # not alias is raised as it is
-    p = Parameter(Tensor(np.ones(3, np.float32)), name="p")
-    q = Parameter(Tensor(np.zeros(3, np.float32)), name="q")
-
-    @ms.jit
-    def step(x):
-        ops.assign(p, p + x)
-        ops.assign(q, q + 1)
-        return x * 2
-
+    p, q, step = _two_written_parameters()
     x = Tensor(np.ones(3, np.float32))
     step(x)
     (entry,) = step.__sporax_jit__._cache.values()
